@@ -1,0 +1,116 @@
+/**
+ * Loads openapi.yaml once and answers the questions the rest of the toolkit asks of it:
+ * which operations exist, and which error codes each documents with which status.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { paths } from './paths.ts';
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+export const httpMethods: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** A JSON value as read from YAML; narrowed with the helpers below. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export interface Operation {
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly node: JsonObject;
+}
+
+/** One documented error: the status it comes with, and whether the spec names it or we chose it. */
+export interface DocumentedError {
+  readonly status: number;
+  readonly code: string;
+  readonly implementationDefined: boolean;
+}
+
+export function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Parses an OpenAPI document from YAML text. */
+export function parseOpenApi(text: string): JsonObject {
+  const doc = parse(text) as Json;
+  if (!isObject(doc)) throw new Error('openapi.yaml is not a YAML mapping');
+  return doc;
+}
+
+/** openapi.yaml, parsed once. */
+export const openapi: JsonObject = parseOpenApi(readFileSync(paths.openapi, 'utf8'));
+
+/** Follows a local `$ref` (`#/a/b`) until it reaches a node that is not a reference. */
+export function deref(doc: JsonObject, node: Json | undefined): Json | undefined {
+  let current = node;
+  for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
+    if (hops > 32) throw new Error(`$ref cycle at ${current.$ref}`);
+    const ref: string = current.$ref;
+    if (!ref.startsWith('#/')) throw new Error(`only local $refs are supported: ${ref}`);
+    current = ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce<Json | undefined>((at, key) => (isObject(at) ? at[key] : undefined), doc);
+  }
+  return current;
+}
+
+/** Every operation of the document, in file order. */
+export function listOperations(doc: JsonObject = openapi): Operation[] {
+  const pathItems = isObject(doc.paths) ? doc.paths : {};
+  return Object.entries(pathItems).flatMap(([path, item]) =>
+    httpMethods.flatMap((method) => {
+      const node = isObject(item) ? item[method] : undefined;
+      if (!isObject(node) || typeof node.operationId !== 'string') return [];
+      return [{ operationId: node.operationId, method, path, node }];
+    }),
+  );
+}
+
+/** The error codes a response documents: the `enum` pinned on `code` inside its JSON schema. */
+export function responseCodes(doc: JsonObject, response: Json | undefined): string[] {
+  const resolved = deref(doc, response);
+  if (!isObject(resolved) || !isObject(resolved.content)) return [];
+  const media = resolved.content['application/json'];
+  const schema = isObject(media) ? deref(doc, media.schema) : undefined;
+  const parts = isObject(schema) && Array.isArray(schema.allOf) ? schema.allOf : [schema ?? null];
+  return parts.flatMap((part) => {
+    const props = isObject(part) && isObject(part.properties) ? part.properties : undefined;
+    const code = props ? deref(doc, props.code) : undefined;
+    return isObject(code) && Array.isArray(code.enum) ? code.enum.filter((c): c is string => typeof c === 'string') : [];
+  });
+}
+
+/** Codes a response marks as implementation-defined (`x-implementation-defined-codes`). */
+function implementationDefinedCodes(doc: JsonObject, response: Json | undefined): Set<string> {
+  const resolved = deref(doc, response);
+  const list = isObject(resolved) ? resolved['x-implementation-defined-codes'] : undefined;
+  return new Set(Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : []);
+}
+
+/** Every error code an operation documents, with its status. */
+export function documentedErrors(operation: Operation, doc: JsonObject = openapi): DocumentedError[] {
+  const responses = isObject(operation.node.responses) ? operation.node.responses : {};
+  return errorsOf(doc, responses);
+}
+
+/** The 404/405 answers for unknown paths and methods, documented under `x-routing-errors`. */
+export function routingErrors(doc: JsonObject = openapi): DocumentedError[] {
+  const routing = doc['x-routing-errors'];
+  return errorsOf(doc, isObject(routing) && isObject(routing.responses) ? routing.responses : {});
+}
+
+function errorsOf(doc: JsonObject, responses: JsonObject): DocumentedError[] {
+  return Object.entries(responses)
+    .filter(([status]) => /^[45]\d\d$/.test(status))
+    .flatMap(([status, response]) => {
+      const ours = implementationDefinedCodes(doc, response);
+      return responseCodes(doc, response).map((code) => ({
+        status: Number(status),
+        code,
+        implementationDefined: ours.has(code),
+      }));
+    });
+}
