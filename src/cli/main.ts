@@ -1,0 +1,37 @@
+/**
+ * `tryon-conformance <command> [flags]`: the toolkit's one entry point. Each command parses its own
+ * flags once, here at the edge; a bad flag is a one-line message and exit 2, never a stack trace.
+ */
+import { commands } from './commands.ts';
+import { ToolkitError } from './toolkit-errors.ts';
+
+const usage = `usage: tryon-conformance <command> [flags]
+
+commands:
+${commands.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
+
+Run \`tryon-conformance <command> --help\` for a command's flags.`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${usage}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) throw new ToolkitError('USAGE', `unknown command '${name}' (try --help)`);
+  return command.run(rest);
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof ToolkitError) {
+    process.stderr.write(`tryon-conformance: ${error.message}\n`);
+    process.exitCode = error.exitCode;
+  } else {
+    // A bug of ours, not the user's: keep the detail, but on one screen.
+    process.stderr.write(`tryon-conformance: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 70;
+  }
+}

@@ -1,0 +1,15 @@
+/** Flag parsing shared by the CLI commands: node's strict parseArgs, with usage errors as ToolkitError. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ToolkitError } from './toolkit-errors.ts';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Parses `argv` against `options`; an unknown flag or a missing value becomes a USAGE error. */
+export function parseFlags<O extends Options>(command: string, argv: readonly string[], options: O) {
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ToolkitError('USAGE', `${command}: ${why} (try \`tryon-conformance ${command} --help\`)`);
+  }
+}

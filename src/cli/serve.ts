@@ -1,0 +1,135 @@
+/**
+ * `tryon-conformance serve`: the reference server as a real mock (ARCHITECTURE.md, server/).
+ * Flags are parsed once here, defaults filled, and a frozen ServerOptions passed down.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createReferenceServer } from '../server/app.ts';
+import { withDefaults, type ServerOptions } from '../server/config.ts';
+import { isLoopback } from '../server/domain/image-fetch/address-policy.ts';
+import { parseFlags } from './parse-flags.ts';
+import { ToolkitError } from './toolkit-errors.ts';
+
+const help = `usage: tryon-conformance serve [flags]
+
+Starts the reference Virtual Try-On server (fastify + SQLite + sharp) with the test-control extension.
+
+  --host HOST              address to listen on (default 127.0.0.1)
+  --port N                 port (default 8787; 0 picks a free one)
+  --db FILE|:memory:       SQLite file, kept across restarts (default tryon-reference.db)
+  --public-url URL         base of resultUrl when behind a proxy (default: the listening address)
+  --control-token T        token for /_control (default: $TRYON_CONTROL_TOKEN, else a random one, printed)
+  --no-control             disable the test-control extension
+  --sync-wait-ms N         how long POST /tryons/sync holds a request (default 55000)
+  --generation-latency-ms N  engine latency per try-on (default 1500)
+  --trusted-origin URL     one HTTPS origin allowed to serve test images (e.g. https://127.0.0.1:8443)
+  --trusted-ca FILE        PEM certificate that origin presents
+  --outbound any|loopback  which addresses image fetches may connect to (default any; loopback = safety net)
+  --log                    log every request (pino JSON)
+  -h, --help               this help`;
+
+/** Parses `serve` flags into frozen options, or throws a USAGE/CONFIG ToolkitError. */
+export function serveOptions(argv: readonly string[], env: NodeJS.ProcessEnv): { options: ServerOptions; host: string; port: number } | 'help' {
+  const f = parseFlags('serve', argv, {
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'string', default: '8787' },
+    db: { type: 'string', default: 'tryon-reference.db' },
+    'public-url': { type: 'string' },
+    'control-token': { type: 'string' },
+    'no-control': { type: 'boolean', default: false },
+    'sync-wait-ms': { type: 'string' },
+    'generation-latency-ms': { type: 'string' },
+    'trusted-origin': { type: 'string' },
+    'trusted-ca': { type: 'string' },
+    outbound: { type: 'string', default: 'any' },
+    log: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (f.help) return 'help';
+  const port = integer('--port', f.port, 0, 65535);
+  if (f.outbound !== 'any' && f.outbound !== 'loopback') throw new ToolkitError('USAGE', 'serve: --outbound must be any or loopback');
+  if (Boolean(f['trusted-origin']) !== Boolean(f['trusted-ca'])) {
+    throw new ToolkitError('USAGE', 'serve: --trusted-origin and --trusted-ca go together');
+  }
+  if (f['public-url'] !== undefined && !/^https?:\/\/[^/]+$/.test(f['public-url'])) {
+    throw new ToolkitError('USAGE', 'serve: --public-url must be an origin such as https://tryon.example.com');
+  }
+  const settings = withDefaults({
+    ...(f['sync-wait-ms'] !== undefined && { syncWaitMs: integer('--sync-wait-ms', f['sync-wait-ms'], 0, 600_000) }),
+    ...(f['generation-latency-ms'] !== undefined && {
+      generationLatencyMs: integer('--generation-latency-ms', f['generation-latency-ms'], 0, 600_000),
+    }),
+  });
+  const controlToken = f['no-control'] ? undefined : (f['control-token'] ?? env.TRYON_CONTROL_TOKEN ?? randomBytes(18).toString('base64url'));
+  const options: ServerOptions = Object.freeze({
+    dbPath: f.db,
+    settings,
+    ...(f['public-url'] !== undefined && { publicUrl: f['public-url'] }),
+    ...(controlToken !== undefined && { controlToken }),
+    ...(f.outbound === 'loopback' && { connectGuard: isLoopback }),
+    ...(f['trusted-origin'] !== undefined && f['trusted-ca'] !== undefined && {
+      trustedOrigin: { origin: f['trusted-origin'], ca: readPem(f['trusted-ca']) },
+    }),
+    logger: f.log,
+  });
+  return { options, host: f.host, port };
+}
+
+/** Runs the server until SIGINT/SIGTERM. */
+export async function serve(argv: readonly string[]): Promise<number> {
+  const parsed = serveOptions(argv, process.env);
+  if (parsed === 'help') {
+    process.stdout.write(`${help}\n`);
+    return 0;
+  }
+  const server = await createReferenceServer(parsed.options);
+  let url: string;
+  try {
+    url = await server.listen(parsed.host, parsed.port);
+  } catch (error) {
+    await server.close();
+    throw new ToolkitError('CONFIG', `serve: cannot listen on ${parsed.host}:${parsed.port}: ${(error as Error).message}`);
+  }
+  process.stdout.write(banner(url, parsed.options));
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}
+
+function banner(url: string, options: ServerOptions): string {
+  const lines = [
+    'Virtual Try-On reference server',
+    `  API base URL   ${url}/api/v1`,
+    `  Database       ${options.dbPath}`,
+  ];
+  if (options.controlToken) {
+    lines.push(
+      `  Test control   ${url}/_control  (token ${options.controlToken})`,
+      '',
+      'Get an API key (20 free credits):',
+      `  curl -s -X POST -H 'Authorization: Bearer ${options.controlToken}' ${url}/_control/accounts`,
+      'Then:',
+      `  curl -s -H 'Authorization: Bearer <apiKey>' ${url}/api/v1/account`,
+    );
+  } else {
+    lines.push('  Test control   off (--no-control): no API key can be created on this instance');
+  }
+  return `${lines.join('\n')}\n\nCtrl-C stops it.\n`;
+}
+
+function integer(flag: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ToolkitError('USAGE', `serve: ${flag} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+function readPem(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ToolkitError('CONFIG', `serve: cannot read --trusted-ca ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Errors of the toolkit itself (family 3 of ARCHITECTURE.md): bad flags, bad configuration,
+ * an unreachable target. Each has a stable code and the exit status the CLI ends with.
+ */
+export const toolkitErrors = {
+  USAGE: { exitCode: 2, summary: 'bad command line' },
+  CONFIG: { exitCode: 2, summary: 'bad configuration' },
+  UNREACHABLE: { exitCode: 2, summary: 'target unreachable' },
+  BUILD_FAILED: { exitCode: 1, summary: 'a build step failed' },
+} as const;
+
+export type ToolkitErrorCode = keyof typeof toolkitErrors;
+
+/** A toolkit failure: the CLI prints `message` on one line and exits with the code's status. */
+export class ToolkitError extends Error {
+  override readonly name = 'ToolkitError';
+  readonly exitCode: number;
+
+  constructor(
+    readonly code: ToolkitErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.exitCode = toolkitErrors[code].exitCode;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The reference server: one function builds a fastify instance with every route, its store, its
+ * clock, its generation queue and its sync waiters, and resumes try-ons left pending by a crash.
+ */
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { controlRoutes } from './control/control-routes.ts';
+import type { ServerOptions } from './config.ts';
+import { AdvanceableClock } from './domain/clock.ts';
+import { GenerationQueue } from './domain/generation-queue.ts';
+import { InFlightKeys } from './domain/idempotency.ts';
+import { createImageFetcher } from './domain/image-fetch/image-fetcher.ts';
+import { systemResolver } from './domain/image-fetch/resolver.ts';
+import { checkImageUrl } from './domain/image-fetch/url-rules.ts';
+import { createCompositeEngine } from './domain/images/composite-engine.ts';
+import { inspectImage } from './domain/images/inspect-image.ts';
+import { RateLimiter } from './domain/rate-limiter.ts';
+import { SyncWaiters } from './domain/sync-waiters.ts';
+import { accountRoutes } from './routes/account.ts';
+import type { ServerContext } from './routes/context.ts';
+import { installErrorHandling } from './routes/errors.ts';
+import { imageRoutes } from './routes/images.ts';
+import { resultRoutes } from './routes/results.ts';
+import { tryOnRoutes } from './routes/tryons.ts';
+import { openSqliteStore } from './store/sqlite-store.ts';
+
+export interface ReferenceServer {
+  readonly app: FastifyInstance;
+  readonly context: ServerContext;
+  /** Listens on `host:port` (port 0: ephemeral) and returns the base URL, e.g. `http://127.0.0.1:8787`. */
+  listen(host: string, port: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+const sweepEveryMs = 10 * 60_000;
+
+/** Builds a reference server; nothing listens until `listen`. */
+export async function createReferenceServer(options: ServerOptions): Promise<ReferenceServer> {
+  const { settings } = options;
+  const store = openSqliteStore(options.dbPath);
+  const clock = options.clock instanceof AdvanceableClock ? options.clock : new AdvanceableClock();
+  const waiters = new SyncWaiters();
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: settings.maxJsonBodyBytes, return503OnClosing: true });
+  let listeningUrl = options.publicUrl ?? 'http://127.0.0.1';
+
+  const queue = new GenerationQueue({
+    store,
+    clock,
+    engine: createCompositeEngine({ latencyMs: 0 }),
+    concurrency: settings.generationConcurrency,
+    resultTtlMs: settings.resultTtlMs,
+    latencyFor: (scenario) => (scenario === 'slow-generation' ? settings.slowGenerationMs : settings.generationLatencyMs),
+    onFinished: (id) => waiters.notify(id),
+    onError: (error, id) => app.log.error({ err: error, tryOnId: id }, 'generation failed unexpectedly'),
+  });
+  const fetcher = createImageFetcher({
+    resolver: options.resolver ?? systemResolver,
+    timeoutMs: settings.fetchTimeoutMs,
+    maxBytes: settings.maxImageBytes,
+    ...(options.connectGuard && { connectGuard: options.connectGuard }),
+    ...(options.trustedOrigin && { trustedOrigin: options.trustedOrigin }),
+  });
+  const inspect = (bytes: Buffer) => inspectImage(bytes, { maxBytes: settings.maxImageBytes, maxPixels: settings.maxPixels });
+  const context: ServerContext = {
+    store,
+    clock,
+    settings,
+    limiter: new RateLimiter(clock),
+    waiters,
+    queue,
+    inspect,
+    starts: {
+      store,
+      clock,
+      settings,
+      queue,
+      inFlight: new InFlightKeys(),
+      checkUrl: (raw) => checkImageUrl(raw, options.trustedOrigin?.origin),
+      fetchImage: (url) => fetcher.fetchImage(url),
+      inspect,
+    },
+    publicUrl: () => listeningUrl,
+    controlToken: options.controlToken,
+    trustedOrigin: options.trustedOrigin,
+    sweep: () => store.sweep(clock.now(), settings.uploadRetentionMs),
+  };
+
+  await app.register(multipart);
+  installErrorHandling(app, (error) => app.log.error({ err: error }, 'unexpected error'));
+  tryOnRoutes(app, context);
+  imageRoutes(app, context);
+  accountRoutes(app, context);
+  resultRoutes(app, context);
+  if (options.controlToken) controlRoutes(app, context, options.controlToken);
+
+  // Crash safety: credits reserved by starts that never stored a try-on go back, and every try-on
+  // still pending is generated again (its inputs were stored with it).
+  store.releaseOrphanReservations(clock.now());
+  for (const id of store.pendingTryOnIds()) queue.enqueue(id, store.findTryOn(id)?.scenario ?? null);
+  const sweeper = setInterval(() => context.sweep(), sweepEveryMs);
+  sweeper.unref();
+
+  return {
+    app,
+    context,
+    async listen(host, port) {
+      const address = await app.listen({ host, port });
+      listeningUrl = (options.publicUrl ?? address).replace(/\/$/, '');
+      return address;
+    },
+    async close() {
+      clearInterval(sweeper);
+      queue.close();
+      await app.close();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The test-control extension (design brief, "Test control"; described in openapi-control.yaml).
+ * Off /api/v1, and registered only when a control token is configured. Like Stripe's test helpers:
+ * accounts with their first key, key rotation and revocation, credits, per-account limits, the
+ * clock, and the server's settings.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../api-errors.ts';
+import { bearerToken, issueKey } from '../domain/api-keys.ts';
+import type { ServerContext } from '../routes/context.ts';
+import type { AccountLimits } from '../store/store.ts';
+
+export const controlPrefix = '/_control';
+
+type AccountParams = { Params: { accountId: string } };
+
+export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: string): void {
+  const expected = Buffer.from(token);
+  const guard = async (request: { headers: { authorization?: string | undefined } }) => {
+    const presented = Buffer.from(bearerToken(request.headers.authorization) ?? '');
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+      throw new ApiError('INVALID_API_KEY', 'Missing or wrong control token.');
+    }
+  };
+  const account = (id: string): string => {
+    if (!ctx.store.accountExists(id)) throw new ApiError('NOT_FOUND', 'No account with that id.');
+    return id;
+  };
+  const opts = { onRequest: guard };
+
+  app.post(`${controlPrefix}/accounts`, opts, async () => {
+    const now = ctx.clock.now();
+    const accountId = ctx.store.createAccount(now, ctx.settings.freeCredits);
+    const key = issueKey();
+    ctx.store.replaceKey(accountId, key.lookupId, key.hash, now);
+    return { accountId, apiKey: key.key, credits: ctx.store.balance(accountId) };
+  });
+
+  app.post<AccountParams>(`${controlPrefix}/accounts/:accountId/rotate-key`, opts, async (request) => {
+    const id = account(request.params.accountId);
+    const key = issueKey();
+    // Spec (Authentication 3): only the first key adds credits; a new one adds none.
+    ctx.store.replaceKey(id, key.lookupId, key.hash, ctx.clock.now());
+    return { accountId: id, apiKey: key.key };
+  });
+
+  app.post<AccountParams>(`${controlPrefix}/accounts/:accountId/revoke-key`, opts, async (request) => {
+    const id = account(request.params.accountId);
+    ctx.store.revokeKeys(id, ctx.clock.now());
+    return { accountId: id, revoked: true };
+  });
+
+  app.put<AccountParams>(`${controlPrefix}/accounts/:accountId/credits`, opts, async (request) => {
+    const id = account(request.params.accountId);
+    const credits = (request.body as { credits?: unknown } | null)?.credits;
+    if (!Number.isSafeInteger(credits) || (credits as number) < 0) throw new ApiError('INVALID_REQUEST', 'credits must be an integer ≥ 0.');
+    ctx.store.setCredits(id, credits as number, ctx.clock.now());
+    return { accountId: id, credits: ctx.store.balance(id) };
+  });
+
+  app.put<AccountParams>(`${controlPrefix}/accounts/:accountId/limits`, opts, async (request) => {
+    const id = account(request.params.accountId);
+    const limits = parseLimits(request.body, ctx.store.limitsOf(id) ?? ctx.settings.limits);
+    ctx.store.setLimits(id, limits);
+    return { accountId: id, limits };
+  });
+
+  app.post(`${controlPrefix}/clock/advance`, opts, async (request) => {
+    const seconds = (request.body as { seconds?: unknown } | null)?.seconds;
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+      throw new ApiError('INVALID_REQUEST', 'seconds must be a number ≥ 0.');
+    }
+    const now = ctx.clock.advance(seconds * 1000);
+    ctx.sweep();
+    return { now: new Date(now).toISOString() };
+  });
+
+  app.get(`${controlPrefix}/settings`, opts, async () => ({
+    now: new Date(ctx.clock.now()).toISOString(),
+    syncWaitMs: ctx.settings.syncWaitMs,
+    generationLatencyMs: ctx.settings.generationLatencyMs,
+    slowGenerationMs: ctx.settings.slowGenerationMs,
+    fetchTimeoutMs: ctx.settings.fetchTimeoutMs,
+    maxImageBytes: ctx.settings.maxImageBytes,
+    maxPixels: ctx.settings.maxPixels,
+    limits: ctx.settings.limits,
+    freeCredits: ctx.settings.freeCredits,
+    imageIdTtlSeconds: ctx.settings.imageIdTtlMs / 1000,
+    resultTtlSeconds: ctx.settings.resultTtlMs / 1000,
+    idempotencyRetentionSeconds: ctx.settings.idempotencyRetentionMs / 1000,
+    trustedFixtureOrigin: ctx.trustedOrigin?.origin ?? null,
+  }));
+}
+
+function parseLimits(body: unknown, current: AccountLimits): AccountLimits {
+  if (typeof body !== 'object' || body === null) throw new ApiError('INVALID_REQUEST', 'Send a JSON object of limits.');
+  const next = { ...current };
+  for (const name of ['startsPerMinute', 'pollsPerMinute', 'uploadsPerMinute'] as const) {
+    const value = (body as Record<string, unknown>)[name];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || (value as number) < 1) throw new ApiError('INVALID_REQUEST', `${name} must be an integer ≥ 1.`);
+    next[name] = value as number;
+  }
+  return next;
+}

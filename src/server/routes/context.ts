@@ -1,0 +1,32 @@
+/** What every route module is handed: the services of one server instance. */
+import type { ServerSettings, TrustedOrigin } from '../config.ts';
+import type { AdvanceableClock } from '../domain/clock.ts';
+import type { GenerationQueue } from '../domain/generation-queue.ts';
+import type { RateLimiter } from '../domain/rate-limiter.ts';
+import type { SyncWaiters } from '../domain/sync-waiters.ts';
+import type { StartDeps } from '../domain/tryon-starts.ts';
+import type { Store } from '../store/store.ts';
+
+export interface ServerContext {
+  readonly store: Store;
+  readonly clock: AdvanceableClock;
+  readonly settings: ServerSettings;
+  readonly limiter: RateLimiter;
+  readonly waiters: SyncWaiters;
+  readonly queue: GenerationQueue;
+  readonly starts: StartDeps;
+  readonly inspect: StartDeps['inspect'];
+  /** Base of absolute result URLs, without a trailing slash. */
+  readonly publicUrl: () => string;
+  readonly controlToken: string | undefined;
+  readonly trustedOrigin: TrustedOrigin | undefined;
+  /** Runs the retention sweeper now. */
+  readonly sweep: () => number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The account of the request's API key, set by the auth hook. */
+    accountId: string;
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * The embedded default store: better-sqlite3, a file in WAL mode (data survives a restart) or
+ * `:memory:`. better-sqlite3 is synchronous, so each Store method runs as one transaction and no two
+ * interleave inside this process.
+ */
+import Database from 'better-sqlite3';
+import type { ScenarioName } from '../../fixtures/scenarios.ts';
+import { newAccountId } from '../domain/ids.ts';
+import type {
+  AccountLimits,
+  IdempotencyRecord,
+  ImageRecord,
+  KeyRecord,
+  NewTryOn,
+  ResultRecord,
+  Store,
+  TryOnInputs,
+  TryOnRecord,
+} from './store.ts';
+
+const schema = `
+CREATE TABLE IF NOT EXISTS accounts (
+  id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, limits TEXT
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  lookup_id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id),
+  hash BLOB NOT NULL, created_at INTEGER NOT NULL, revoked_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys(account_id);
+CREATE TABLE IF NOT EXISTS ledger (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, account_id TEXT NOT NULL REFERENCES accounts(id),
+  delta INTEGER NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('grant','reserve','release','refund','adjust')),
+  ref TEXT, at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id);
+-- A reservation is given back at most once, whichever way.
+CREATE UNIQUE INDEX IF NOT EXISTS ledger_once ON ledger(ref, CASE kind WHEN 'reserve' THEN 'reserve' WHEN 'grant' THEN 'grant' ELSE 'return' END) WHERE ref IS NOT NULL;
+CREATE TABLE IF NOT EXISTS images (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, format TEXT NOT NULL, bytes BLOB,
+  scenario TEXT, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tryons (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('pending','success','failed')),
+  scenario TEXT, title TEXT, created_at INTEGER NOT NULL, finished_at INTEGER, result_file TEXT, message TEXT
+);
+CREATE INDEX IF NOT EXISTS tryons_pending ON tryons(status) WHERE status = 'pending';
+CREATE TABLE IF NOT EXISTS tryon_inputs (
+  tryon_id TEXT PRIMARY KEY REFERENCES tryons(id), person BLOB NOT NULL, garment BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+  file TEXT PRIMARY KEY, tryon_id TEXT NOT NULL, format TEXT NOT NULL, bytes BLOB NOT NULL, expires_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS idempotency (
+  account_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, tryon_id TEXT NOT NULL,
+  expires_at INTEGER NOT NULL, PRIMARY KEY (account_id, key)
+);
+`;
+
+interface TryOnRow {
+  id: string; account_id: string; status: TryOnRecord['status']; scenario: string | null; title: string | null;
+  created_at: number; finished_at: number | null; result_file: string | null; message: string | null;
+}
+
+/** Opens (and migrates) the SQLite store at `path`, a file or `:memory:`. */
+export function openSqliteStore(path: string): Store {
+  const db = new Database(path);
+  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  // FULL: a try-on acknowledged to a client survives a kill -9 of the server.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.exec(schema);
+
+  const q = {
+    insertAccount: db.prepare('INSERT INTO accounts (id, created_at) VALUES (?, ?)'),
+    accountExists: db.prepare('SELECT 1 FROM accounts WHERE id = ?'),
+    revokeKeys: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL'),
+    insertKey: db.prepare('INSERT INTO api_keys (lookup_id, account_id, hash, created_at) VALUES (?, ?, ?, ?)'),
+    findKey: db.prepare('SELECT account_id, hash, revoked_at FROM api_keys WHERE lookup_id = ?'),
+    setLimits: db.prepare('UPDATE accounts SET limits = ? WHERE id = ?'),
+    limits: db.prepare('SELECT limits FROM accounts WHERE id = ?'),
+    balance: db.prepare('SELECT COALESCE(SUM(delta), 0) AS b FROM ledger WHERE account_id = ?'),
+    ledger: db.prepare('INSERT INTO ledger (account_id, delta, kind, ref, at) VALUES (?, ?, ?, ?, ?)'),
+    reservation: db.prepare("SELECT account_id FROM ledger WHERE ref = ? AND kind = 'reserve'"),
+    returned: db.prepare("SELECT 1 FROM ledger WHERE ref = ? AND kind IN ('release','refund')"),
+    insertImage: db.prepare(
+      'INSERT INTO images (id, account_id, format, bytes, scenario, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    findImage: db.prepare('SELECT * FROM images WHERE id = ?'),
+    insertTryOn: db.prepare(
+      "INSERT INTO tryons (id, account_id, status, scenario, title, created_at) VALUES (?, ?, 'pending', ?, ?, ?)",
+    ),
+    insertInputs: db.prepare('INSERT INTO tryon_inputs (tryon_id, person, garment) VALUES (?, ?, ?)'),
+    bindKey: db.prepare(
+      'INSERT OR REPLACE INTO idempotency (account_id, key, fingerprint, tryon_id, expires_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    findTryOn: db.prepare('SELECT * FROM tryons WHERE id = ?'),
+    inputs: db.prepare('SELECT person, garment FROM tryon_inputs WHERE tryon_id = ?'),
+    deleteInputs: db.prepare('DELETE FROM tryon_inputs WHERE tryon_id = ?'),
+    toSuccess: db.prepare(
+      "UPDATE tryons SET status = 'success', finished_at = ?, result_file = ? WHERE id = ? AND status = 'pending'",
+    ),
+    toFailed: db.prepare("UPDATE tryons SET status = 'failed', finished_at = ?, message = ? WHERE id = ? AND status = 'pending'"),
+    insertResult: db.prepare('INSERT INTO results (file, tryon_id, format, bytes, expires_at) VALUES (?, ?, ?, ?, ?)'),
+    pending: db.prepare("SELECT id FROM tryons WHERE status = 'pending' ORDER BY created_at"),
+    findKeyBinding: db.prepare('SELECT fingerprint, tryon_id, expires_at FROM idempotency WHERE account_id = ? AND key = ?'),
+    findResult: db.prepare('SELECT * FROM results WHERE file = ?'),
+    orphans: db.prepare(`SELECT l.ref FROM ledger l WHERE l.kind = 'reserve'
+      AND NOT EXISTS (SELECT 1 FROM tryons t WHERE t.id = l.ref)
+      AND NOT EXISTS (SELECT 1 FROM ledger r WHERE r.ref = l.ref AND r.kind IN ('release','refund'))`),
+    sweepResults: db.prepare('DELETE FROM results WHERE expires_at <= ?'),
+    sweepUploads: db.prepare('UPDATE images SET bytes = NULL WHERE bytes IS NOT NULL AND created_at <= ?'),
+    sweepKeys: db.prepare('DELETE FROM idempotency WHERE expires_at <= ?'),
+  };
+
+  const balance = (accountId: string): number => (q.balance.get(accountId) as { b: number }).b;
+
+  const returnCredit = db.transaction((ref: string, kind: 'release' | 'refund', now: number): boolean => {
+    const reservation = q.reservation.get(ref) as { account_id: string } | undefined;
+    if (!reservation || q.returned.get(ref)) return false;
+    q.ledger.run(reservation.account_id, 1, kind, ref, now);
+    return true;
+  });
+
+  return {
+    createAccount: db.transaction((now: number, freeCredits: number): string => {
+      const id = newAccountId();
+      q.insertAccount.run(id, now);
+      // Spec: "Its first API key adds 20 free credits, once per account." The grant's ref makes "once" a constraint.
+      if (freeCredits > 0) q.ledger.run(id, freeCredits, 'grant', `grant:${id}`, now);
+      return id;
+    }),
+    accountExists: (accountId) => q.accountExists.get(accountId) !== undefined,
+    replaceKey: db.transaction((accountId: string, lookupId: string, hash: Buffer, now: number) => {
+      q.revokeKeys.run(now, accountId);
+      q.insertKey.run(lookupId, accountId, hash, now);
+    }),
+    revokeKeys: (accountId, now) => void q.revokeKeys.run(now, accountId),
+    findKey: (lookupId) => {
+      const row = q.findKey.get(lookupId) as { account_id: string; hash: Buffer; revoked_at: number | null } | undefined;
+      return row && ({ accountId: row.account_id, hash: row.hash, revokedAt: row.revoked_at } satisfies KeyRecord);
+    },
+    setLimits: (accountId, limits) => void q.setLimits.run(limits ? JSON.stringify(limits) : null, accountId),
+    limitsOf: (accountId) => {
+      const row = q.limits.get(accountId) as { limits: string | null } | undefined;
+      return row?.limits ? (JSON.parse(row.limits) as AccountLimits) : null;
+    },
+
+    balance,
+    reserveCredit: db.transaction((accountId: string, ref: string, now: number): boolean => {
+      if (balance(accountId) < 1) return false;
+      q.ledger.run(accountId, -1, 'reserve', ref, now);
+      return true;
+    }),
+    returnCredit: (ref, kind, now) => returnCredit(ref, kind, now),
+    setCredits: db.transaction((accountId: string, credits: number, now: number) => {
+      const delta = credits - balance(accountId);
+      if (delta !== 0) q.ledger.run(accountId, delta, 'adjust', null, now);
+    }),
+
+    insertImage: (image: ImageRecord) =>
+      void q.insertImage.run(image.id, image.accountId, image.format, image.bytes, image.scenario, image.createdAt, image.expiresAt),
+    findImage: (id) => {
+      const row = q.findImage.get(id) as
+        | { id: string; account_id: string; format: ImageRecord['format']; bytes: Buffer | null; scenario: string | null; created_at: number; expires_at: number }
+        | undefined;
+      return (
+        row && {
+          id: row.id, accountId: row.account_id, format: row.format, bytes: row.bytes,
+          scenario: row.scenario as ScenarioName | null, createdAt: row.created_at, expiresAt: row.expires_at,
+        }
+      );
+    },
+
+    insertTryOn: db.transaction((t: NewTryOn, now: number) => {
+      q.insertTryOn.run(t.id, t.accountId, t.scenario, t.title, now);
+      q.insertInputs.run(t.id, t.inputs.person, t.inputs.garment);
+      q.bindKey.run(t.accountId, t.idempotency.key, t.idempotency.fingerprint, t.id, t.idempotency.expiresAt);
+    }),
+    findTryOn: (id) => {
+      const row = q.findTryOn.get(id) as TryOnRow | undefined;
+      return (
+        row && {
+          id: row.id, accountId: row.account_id, status: row.status, scenario: row.scenario as ScenarioName | null,
+          title: row.title, createdAt: row.created_at, finishedAt: row.finished_at, resultFile: row.result_file, message: row.message,
+        }
+      );
+    },
+    inputsOf: (id) => q.inputs.get(id) as TryOnInputs | undefined,
+    finishSuccess: db.transaction((id: string, result: Omit<ResultRecord, 'tryOnId'>, now: number): boolean => {
+      if (q.toSuccess.run(now, result.file, id).changes !== 1) return false;
+      q.insertResult.run(result.file, id, result.format, result.bytes, result.expiresAt);
+      q.deleteInputs.run(id);
+      return true;
+    }),
+    finishFailure: db.transaction((id: string, message: string, now: number): boolean => {
+      if (q.toFailed.run(now, message, id).changes !== 1) return false;
+      returnCredit(id, 'refund', now);
+      q.deleteInputs.run(id);
+      return true;
+    }),
+    pendingTryOnIds: () => (q.pending.all() as { id: string }[]).map((r) => r.id),
+    findIdempotency: (accountId, key, now) => {
+      const row = q.findKeyBinding.get(accountId, key) as { fingerprint: string; tryon_id: string; expires_at: number } | undefined;
+      if (!row || row.expires_at <= now) return undefined;
+      return { fingerprint: row.fingerprint, tryOnId: row.tryon_id, expiresAt: row.expires_at } satisfies IdempotencyRecord;
+    },
+
+    findResult: (file) => {
+      const row = q.findResult.get(file) as
+        | { file: string; tryon_id: string; format: ResultRecord['format']; bytes: Buffer; expires_at: number }
+        | undefined;
+      return row && { file: row.file, tryOnId: row.tryon_id, format: row.format, bytes: row.bytes, expiresAt: row.expires_at };
+    },
+
+    releaseOrphanReservations: db.transaction((now: number): number => {
+      const refs = (q.orphans.all() as { ref: string }[]).map((r) => r.ref);
+      for (const ref of refs) returnCredit(ref, 'release', now);
+      return refs.length;
+    }),
+    sweep: db.transaction((now: number, uploadRetentionMs: number): number => {
+      return (
+        q.sweepResults.run(now).changes + q.sweepUploads.run(now - uploadRetentionMs).changes + q.sweepKeys.run(now).changes
+      );
+    }),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The reference server's persistence seam. Methods are synchronous and each one is atomic: the
+ * embedded SQLite store runs each in one transaction, and a later store must keep that promise
+ * (credits are reserved, charged and refunded by single calls, never by read-then-write in callers).
+ */
+import type { ScenarioName } from '../../fixtures/scenarios.ts';
+
+export type ImageFormat = 'jpeg' | 'png';
+export type TryOnStatus = 'pending' | 'success' | 'failed';
+
+export interface AccountLimits {
+  readonly startsPerMinute: number;
+  readonly pollsPerMinute: number;
+  readonly uploadsPerMinute: number;
+}
+
+export interface KeyRecord {
+  readonly accountId: string;
+  readonly hash: Buffer;
+  readonly revokedAt: number | null;
+}
+
+export interface ImageRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly format: ImageFormat;
+  readonly bytes: Buffer | null;
+  readonly scenario: ScenarioName | null;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export interface TryOnRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly status: TryOnStatus;
+  readonly scenario: ScenarioName | null;
+  readonly title: string | null;
+  readonly createdAt: number;
+  readonly finishedAt: number | null;
+  readonly resultFile: string | null;
+  readonly message: string | null;
+}
+
+export interface TryOnInputs {
+  readonly person: Buffer;
+  readonly garment: Buffer;
+}
+
+export interface ResultRecord {
+  readonly file: string;
+  readonly tryOnId: string;
+  readonly format: ImageFormat;
+  readonly bytes: Buffer;
+  readonly expiresAt: number;
+}
+
+export interface IdempotencyRecord {
+  readonly fingerprint: string;
+  readonly tryOnId: string;
+  readonly expiresAt: number;
+}
+
+export interface NewTryOn {
+  readonly id: string;
+  readonly accountId: string;
+  readonly scenario: ScenarioName | null;
+  readonly title: string | null;
+  readonly inputs: TryOnInputs;
+  readonly idempotency: { readonly key: string; readonly fingerprint: string; readonly expiresAt: number };
+}
+
+export interface Store {
+  // Accounts and keys (spec: Authentication 2-4).
+  createAccount(now: number, freeCredits: number): string;
+  accountExists(accountId: string): boolean;
+  /** Adds a key and revokes every other key of the account: one active key per account. */
+  replaceKey(accountId: string, lookupId: string, hash: Buffer, now: number): void;
+  revokeKeys(accountId: string, now: number): void;
+  findKey(lookupId: string): KeyRecord | undefined;
+  setLimits(accountId: string, limits: AccountLimits | null): void;
+  limitsOf(accountId: string): AccountLimits | null;
+
+  // Credits ledger (spec: What the service does, Pricing). The balance is the sum of the rows.
+  balance(accountId: string): number;
+  /** Takes one credit for `ref` if the balance allows; false (and nothing written) otherwise. */
+  reserveCredit(accountId: string, ref: string, now: number): boolean;
+  /** Gives back the credit of `ref` once (a start that did not happen, or a failed try-on). */
+  returnCredit(ref: string, kind: 'release' | 'refund', now: number): boolean;
+  setCredits(accountId: string, credits: number, now: number): void;
+
+  // Uploaded images (spec: Uploaded image).
+  insertImage(image: ImageRecord): void;
+  findImage(id: string): ImageRecord | undefined;
+
+  // Try-ons (spec: States and transitions) and their idempotency keys.
+  /** Inserts the try-on, its inputs and its key binding in one transaction. */
+  insertTryOn(tryOn: NewTryOn, now: number): void;
+  findTryOn(id: string): TryOnRecord | undefined;
+  inputsOf(id: string): TryOnInputs | undefined;
+  /** pending → success, storing the result; false if the try-on was not pending. */
+  finishSuccess(id: string, result: Omit<ResultRecord, 'tryOnId'>, now: number): boolean;
+  /** pending → failed with the credit refunded, in one transaction; false if it was not pending. */
+  finishFailure(id: string, message: string, now: number): boolean;
+  pendingTryOnIds(): string[];
+  findIdempotency(accountId: string, key: string, now: number): IdempotencyRecord | undefined;
+
+  // Results (spec: Try-on resultUrl).
+  findResult(file: string): ResultRecord | undefined;
+
+  // Housekeeping.
+  /** Releases credits reserved by starts that never created a try-on (a crash between the two). */
+  releaseOrphanReservations(now: number): number;
+  /** Deletes expired result files and uploaded files past retention; returns how many rows went. */
+  sweep(now: number, uploadRetentionMs: number): number;
+  close(): void;
+}
