@@ -1,0 +1,63 @@
+/** The CLI at its public surface: exit codes, one-line errors, help, and the serve banner. */
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+
+const bin = new URL('../../bin/tryon-conformance.js', import.meta.url).pathname;
+const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
+
+describe('tryon-conformance CLI', () => {
+  it.each<[string, string[], RegExp]>([
+    ['an unknown command', ['frobnicate'], /unknown command 'frobnicate'/],
+    ['an unknown flag', ['serve', '--colour'], /serve: Unknown option '--colour'/],
+    ['a flag without its value', ['serve', '--port'], /serve: Option '--port <value>' argument missing/],
+    ['a port out of range', ['serve', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
+    ['a bad --outbound', ['serve', '--outbound', 'lan'], /--outbound must be any or loopback/],
+    ['a trusted origin without its CA', ['serve', '--trusted-origin', 'https://127.0.0.1:8443'], /go together/],
+  ])('exits 2 with one clear line for %s', (_name, args, message) => {
+    const r = run(...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+
+  it('prints the commands with --help and exits 0', () => {
+    const r = run('--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/serve\s+start the reference server/);
+  });
+
+  it('explains every serve flag with serve --help', () => {
+    const r = run('serve', '--help');
+    expect(r.status).toBe(0);
+    for (const flag of ['--host', '--port', '--db', '--public-url', '--control-token', '--trusted-origin']) expect(r.stdout).toContain(flag);
+  });
+
+  it('starts the server with a banner giving the URL and how to get an API key', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', ':memory:', '--control-token', 'banner-test'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const lines: string[] = [];
+      await new Promise<void>((resolve, reject) => {
+        const rl = createInterface({ input: child.stdout });
+        rl.on('line', (line) => {
+          lines.push(line);
+          if (line.startsWith('Ctrl-C')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${lines.join('\n')}`)));
+      });
+      const text = lines.join('\n');
+      const base = /API base URL\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(text)?.[1];
+      expect(base).toBeDefined();
+      expect(text).toContain(`curl -s -X POST -H 'Authorization: Bearer banner-test' ${base}/_control/accounts`);
+      const created = await fetch(`${base}/_control/accounts`, { method: 'POST', headers: { authorization: 'Bearer banner-test' } });
+      const { apiKey } = (await created.json()) as { apiKey: string };
+      const account = await fetch(`${base}/api/v1/account`, { headers: { authorization: `Bearer ${apiKey}` } });
+      expect(await account.json()).toEqual({ credits: 20 });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
