@@ -285,7 +285,10 @@ export interface components {
              * @enum {string}
              */
             status: "pending";
-            /** @description `null` until the try-on succeeds. */
+            /**
+             * @description `null` until the try-on succeeds.
+             * @example null
+             */
             resultUrl: null;
         };
         /**
@@ -314,7 +317,10 @@ export interface components {
              * @enum {string}
              */
             status: "failed";
-            /** @description Always `null` on `failed`. */
+            /**
+             * @description Always `null` on `failed`.
+             * @example null
+             */
             resultUrl: null;
             /**
              * @description A short explanation that may be shown to a user.
@@ -329,7 +335,10 @@ export interface components {
          */
         ResultUrl: string;
         ImageUpload: {
-            /** @description JPEG or PNG, at most 4 MB (4,194,304 bytes on the reference server). */
+            /**
+             * @description JPEG or PNG, at most 4 MB (4,194,304 bytes on the reference server).
+             * @example (binary JPEG)
+             */
             file: string;
         };
         /** @description JPEG or PNG bytes. */
