@@ -1,0 +1,127 @@
+/**
+ * The suite's HTTP client: undici, bounded in time and size so that a hostile target (a body that
+ * never ends, a drip, 50 MB of garbage) ends in a finding instead of a hang. It only records; pacing,
+ * retries and budgets wrap it (`pacer.ts`, `retry.ts`).
+ */
+import { Agent, FormData, request, type Dispatcher } from 'undici';
+import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts';
+
+export interface SendOptions {
+  readonly method: string;
+  /** A path under the API base (`/tryons`), or an absolute URL. */
+  readonly path: string;
+  readonly key?: string | undefined;
+  readonly json?: unknown;
+  readonly rawBody?: string | Buffer;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly multipart?: { readonly field: string; readonly filename: string; readonly contentType: string; readonly bytes: Buffer };
+  readonly operationId?: string;
+  /** The whole exchange; default the client's. */
+  readonly timeoutMs?: number;
+}
+
+export interface ClientOptions {
+  /** The API base URL, ending in `/api/v1`. */
+  readonly baseUrl: string;
+  readonly timeoutMs?: number;
+  readonly maxBodyBytes?: number;
+  readonly dispatcher?: Dispatcher;
+  /** Extra trust for a loopback fixture host's certificate is not needed here: the target is HTTP(S) with public CAs or loopback. */
+  readonly onExchange?: (exchange: Exchange) => void;
+}
+
+export type Send = (options: SendOptions) => Promise<Exchange>;
+
+const defaultTimeoutMs = 90_000;
+const defaultMaxBody = 8 * 1024 * 1024;
+let seq = 0;
+
+/** Makes a `send` function bound to one target. */
+export function createSend(options: ClientOptions): Send {
+  const base = options.baseUrl.replace(/\/$/, '');
+  const dispatcher = options.dispatcher ?? new Agent({ connections: 256, headersTimeout: 0, bodyTimeout: 0 });
+  const maxBody = options.maxBodyBytes ?? defaultMaxBody;
+
+  return async (o) => {
+    const url = /^https?:\/\//.test(o.path) ? o.path : `${base}${o.path}`;
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.key !== undefined) headers.authorization = `Bearer ${o.key}`;
+    let body: string | Buffer | FormData | undefined = o.rawBody;
+    if (o.json !== undefined) {
+      body = JSON.stringify(o.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    let multipart: RecordedRequest['multipart'];
+    if (o.multipart) {
+      const form = new FormData();
+      form.append(o.multipart.field, new Blob([o.multipart.bytes], { type: o.multipart.contentType }), o.multipart.filename);
+      body = form;
+      multipart = { field: o.multipart.field, filename: o.multipart.filename, contentType: o.multipart.contentType, bytes: o.multipart.bytes.length };
+    }
+    const recorded: RecordedRequest = {
+      method: o.method,
+      url,
+      headers,
+      ...(typeof body === 'string' && { body }),
+      ...(Buffer.isBuffer(body) && { body: body.toString('utf8') }),
+      ...(multipart && { multipart }),
+    };
+    const started = performance.now();
+    const deadline = AbortSignal.timeout(o.timeoutMs ?? options.timeoutMs ?? defaultTimeoutMs);
+    let exchange: Exchange;
+    try {
+      const res = await request(url, { method: o.method as 'GET', headers, body: body ?? null, dispatcher, signal: deadline });
+      const { bytes, truncated } = await readBounded(res.body, maxBody);
+      exchange = { seq: ++seq, request: recorded, response: toResponse(res, bytes, truncated, performance.now() - started), ...op(o) };
+    } catch (error) {
+      exchange = { seq: ++seq, request: recorded, error: describe(error, deadline), ...op(o) };
+    }
+    options.onExchange?.(exchange);
+    return exchange;
+  };
+}
+
+function op(o: SendOptions): { operationId?: string } {
+  return o.operationId === undefined ? {} : { operationId: o.operationId };
+}
+
+async function readBounded(body: Dispatcher.ResponseData['body'], max: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buf.length;
+    if (size > max) {
+      chunks.push(buf.subarray(0, buf.length - (size - max)));
+      body.destroy();
+      return { bytes: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(buf);
+  }
+  return { bytes: Buffer.concat(chunks), truncated: false };
+}
+
+function toResponse(res: Dispatcher.ResponseData, bytes: Buffer, truncated: boolean, durationMs: number): RecordedResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const type = headers['content-type'] ?? '';
+  const isText = /^(application\/(.*\+)?json|text\/)/i.test(type);
+  const text = isText ? bytes.subarray(0, 64 * 1024).toString('utf8') : '';
+  let json: unknown;
+  if (/json/i.test(type) && !truncated) {
+    try {
+      json = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+  }
+  return { status: res.statusCode, headers, text, json, bytes, truncated, durationMs };
+}
+
+function describe(error: unknown, deadline: AbortSignal): string {
+  if (deadline.aborted) return 'timeout: no complete answer within the time limit';
+  const e = error as { code?: string; message?: string };
+  return `${e.code ?? 'network error'}: ${e.message ?? String(error)}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Pacing under the documented limits (spec: Limits): before a request to a limited bucket, wait
+ * until a rolling 60-second window has room. A 429's Retry-After blocks the bucket until then.
+ */
+export type Bucket = 'starts' | 'polls' | 'uploads';
+export type Limits = Readonly<Record<Bucket, number>>;
+
+/** Spec: 12 starts, 60 polls and 30 uploads per minute per account. */
+export const documentedLimits: Limits = Object.freeze({ starts: 12, polls: 60, uploads: 30 });
+
+export interface PacerOptions {
+  readonly limits: Limits;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Told about every wait, for the progress line. */
+  readonly onWait?: (bucket: Bucket, ms: number) => void;
+  /** Safety margin added to every window (clock skew between us and the target). */
+  readonly marginMs?: number;
+}
+
+const windowMs = 60_000;
+
+export class Pacer {
+  readonly #sent = new Map<string, number[]>();
+  readonly #blockedUntil = new Map<string, number>();
+  #limits: Limits;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly o: PacerOptions) {
+    this.#limits = o.limits;
+    this.#now = o.now ?? Date.now;
+    this.#sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  setLimits(limits: Limits): void {
+    this.#limits = limits;
+  }
+
+  get limits(): Limits {
+    return this.#limits;
+  }
+
+  /** Waits until `account`'s `bucket` has room, then counts one request. */
+  async take(account: string, bucket: Bucket): Promise<void> {
+    const key = `${account}\u0000${bucket}`;
+    for (;;) {
+      const now = this.#now();
+      const margin = this.o.marginMs ?? 250;
+      const sent = (this.#sent.get(key) ?? []).filter((t) => t > now - windowMs - margin);
+      this.#sent.set(key, sent);
+      const blocked = (this.#blockedUntil.get(key) ?? 0) - now;
+      const limit = this.#limits[bucket];
+      const full = sent.length >= limit ? (sent[sent.length - limit] ?? now) + windowMs + margin - now : 0;
+      const wait = Math.max(blocked, full);
+      if (wait <= 0) {
+        sent.push(now);
+        return;
+      }
+      this.o.onWait?.(bucket, wait);
+      await this.#sleep(wait);
+    }
+  }
+
+  /** A 429 said to wait `seconds`: nothing more goes to that bucket until then. */
+  block(account: string, bucket: Bucket, seconds: number): void {
+    const key = `${account}\u0000${bucket}`;
+    this.#blockedUntil.set(key, Math.max(this.#blockedUntil.get(key) ?? 0, this.#now() + seconds * 1000));
+  }
+}

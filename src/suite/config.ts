@@ -1,0 +1,54 @@
+/**
+ * The suite's configuration, read once at the entry point (the CLI, or vitest's globalSetup from the
+ * environment), frozen, and handed to the test files through vitest's provide/inject.
+ */
+export type Profile = 'quick' | 'full';
+
+export interface SuiteConfig {
+  /** The API base URL, ending in `/api/v1`. */
+  readonly baseUrl: string;
+  readonly apiKey?: string;
+  readonly secondApiKey?: string;
+  readonly revokedApiKey?: string;
+  /** Base URL of a public HTTPS host serving the exported fixtures (`tryon-conformance fixtures export`). */
+  readonly fixtureBaseUrl?: string;
+  /** The fixture host also answers /redirect, /status/<n>, /slow, /big (our own fixture host does). */
+  readonly fixtureBehaviours?: boolean;
+  readonly control?: { readonly url: string; readonly token: string };
+  /** Credits the run may spend at most. */
+  readonly creditBudget: number;
+  readonly seed: number;
+  readonly numRuns?: number;
+  /** fast-check replay path of a failing property. */
+  readonly path?: string;
+  readonly profile: Profile;
+}
+
+/** Default credit budget for targets without test control: small, because credits cost money. */
+export const defaultCreditBudget = 8;
+
+/** Reads a SuiteConfig from `TRYON_*` variables; undefined when no base URL is set. */
+export function configFromEnv(env: Readonly<Record<string, string | undefined>>): SuiteConfig | undefined {
+  const baseUrl = env.TRYON_BASE_URL;
+  if (!baseUrl) return undefined;
+  const control = env.TRYON_CONTROL_URL && env.TRYON_CONTROL_TOKEN ? { url: env.TRYON_CONTROL_URL, token: env.TRYON_CONTROL_TOKEN } : undefined;
+  return Object.freeze({
+    baseUrl: baseUrl.replace(/\/$/, ''),
+    ...(env.TRYON_API_KEY && { apiKey: env.TRYON_API_KEY }),
+    ...(env.TRYON_SECOND_API_KEY && { secondApiKey: env.TRYON_SECOND_API_KEY }),
+    ...(env.TRYON_REVOKED_API_KEY && { revokedApiKey: env.TRYON_REVOKED_API_KEY }),
+    ...(env.TRYON_FIXTURE_BASE_URL && { fixtureBaseUrl: env.TRYON_FIXTURE_BASE_URL.replace(/\/$/, '') }),
+    ...(control && { control }),
+    creditBudget: Number(env.TRYON_CREDIT_BUDGET ?? (control ? 10_000 : defaultCreditBudget)),
+    seed: Number(env.TRYON_SEED ?? Date.now() % 2 ** 31),
+    ...(env.TRYON_NUM_RUNS && { numRuns: Number(env.TRYON_NUM_RUNS) }),
+    ...(env.TRYON_PATH && { path: env.TRYON_PATH }),
+    profile: env.TRYON_PROFILE === 'quick' ? 'quick' : 'full',
+  } satisfies SuiteConfig);
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    suiteConfig: SuiteConfig;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * `conformance(name, spec, fn)`: a vitest test that names the requirements it proves, declares what
+ * it needs and costs, skips with a reason when the target cannot give it that, runs the
+ * per-exchange checks on everything it sends, and leaves its evidence in `task.meta` for reporters.
+ */
+import fc from 'fast-check';
+import { inject, test, type TestContext } from 'vitest';
+import { toCurl } from '../client/curl.ts';
+import type { Finding } from '../checks/finding.ts';
+import { requirement, type Capability, type RequirementId } from '../spec/requirements.ts';
+import { beginEvidence, endEvidence } from './evidence.ts';
+import { connectTarget, type SuiteTarget } from './target.ts';
+
+export interface ExchangeSummary {
+  readonly curl: string;
+  readonly status: number | null;
+  readonly body: string;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    requirements?: RequirementId[];
+    skipReason?: string;
+    findings?: Finding[];
+    evidence?: ExchangeSummary[];
+    counterexample?: string;
+    cost?: { credits: number };
+  }
+}
+
+export interface ConformanceSpec {
+  readonly covers: readonly RequirementId[];
+  /** Capabilities the test needs beyond plain HTTP with one key (defaults to the union of the covered requirements' needs). */
+  readonly needs?: readonly Capability[];
+  /** Credits the test may spend at most. */
+  readonly credits?: number;
+  readonly timeoutMs?: number;
+}
+
+let targetPromise: Promise<SuiteTarget> | undefined;
+
+/** The run's target, connected once. */
+export function suiteTarget(): Promise<SuiteTarget> {
+  targetPromise ??= connectTarget(inject('suiteConfig'));
+  return targetPromise;
+}
+
+export interface ConformanceContext {
+  readonly target: SuiteTarget;
+  readonly vitest: TestContext;
+  /** Skips the rest of the test, with the reason recorded. */
+  skip(reason: string): never;
+  /** Runs a fast-check property with the run's seed (and replay path), recording the counterexample. */
+  check<Ts extends [unknown, ...unknown[]]>(property: fc.IAsyncPropertyWithHooks<Ts> | fc.IAsyncProperty<Ts>, numRuns: number): Promise<void>;
+}
+
+/** Defines one conformance test. */
+export function conformance(name: string, spec: ConformanceSpec, fn: (t: ConformanceContext) => Promise<void>): void {
+  test(name, { timeout: spec.timeoutMs ?? 120_000 }, async (vitest) => {
+    const meta = vitest.task.meta;
+    meta.requirements = [...spec.covers];
+    const target = await suiteTarget();
+    const skip = (reason: string): never => {
+      meta.skipReason = reason;
+      return vitest.skip(reason);
+    };
+    const needs = spec.needs ?? [...new Set(spec.covers.flatMap((id) => requirement(id).needs))];
+    for (const need of needs) {
+      const offered = target.offers.get(need);
+      if (offered !== true) skip(`needs ${need}: ${offered ?? 'not offered'}`);
+    }
+    const credits = spec.credits ?? 0;
+    if (credits > target.budget.remaining) skip(`needs up to ${credits} credits; ${target.budget.remaining} of the budget of ${target.budget.limit} are left`);
+    meta.cost = { credits };
+
+    const evidence = beginEvidence();
+    const context: ConformanceContext = {
+      target,
+      vitest,
+      skip,
+      async check(property, numRuns) {
+        const config = target.config;
+        const runs = config.numRuns ?? (config.profile === 'quick' ? Math.max(1, Math.ceil(numRuns / 4)) : numRuns);
+        const details = await fc.check(property, {
+          seed: config.seed,
+          numRuns: runs,
+          ...(config.path !== undefined && { path: config.path }),
+          endOnFailure: false,
+        });
+        if (details.failed) {
+          meta.counterexample = fc.defaultReportMessage(details) ?? 'property failed';
+          throw new Error(`${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`);
+        }
+      },
+    };
+    try {
+      await fn(context);
+    } finally {
+      endEvidence();
+      meta.findings = evidence.findings;
+      meta.evidence = evidence.exchanges.slice(-30).map((ex) => ({
+        curl: toCurl(ex.request, target.secrets),
+        status: ex.response?.status ?? null,
+        body: ex.response?.text.slice(0, 500) ?? ex.error ?? '',
+      }));
+    }
+    const errors = evidence.findings.filter((f) => f.severity === 'error');
+    if (errors.length > 0) {
+      throw new Error(
+        `${errors.length} check(s) failed on the exchanges of this test:\n` +
+          errors.map((f) => `- [${f.requirement}] ${f.title}\n  ${f.message.replaceAll('\n', '\n  ')}`).join('\n'),
+      );
+    }
+  });
+}

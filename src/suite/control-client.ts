@@ -1,0 +1,37 @@
+/** A small client of the test-control extension (openapi-control.yaml). */
+import type { Send } from '../client/http-client.ts';
+
+export interface ControlClient {
+  createAccount(): Promise<{ accountId: string; apiKey: string; credits: number }>;
+  rotateKey(accountId: string): Promise<string>;
+  revokeKey(accountId: string): Promise<void>;
+  setCredits(accountId: string, credits: number): Promise<void>;
+  setLimits(accountId: string, limits: Partial<Record<'startsPerMinute' | 'pollsPerMinute' | 'uploadsPerMinute', number>>): Promise<void>;
+  advanceClock(seconds: number): Promise<void>;
+  settings(): Promise<ControlSettings>;
+}
+
+export interface ControlSettings {
+  readonly syncWaitMs: number;
+  readonly generationLatencyMs: number;
+  readonly slowGenerationMs: number;
+  readonly fetchTimeoutMs?: number;
+  readonly limits: { readonly startsPerMinute: number; readonly pollsPerMinute: number; readonly uploadsPerMinute: number };
+}
+
+export function controlClient(send: Send, url: string, token: string): ControlClient {
+  const call = async (method: string, path: string, json?: unknown): Promise<any> => {
+    const ex = await send({ method, path: `${url}${path}`, key: token, ...(json !== undefined && { json }) });
+    if (ex.response?.status !== 200) throw new Error(`test control ${method} ${path} failed: ${ex.response?.status ?? ex.error}`);
+    return ex.response.json;
+  };
+  return {
+    createAccount: () => call('POST', '/accounts'),
+    rotateKey: async (id) => (await call('POST', `/accounts/${id}/rotate-key`)).apiKey,
+    revokeKey: async (id) => void (await call('POST', `/accounts/${id}/revoke-key`)),
+    setCredits: async (id, credits) => void (await call('PUT', `/accounts/${id}/credits`, { credits })),
+    setLimits: async (id, limits) => void (await call('PUT', `/accounts/${id}/limits`, limits)),
+    advanceClock: async (seconds) => void (await call('POST', '/clock/advance', { seconds })),
+    settings: () => call('GET', '/settings'),
+  };
+}

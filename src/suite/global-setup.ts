@@ -1,0 +1,26 @@
+/**
+ * vitest globalSetup of the conformance project: with TRYON_BASE_URL set, the run targets that URL;
+ * without it, it starts the embedded reference server and fixture host and targets them. Either
+ * way the frozen SuiteConfig reaches the tests through `provide('suiteConfig')`.
+ */
+import type { TestProject } from 'vitest/node';
+import { configFromEnv, type SuiteConfig } from './config.ts';
+import { startEmbeddedTarget } from './embedded-target.ts';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const fromEnv = configFromEnv(process.env);
+  if (fromEnv) {
+    project.provide('suiteConfig', fromEnv);
+    return async () => {};
+  }
+  const base: Omit<SuiteConfig, 'baseUrl' | 'control'> = {
+    creditBudget: Number(process.env.TRYON_CREDIT_BUDGET ?? 10_000),
+    seed: Number(process.env.TRYON_SEED ?? Date.now() % 2 ** 31),
+    profile: process.env.TRYON_PROFILE === 'quick' ? 'quick' : 'full',
+    ...(process.env.TRYON_NUM_RUNS && { numRuns: Number(process.env.TRYON_NUM_RUNS) }),
+    ...(process.env.TRYON_PATH && { path: process.env.TRYON_PATH }),
+  };
+  const embedded = await startEmbeddedTarget(base);
+  project.provide('suiteConfig', embedded.config);
+  return () => embedded.close();
+}

@@ -1,0 +1,156 @@
+/**
+ * The target under test, as the suite sees it: its configuration, what it offers (capabilities),
+ * the accounts the run uses, and clients that pace, check and record every exchange. Built once per
+ * worker; the conformance project runs all files in one worker, so once per run.
+ */
+import { Agent } from 'undici';
+import { runChecks } from '../checks/checks.ts';
+import { answered } from '../client/exchange.ts';
+import { CreditBudget } from '../client/credit-budget.ts';
+import { createSend, type Send } from '../client/http-client.ts';
+import { Pacer, documentedLimits, type Limits } from '../client/pacer.ts';
+import type { Capability } from '../spec/requirements.ts';
+import type { SuiteConfig } from './config.ts';
+import { controlClient, type ControlClient } from './control-client.ts';
+import { record } from './evidence.ts';
+
+export interface Actor {
+  readonly name: string;
+  readonly key: string;
+  readonly accountId?: string;
+}
+
+export interface Timing {
+  readonly syncWaitMs: number;
+  readonly slowGenerationMs: number;
+  /** How often to poll: the spec's 2-3 s on a target whose limits we cannot raise. */
+  readonly pollIntervalMs: number;
+}
+
+export interface SuiteTarget {
+  readonly config: SuiteConfig;
+  /** Capabilities the target offers, and why the missing ones are missing. */
+  readonly offers: ReadonlyMap<Capability, true | string>;
+  /** Checked and recorded: every exchange through it is evidence. */
+  readonly send: Send;
+  readonly pacer: Pacer;
+  readonly budget: CreditBudget;
+  readonly primary: Actor;
+  readonly second?: Actor;
+  readonly revokedKey?: string;
+  readonly control?: ControlClient;
+  readonly timing: Timing;
+  /** Origin of the target (`https://host`), for pollUrl and /i/ URLs. */
+  readonly origin: string;
+  /** A fresh account with the documented limits (test control only). */
+  freshAccount(limits?: Partial<Limits>): Promise<Actor>;
+  /** Secrets to redact in evidence, with their placeholders. */
+  readonly secrets: Record<string, string>;
+}
+
+/** Limits the suite raises its own accounts to, when the target lets it. */
+export const raisedLimits = { startsPerMinute: 100_000, pollsPerMinute: 1_000_000, uploadsPerMinute: 100_000 } as const;
+
+const unreachable = (why: string): never => {
+  throw new Error(why);
+};
+
+/** Builds the target from a configuration: detects capabilities and sets up accounts. */
+export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
+  const dispatcher = new Agent({ connections: 2048, headersTimeout: 0, bodyTimeout: 0 });
+  const raw = createSend({ baseUrl: config.baseUrl, dispatcher });
+  const send: Send = async (o) => {
+    const ex = await raw(o);
+    record(ex, answered(ex) && !o.path.includes('/_control') ? runChecks(ex) : []);
+    return ex;
+  };
+  const origin = new URL(config.baseUrl).origin;
+  const offers = new Map<Capability, true | string>();
+  const secrets: Record<string, string> = {};
+
+  let control: ControlClient | undefined;
+  if (config.control) {
+    const candidate = controlClient(raw, config.control.url, config.control.token);
+    try {
+      await candidate.settings();
+      control = candidate;
+      secrets[config.control.token] = '$TRYON_CONTROL_TOKEN';
+    } catch (error) {
+      offers.set('test-control', `the control URL did not answer: ${(error as Error).message}`);
+    }
+  } else {
+    offers.set('test-control', 'no test-control URL and token were given (TRYON_CONTROL_URL, TRYON_CONTROL_TOKEN)');
+  }
+
+  const settings = control ? await control.settings() : undefined;
+  const timing: Timing = {
+    syncWaitMs: settings?.syncWaitMs ?? 55_000,
+    slowGenerationMs: settings?.slowGenerationMs ?? 90_000,
+    pollIntervalMs: control ? 100 : 2_500,
+  };
+  const pacer = new Pacer({ limits: documentedLimits });
+  const budget = new CreditBudget(config.creditBudget);
+
+  const makeActor = async (name: string): Promise<Actor> => {
+    if (!control) return unreachable('no control');
+    const made = await control.createAccount();
+    await control.setLimits(made.accountId, raisedLimits);
+    secrets[made.apiKey] = name === 'primary' ? '$TRYON_API_KEY' : `$TRYON_${name.toUpperCase()}_API_KEY`;
+    return { name, key: made.apiKey, accountId: made.accountId };
+  };
+
+  let primary: Actor;
+  let second: Actor | undefined;
+  let revokedKey: string | undefined;
+  if (control) {
+    offers.set('test-control', true);
+    primary = await makeActor('primary');
+    second = await makeActor('second');
+    const doomed = await control.createAccount();
+    await control.revokeKey(doomed.accountId);
+    revokedKey = doomed.apiKey;
+    pacer.setLimits({ starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute });
+  } else {
+    primary = { name: 'primary', key: config.apiKey ?? unreachable('an API key is required (TRYON_API_KEY) when the target has no test control') };
+    secrets[primary.key] = '$TRYON_API_KEY';
+    if (config.secondApiKey) {
+      second = { name: 'second', key: config.secondApiKey };
+      secrets[config.secondApiKey] = '$TRYON_SECOND_API_KEY';
+    }
+    revokedKey = config.revokedApiKey;
+    if (revokedKey) secrets[revokedKey] = '$TRYON_REVOKED_API_KEY';
+  }
+  offers.set('second-account', second ? true : 'no second account key was given (TRYON_SECOND_API_KEY) and the target has no test control');
+  offers.set('revoked-key', revokedKey ? true : 'no revoked key was given (TRYON_REVOKED_API_KEY) and the target has no test control');
+  offers.set('fixture-host', config.fixtureBaseUrl ? true : 'no fixture host was given (TRYON_FIXTURE_BASE_URL)');
+  // Scenario markers are a convention a target may follow; with test control we take it as offered.
+  offers.set('scenarios', control || process.env.TRYON_SCENARIOS === '1' ? true : 'the target is not known to follow the tryon-scenario convention (set TRYON_SCENARIOS=1 if it does)');
+
+  return {
+    config,
+    offers,
+    send,
+    pacer,
+    budget,
+    primary,
+    ...(second && { second }),
+    ...(revokedKey && { revokedKey }),
+    ...(control && { control }),
+    timing,
+    origin,
+    secrets,
+    async freshAccount(limits) {
+      if (!control) return unreachable('fresh accounts need test control');
+      const made = await control.createAccount();
+      if (limits) {
+        await control.setLimits(made.accountId, {
+          ...(limits.starts !== undefined && { startsPerMinute: limits.starts }),
+          ...(limits.polls !== undefined && { pollsPerMinute: limits.polls }),
+          ...(limits.uploads !== undefined && { uploadsPerMinute: limits.uploads }),
+        });
+      }
+      secrets[made.apiKey] = '$TRYON_FRESH_API_KEY';
+      return { name: 'fresh', key: made.apiKey, accountId: made.accountId };
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Inputs by uploaded id: the suite makes its fixture photos locally and uploads each once per
+ * account, so the main flows need no fixture host (spec: "An id may be used in any number of
+ * try-ons within its 24 hours").
+ */
+import { makeGarmentImage, makePersonPhoto } from '../fixtures/images.ts';
+import type { ScenarioName } from '../fixtures/scenarios.ts';
+import type { Api } from './api.ts';
+import type { Actor } from './target.ts';
+
+const cache = new Map<string, Promise<string>>();
+
+async function uploadOnce(api: Api, actor: Actor, name: string, make: () => Promise<Buffer>, contentType: string): Promise<string> {
+  const key = `${actor.key}\u0000${name}`;
+  let id = cache.get(key);
+  if (!id) {
+    id = (async () => {
+      const ex = await api.upload(actor, await make(), { filename: name, contentType });
+      const body = ex.response?.json as { id?: string } | undefined;
+      if (ex.response?.status !== 200 || !body?.id) throw new Error(`upload of ${name} failed: ${ex.response?.status ?? ex.error}`);
+      return body.id;
+    })();
+    cache.set(key, id);
+    id.catch(() => cache.delete(key));
+  }
+  return id;
+}
+
+/** A valid create body from uploaded ids; `scenario` marks the person photo. */
+export async function idBody(api: Api, actor: Actor, scenario?: ScenarioName, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const [personImageId, garmentImageId] = await Promise.all([
+    uploadOnce(api, actor, scenario ? `person-${scenario}.jpg` : 'person.jpg', () => makePersonPhoto(scenario ? { scenario } : {}), 'image/jpeg'),
+    uploadOnce(api, actor, 'garment.png', () => makeGarmentImage({ format: 'png' }), 'image/png'),
+  ]);
+  return { personImageId, garmentImageId, consent: true, ...extra };
+}
