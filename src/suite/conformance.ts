@@ -24,8 +24,18 @@ declare module 'vitest' {
     findings?: Finding[];
     evidence?: ExchangeSummary[];
     counterexample?: string;
-    cost?: { credits: number };
+    /** What the test declares it needs and may spend; set at collection, so a plan can read it. */
+    needs?: Capability[];
+    cost?: Cost;
   }
+}
+
+/** What a test may spend at most: credits, and requests against each rate limit. */
+export interface Cost {
+  readonly credits: number;
+  readonly starts: number;
+  readonly polls: number;
+  readonly uploads: number;
 }
 
 export interface ConformanceSpec {
@@ -34,6 +44,10 @@ export interface ConformanceSpec {
   readonly needs?: readonly Capability[];
   /** Credits the test may spend at most. */
   readonly credits?: number;
+  /** Requests it makes against each documented limit at most, on a target at documented limits. */
+  readonly starts?: number;
+  readonly polls?: number;
+  readonly uploads?: number;
   readonly timeoutMs?: number;
 }
 
@@ -56,22 +70,23 @@ export interface ConformanceContext {
 
 /** Defines one conformance test. */
 export function conformance(name: string, spec: ConformanceSpec, fn: (t: ConformanceContext) => Promise<void>): void {
-  test(name, { timeout: spec.timeoutMs ?? 120_000 }, async (vitest) => {
+  const needs = spec.needs ?? [...new Set(spec.covers.flatMap((id) => requirement(id).needs))];
+  const cost: Cost = { credits: spec.credits ?? 0, starts: spec.starts ?? 0, polls: spec.polls ?? 0, uploads: spec.uploads ?? 0 };
+  const declared = { requirements: [...spec.covers], needs: [...needs], cost };
+  test(name, { timeout: spec.timeoutMs ?? 120_000, meta: declared }, async (vitest) => {
     const meta = vitest.task.meta;
-    meta.requirements = [...spec.covers];
     const target = await suiteTarget();
     const skip = (reason: string): never => {
       meta.skipReason = reason;
       return vitest.skip(reason);
     };
-    const needs = spec.needs ?? [...new Set(spec.covers.flatMap((id) => requirement(id).needs))];
     for (const need of needs) {
       const offered = target.offers.get(need);
       if (offered !== true) skip(`needs ${need}: ${offered ?? 'not offered'}`);
     }
-    const credits = spec.credits ?? 0;
-    if (credits > target.budget.remaining) skip(`needs up to ${credits} credits; ${target.budget.remaining} of the budget of ${target.budget.limit} are left`);
-    meta.cost = { credits };
+    if (cost.credits > target.budget.remaining) {
+      skip(`needs up to ${cost.credits} credits; ${target.budget.remaining} of the budget of ${target.budget.limit} are left`);
+    }
 
     const evidence = beginEvidence();
     const context: ConformanceContext = {
