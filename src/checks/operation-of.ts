@@ -26,10 +26,16 @@ export function pathOf(url: string): string {
   return new URL(url).pathname;
 }
 
-/** The operation whose path and method match, if any. */
+/**
+ * The operation whose path and method match, if any. The most literal matching path template wins
+ * first, then the method: GET /tryons/sync is the sync path with a wrong method, not a read of
+ * try-on "sync".
+ */
 export function operationOf(method: string, url: string): Operation | undefined {
   const path = pathOf(url);
-  return matchers.find((m) => m.pattern.test(path) && m.operation.method === method.toLowerCase())?.operation;
+  const matching = matchers.filter((m) => m.pattern.test(path));
+  const best = matching[0]?.literals;
+  return matching.find((m) => m.literals === best && m.operation.method === method.toLowerCase())?.operation;
 }
 
 /** True when some operation has this path (with any method): a wrong method is then a 405 case. */

@@ -13,6 +13,7 @@ import { createReferenceServer, type ReferenceServer } from '../../src/server/ap
 import { withDefaults, type ServerSettings } from '../../src/server/config.ts';
 import { isLoopback } from '../../src/server/domain/image-fetch/address-policy.ts';
 import { staticResolver } from '../../src/server/domain/image-fetch/resolver.ts';
+import { operationOf } from '../../src/checks/operation-of.ts';
 import { SchemaBook, documentedStatuses, responseSchemaPointer } from '../../src/spec/response-schemas.ts';
 
 export const controlToken = 'test-control-token';
@@ -48,28 +49,19 @@ export interface CallInit {
 
 const book = new SchemaBook();
 
-const routes: ReadonlyArray<readonly [string, RegExp, string]> = [
-  ['POST', /^\/api\/v1\/tryons$/, 'createTryOn'],
-  ['POST', /^\/api\/v1\/tryons\/sync$/, 'createTryOnSync'],
-  ['GET', /^\/api\/v1\/tryons\/[^/]+$/, 'getTryOn'],
-  ['POST', /^\/api\/v1\/images$/, 'uploadImage'],
-  ['GET', /^\/api\/v1\/account$/, 'getAccount'],
-  ['GET', /^\/i\/[^/]+$/, 'getResultImage'],
-];
-
 /** Checks one exchange against openapi.yaml; returns problems as lines. */
 export function checkAgainstSpec(method: string, path: string, ex: Exchange): string[] {
   const where = `${method} ${path} → ${ex.status}`;
-  const route = routes.find(([m, p]) => p.test(path) && m === method);
+  const operation = operationOf(method, `http://target${path}`);
   const contentType = String(ex.headers['content-type'] ?? '');
-  if (!route) {
+  if (!operation) {
     if (path.startsWith('/_control')) return [];
     // Unknown path or method: x-routing-errors.
     const pointer = ex.status === 404 || ex.status === 405 ? `/x-routing-errors/responses/${ex.status}/content/application~1json/schema` : undefined;
     if (!pointer) return [`${where}: not a documented routing status`];
     return book.validate(pointer, ex.json).map((p) => `${where}: ${p.path} ${p.message}`);
   }
-  const operationId = route[2];
+  const { operationId } = operation;
   if (!documentedStatuses(operationId).includes(ex.status)) return [`${where}: status not documented for ${operationId}`];
   const mediaType = contentType.split(';')[0]?.trim() ?? '';
   const pointer = responseSchemaPointer(operationId, ex.status, mediaType);

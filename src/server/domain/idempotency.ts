@@ -13,16 +13,31 @@ export function isValidIdempotencyKey(value: string | undefined): value is strin
   return typeof value === 'string' && idempotencyKeyPattern.test(value);
 }
 
-/** A canonical hash of a JSON body: key order and whitespace do not matter, values do. */
-export function fingerprint(body: unknown): string {
-  return createHash('sha256').update(canonical(body)).digest('hex');
+/** Deeper bodies are refused: no field of the API nests at all, and recursion must stay bounded. */
+export const maxBodyDepth = 32;
+
+/**
+ * A canonical hash of a JSON body: key order and whitespace do not matter, values do. Undefined
+ * when the body nests deeper than `maxBodyDepth`.
+ */
+export function fingerprint(body: unknown): string | undefined {
+  const text = canonical(body, 0);
+  return text === undefined ? undefined : createHash('sha256').update(text).digest('hex');
 }
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+function canonical(value: unknown, depth: number): string | undefined {
+  if (depth > maxBodyDepth) return undefined;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => canonical(v, depth + 1));
+    return items.includes(undefined) ? undefined : `[${items.join(',')}]`;
+  }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+    const parts = entries.map(([k, v]) => {
+      const inner = canonical(v, depth + 1);
+      return inner === undefined ? undefined : `${JSON.stringify(k)}:${inner}`;
+    });
+    return parts.includes(undefined) ? undefined : `{${parts.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -55,6 +55,7 @@ export async function startTryOn(
 ): Promise<StartResult> {
   if (!isValidIdempotencyKey(key)) throw new ApiError('MISSING_IDEMPOTENCY_KEY');
   const print = fingerprint(body);
+  if (print === undefined) throw new ApiError('INVALID_REQUEST', 'The JSON body is nested too deeply.');
   const bound = deps.store.findIdempotency(accountId, key, deps.clock.now());
   if (bound) return replay(deps, bound.tryOnId, bound.fingerprint === print);
   if (!deps.inFlight.claim(accountId, key, print)) {

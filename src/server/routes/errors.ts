@@ -37,7 +37,9 @@ export function send(reply: FastifyReply, code: ErrorCode, message: string, head
 
 /** Installs the error handler and the 404/405 handler. */
 export function installErrorHandling(app: FastifyInstance, onUnexpected: (error: unknown) => void): void {
-  app.setErrorHandler((error: FastifyError | ApiError, _request, reply) => {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    // An unknown route is a 404/405 whatever its body: fastify parses bodies before it finds out.
+    if (request.is404) return routingError(request.method, request.url, reply);
     if (error instanceof ApiError) return send(reply, error.code, error.message, { ...error.headers });
     const mapped = error.code ? clientFaults[error.code] : undefined;
     if (mapped) return send(reply, mapped, error.message);
@@ -48,12 +50,22 @@ export function installErrorHandling(app: FastifyInstance, onUnexpected: (error:
     return send(reply, 'INTERNAL_ERROR', apiErrors.INTERNAL_ERROR.message);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const known = knownPaths.find(([pattern]) => pattern.test(path));
-    if (known) {
-      return send(reply, 'METHOD_NOT_ALLOWED', `${request.method} is not accepted here; use ${known[1]}.`, { allow: known[1] });
-    }
-    return send(reply, 'NOT_FOUND', 'No endpoint at this path.');
+  app.setNotFoundHandler((request, reply) => routingError(request.method, request.url, reply));
+
+  // Literal paths that a parameter route would otherwise swallow: `/tryons/sync` takes only POST
+  // (so GET /tryons/sync is a 405, not a read of try-on "sync"), and `/tryons/` has no endpoint.
+  app.route({
+    method: ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+    url: '/api/v1/tryons/sync',
+    handler: (request, reply) => routingError(request.method, request.url, reply),
   });
+  app.all('/api/v1/tryons/', (request, reply) => routingError(request.method, request.url, reply));
+}
+
+/** 405 with Allow when the path is known, else 404 (spec: Unknown paths and methods). */
+export function routingError(method: string, url: string, reply: FastifyReply) {
+  const path = url.split('?')[0] ?? '';
+  const known = knownPaths.find(([pattern]) => pattern.test(path));
+  if (known) return send(reply, 'METHOD_NOT_ALLOWED', `${method} is not accepted here; use ${known[1]}.`, { allow: known[1] });
+  return send(reply, 'NOT_FOUND', 'No endpoint at this path.');
 }
