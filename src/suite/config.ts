@@ -15,6 +15,8 @@ export interface SuiteConfig {
   /** The fixture host also answers /redirect, /status/<n>, /slow, /big (our own fixture host does). */
   readonly fixtureBehaviours?: boolean;
   readonly control?: { readonly url: string; readonly token: string };
+  /** The target follows the tryon-scenario image-marker convention (implied by test control). */
+  readonly scenarios?: boolean;
   /** Credits the run may spend at most. */
   readonly creditBudget: number;
   readonly seed: number;
@@ -39,6 +41,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     ...(env.TRYON_REVOKED_API_KEY && { revokedApiKey: env.TRYON_REVOKED_API_KEY }),
     ...(env.TRYON_FIXTURE_BASE_URL && { fixtureBaseUrl: env.TRYON_FIXTURE_BASE_URL.replace(/\/$/, '') }),
     ...(control && { control }),
+    ...(env.TRYON_SCENARIOS === '1' && { scenarios: true }),
     creditBudget: Number(env.TRYON_CREDIT_BUDGET ?? (control ? 10_000 : defaultCreditBudget)),
     seed: Number(env.TRYON_SEED ?? Date.now() % 2 ** 31),
     ...(env.TRYON_NUM_RUNS && { numRuns: Number(env.TRYON_NUM_RUNS) }),

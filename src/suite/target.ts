@@ -9,7 +9,7 @@ import { answered } from '../client/exchange.ts';
 import { CreditBudget } from '../client/credit-budget.ts';
 import { createSend, type Send } from '../client/http-client.ts';
 import { Pacer, documentedLimits, type Limits } from '../client/pacer.ts';
-import type { Capability } from '../spec/requirements.ts';
+import { configuredOffers, type Offers } from './capabilities.ts';
 import type { SuiteConfig } from './config.ts';
 import { controlClient, type ControlClient } from './control-client.ts';
 import { record } from './evidence.ts';
@@ -30,7 +30,7 @@ export interface Timing {
 export interface SuiteTarget {
   readonly config: SuiteConfig;
   /** Capabilities the target offers, and why the missing ones are missing. */
-  readonly offers: ReadonlyMap<Capability, true | string>;
+  readonly offers: Offers;
   /** Checked and recorded: every exchange through it is evidence. */
   readonly send: Send;
   readonly pacer: Pacer;
@@ -65,7 +65,7 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
     return ex;
   };
   const origin = new URL(config.baseUrl).origin;
-  const offers = new Map<Capability, true | string>();
+  const offers = configuredOffers(config);
   const secrets: Record<string, string> = {};
 
   let control: ControlClient | undefined;
@@ -78,8 +78,6 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
     } catch (error) {
       offers.set('test-control', `the control URL did not answer: ${(error as Error).message}`);
     }
-  } else {
-    offers.set('test-control', 'no test-control URL and token were given (TRYON_CONTROL_URL, TRYON_CONTROL_TOKEN)');
   }
 
   const settings = control ? await control.settings() : undefined;
@@ -103,7 +101,6 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
   let second: Actor | undefined;
   let revokedKey: string | undefined;
   if (control) {
-    offers.set('test-control', true);
     primary = await makeActor('primary');
     second = await makeActor('second');
     const doomed = await control.createAccount();
@@ -120,11 +117,12 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
     revokedKey = config.revokedApiKey;
     if (revokedKey) secrets[revokedKey] = '$TRYON_REVOKED_API_KEY';
   }
-  offers.set('second-account', second ? true : 'no second account key was given (TRYON_SECOND_API_KEY) and the target has no test control');
-  offers.set('revoked-key', revokedKey ? true : 'no revoked key was given (TRYON_REVOKED_API_KEY) and the target has no test control');
-  offers.set('fixture-host', config.fixtureBaseUrl ? true : 'no fixture host was given (TRYON_FIXTURE_BASE_URL)');
-  // Scenario markers are a convention a target may follow; with test control we take it as offered.
-  offers.set('scenarios', control || process.env.TRYON_SCENARIOS === '1' ? true : 'the target is not known to follow the tryon-scenario convention (set TRYON_SCENARIOS=1 if it does)');
+  if (!control && config.control) {
+    // Configured but not answering: what test control would have given is not there either.
+    offers.set('second-account', second ? true : 'the test-control URL did not answer and no second key was given');
+    offers.set('revoked-key', revokedKey ? true : 'the test-control URL did not answer and no revoked key was given');
+    offers.set('scenarios', config.scenarios ? true : 'the test-control URL did not answer');
+  }
 
   return {
     config,
