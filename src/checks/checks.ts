@@ -5,12 +5,32 @@
 import type { Answered } from '../client/exchange.ts';
 import { documentedErrors, routingErrors } from '../spec/openapi.ts';
 import { SchemaBook, documentedStatuses, responseSchemaPointer } from '../spec/response-schemas.ts';
+import type { RequirementId } from '../spec/requirements.ts';
 import { finding, type Finding } from './finding.ts';
 import { isKnownPath, operationOf } from './operation-of.ts';
 
 export type Check = (exchange: Answered) => Finding | undefined;
 
 const book = new SchemaBook();
+
+/** The requirement that lists each operation's answers. */
+const errorListOf: Readonly<Record<string, RequirementId>> = {
+  createTryOn: 'CREATE-ERROR-LIST',
+  createTryOnSync: 'SYNC-SAME-CONTRACT-AS-CREATE',
+  getTryOn: 'GET-ERROR-LIST',
+  uploadImage: 'UPLOAD-ERROR-LIST',
+  getAccount: 'ACCOUNT-GET-SHAPE-IMPL-DEFINED',
+  getResultImage: 'AUTH-RESULT-URL-PUBLIC',
+};
+
+const successOf: Readonly<Record<string, RequirementId>> = {
+  createTryOn: 'CREATE-ACCEPTED-IS-200',
+  createTryOnSync: 'SYNC-200-ON-SUCCESS',
+  getTryOn: 'GET-RESPONSE-200-BODY',
+  uploadImage: 'UPLOAD-RESPONSE-200',
+  getAccount: 'ACCOUNT-GET-READS-CREDITS',
+  getResultImage: 'AUTH-RESULT-URL-PUBLIC',
+};
 
 function routingStatus(ex: Answered): number {
   return isKnownPath(ex.request.url) ? 405 : 404;
@@ -29,7 +49,7 @@ export const statusIsDocumented: Check = (ex) => {
   const documented = documentedStatuses(op.operationId);
   return documented.includes(status)
     ? undefined
-    : finding('status_is_documented', status >= 400 ? 'ERR-CLIENTS-BRANCH-ON-CODE' : 'CREATE-ACCEPTED-IS-200', `Undocumented status for ${op.operationId}`, String(status), documented.join(', '), ex.seq);
+    : finding('status_is_documented', (status >= 400 ? errorListOf : successOf)[op.operationId] ?? 'ERR-ENVELOPE-SHAPE', `Undocumented status for ${op.operationId}`, String(status), documented.join(', '), ex.seq);
 };
 
 /** JSON answers say so in their Content-Type. */
@@ -56,7 +76,7 @@ export const errorEnvelope: Check = (ex) => {
   if (allowed.length === 0) return undefined; // the status check reports this one
   return allowed.includes(body.code)
     ? undefined
-    : finding('error_envelope', 'VER-CODES-STABLE', `Undocumented error code for ${status}`, body.code, allowed.join(', '), ex.seq);
+    : finding('error_envelope', (op ? errorListOf[op.operationId] : undefined) ?? 'ERR-ENVELOPE-SHAPE', `Undocumented error code for ${status}`, body.code, allowed.join(', '), ex.seq);
 };
 
 /** The body matches the documented schema for the operation, status and media type. */
@@ -67,7 +87,7 @@ export const bodyMatchesSchema: Check = (ex) => {
   if (!pointer) return undefined;
   const problems = book.validate(pointer, ex.response.json);
   if (problems.length === 0) return undefined;
-  const requirement = ex.response.status >= 400 ? 'ERR-ENVELOPE-SHAPE' : op.operationId === 'getTryOn' ? 'GET-RESPONSE-200-BODY' : op.operationId === 'uploadImage' ? 'UPLOAD-RESPONSE-200' : 'CREATE-RESPONSE-STATUS-PENDING';
+  const requirement: RequirementId = ex.response.status >= 400 ? 'ERR-ENVELOPE-SHAPE' : (successOf[op.operationId] ?? 'ERR-ENVELOPE-SHAPE');
   return finding('body_matches_schema', requirement, `Body does not match the ${op.operationId} ${ex.response.status} schema`, problems.map((p) => `${p.path} ${p.message}`).join('; '), pointer, ex.seq);
 };
 

@@ -8,6 +8,8 @@ import { configFromEnv, type SuiteConfig } from './config.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The CLI (`tryon-conformance run`) provides the configuration itself.
+  if (project.getProvidedContext().suiteConfig) return async () => {};
   const fromEnv = configFromEnv(process.env);
   if (fromEnv) {
     project.provide('suiteConfig', fromEnv);

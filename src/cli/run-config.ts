@@ -1,0 +1,99 @@
+/**
+ * `run` flags and environment → a frozen SuiteConfig (house style: parsed once, at the edge).
+ * Secrets come from the environment (`TRYON_API_KEY`, …); flags for them exist but are discouraged
+ * because they end up in shell history.
+ */
+import { defaultCreditBudget, type Profile, type SuiteConfig } from '../suite/config.ts';
+import { parseFlags } from './parse-flags.ts';
+import { ToolkitError } from './toolkit-errors.ts';
+
+export const runHelp = `usage: tryon-conformance run [flags]
+
+Runs the conformance suite. Without --base-url it starts the embedded reference server (test control
+on) and a loopback HTTPS fixture host, runs the full suite against them, and stops them.
+
+target:
+  --base-url URL           the API base URL, ending in /api/v1 (env TRYON_BASE_URL)
+  --api-key KEY            API key (prefer env TRYON_API_KEY)
+  --second-api-key KEY     a second account's key (env TRYON_SECOND_API_KEY)
+  --revoked-api-key KEY    a revoked key (env TRYON_REVOKED_API_KEY)
+  --fixture-base-url URL   public HTTPS host serving \`tryon-conformance fixtures export\` files
+  --control-url URL        the test-control extension (e.g. https://staging.example.com/_control)
+  --control-token T        its token (prefer env TRYON_CONTROL_TOKEN)
+  --scenarios              the target follows the tryon-scenario image-marker convention
+
+run:
+  --credit-budget N        credits the run may spend at most (default ${defaultCreditBudget} without test control)
+  --profile quick|full     quick runs fewer property cases (default full)
+  --seed N                 fast-check seed (printed by every run; replays a failure with --path)
+  --path P                 fast-check path of a failing property, to replay it
+  --num-runs N             cases per property, overriding the profile
+  --grep PATTERN           run only tests whose name matches
+  --plan                   print what the run would exercise, skip and spend, and send nothing
+  -h, --help               this help`;
+
+export interface RunRequest {
+  /** Without a base URL the embedded target is used; its URLs are filled in when it starts. */
+  readonly config: Omit<SuiteConfig, 'baseUrl'> & { readonly baseUrl?: string };
+  readonly plan: boolean;
+  readonly grep?: string;
+}
+
+/** Parses `run` flags; throws a USAGE ToolkitError for anything off. */
+export function parseRunFlags(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): RunRequest | 'help' {
+  const f = parseFlags('run', argv, {
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'second-api-key': { type: 'string' },
+    'revoked-api-key': { type: 'string' },
+    'fixture-base-url': { type: 'string' },
+    'control-url': { type: 'string' },
+    'control-token': { type: 'string' },
+    scenarios: { type: 'boolean', default: false },
+    'credit-budget': { type: 'string' },
+    profile: { type: 'string', default: 'full' },
+    seed: { type: 'string' },
+    path: { type: 'string' },
+    'num-runs': { type: 'string' },
+    grep: { type: 'string' },
+    plan: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (f.help) return 'help';
+  const baseUrl = f['base-url'] ?? env.TRYON_BASE_URL;
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]+(\/.*)?$/.test(baseUrl)) throw new ToolkitError('USAGE', `run: --base-url must be an http(s) URL, got '${baseUrl}'`);
+  const apiKey = f['api-key'] ?? env.TRYON_API_KEY;
+  const controlUrl = f['control-url'] ?? env.TRYON_CONTROL_URL;
+  const controlToken = f['control-token'] ?? env.TRYON_CONTROL_TOKEN;
+  if (baseUrl !== undefined && apiKey === undefined && controlUrl === undefined) {
+    throw new ToolkitError('USAGE', 'run: --base-url needs an API key (env TRYON_API_KEY) or test control (--control-url with TRYON_CONTROL_TOKEN)');
+  }
+  if ((controlUrl === undefined) !== (controlToken === undefined)) throw new ToolkitError('USAGE', 'run: --control-url and its token (TRYON_CONTROL_TOKEN) go together');
+  if (f.profile !== 'quick' && f.profile !== 'full') throw new ToolkitError('USAGE', `run: --profile must be quick or full, got '${f.profile}'`);
+  const control = controlUrl !== undefined && controlToken !== undefined ? { url: controlUrl.replace(/\/$/, ''), token: controlToken } : undefined;
+  const seed = f.seed === undefined ? Date.now() % 2 ** 31 : whole('--seed', f.seed, 0, 2 ** 31 - 1);
+  const secondApiKey = f['second-api-key'] ?? env.TRYON_SECOND_API_KEY;
+  const revokedApiKey = f['revoked-api-key'] ?? env.TRYON_REVOKED_API_KEY;
+  const embedded = baseUrl === undefined;
+  const config = Object.freeze({
+    ...(baseUrl !== undefined && { baseUrl: baseUrl.replace(/\/$/, '') }),
+    ...(apiKey !== undefined && { apiKey }),
+    ...(secondApiKey !== undefined && { secondApiKey }),
+    ...(revokedApiKey !== undefined && { revokedApiKey }),
+    ...(f['fixture-base-url'] !== undefined && { fixtureBaseUrl: f['fixture-base-url'].replace(/\/$/, '') }),
+    ...(control && { control }),
+    ...(f.scenarios && { scenarios: true }),
+    creditBudget: f['credit-budget'] !== undefined ? whole('--credit-budget', f['credit-budget'], 0, 1_000_000) : embedded || control ? 10_000 : defaultCreditBudget,
+    seed,
+    ...(f.path !== undefined && { path: f.path }),
+    ...(f['num-runs'] !== undefined && { numRuns: whole('--num-runs', f['num-runs'], 1, 100_000) }),
+    profile: f.profile as Profile,
+  });
+  return { config, plan: f.plan, ...(f.grep !== undefined && { grep: f.grep }) };
+}
+
+function whole(flag: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ToolkitError('USAGE', `run: ${flag} must be a whole number from ${min} to ${max}`);
+  return n;
+}

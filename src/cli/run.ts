@@ -1,0 +1,109 @@
+/**
+ * `tryon-conformance run`: the main job. Plans or runs the conformance suite (vitest project
+ * `conformance`) against a base URL or the embedded reference server. Exit 0 when every MUST
+ * requirement that was exercised passed, 1 on conformance failures, 2 on usage errors or an
+ * unreachable target.
+ */
+import { request } from 'undici';
+import { createVitest, startVitest, type TestModule } from 'vitest/node';
+import { configuredOffers } from '../suite/capabilities.ts';
+import type { SuiteConfig } from '../suite/config.ts';
+import type { Cost } from '../suite/conformance.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../suite/embedded-target.ts';
+import { formatPlan, makePlan, type PlannedTest } from '../suite/plan.ts';
+import { requirement, type Capability, type RequirementId } from '../spec/requirements.ts';
+import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
+import { ToolkitError } from './toolkit-errors.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+export async function run(argv: readonly string[]): Promise<number> {
+  const parsed = parseRunFlags(argv, process.env);
+  if (parsed === 'help') {
+    process.stdout.write(`${runHelp}\n`);
+    return 0;
+  }
+  if (parsed.plan) return printPlan(parsed);
+  let embedded: EmbeddedTarget | undefined;
+  let config: SuiteConfig;
+  if (parsed.config.baseUrl === undefined) {
+    embedded = await startEmbeddedTarget(parsed.config);
+    config = embedded.config;
+    process.stdout.write(`Embedded reference server at ${config.baseUrl} (test control on), fixtures at ${config.fixtureBaseUrl}\n`);
+  } else {
+    config = parsed.config as SuiteConfig;
+    await assertReachable(config.baseUrl);
+  }
+  process.stdout.write(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)\n`);
+  try {
+    const modules = await runSuite(config, parsed.grep);
+    return verdict(modules);
+  } finally {
+    await embedded?.close();
+  }
+}
+
+async function runSuite(config: SuiteConfig, grep: string | undefined): Promise<readonly TestModule[]> {
+  const vitest = await startVitest(
+    'test',
+    [],
+    { root, project: ['conformance'], watch: false, run: true, provide: { suiteConfig: config }, ...(grep !== undefined && { testNamePattern: grep }) },
+  );
+  await vitest.close();
+  return vitest.state.getTestModules();
+}
+
+/** 0 when no exercised test that proves a MUST requirement failed; 1 otherwise. */
+function verdict(modules: readonly TestModule[]): number {
+  let failedMust = 0;
+  let failedOther = 0;
+  for (const module of modules) {
+    if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failedMust++;
+    for (const test of module.children.allTests()) {
+      if (test.result().state !== 'failed') continue;
+      const ids = test.meta().requirements ?? [];
+      if (ids.length === 0 || ids.some((id) => requirement(id).level === 'MUST')) failedMust++;
+      else failedOther++;
+    }
+  }
+  if (failedOther > 0) process.stdout.write(`${failedOther} test(s) of SHOULD/MAY requirements failed (reported, not fatal)\n`);
+  return failedMust > 0 ? 1 : 0;
+}
+
+async function printPlan(parsed: RunRequest): Promise<number> {
+  const embedded = parsed.config.baseUrl === undefined;
+  const config: SuiteConfig = embedded
+    ? { ...parsed.config, baseUrl: 'http://127.0.0.1/api/v1', control: { url: 'embedded', token: 'embedded' }, fixtureBaseUrl: 'embedded' }
+    : (parsed.config as SuiteConfig);
+  const vitest = await createVitest('test', { root, project: ['conformance'], watch: false, provide: { suiteConfig: config } });
+  try {
+    const { testModules } = await vitest.collect();
+    const tests: PlannedTest[] = testModules.flatMap((m) =>
+      [...m.children.allTests()].map((t) => {
+        const meta = t.meta();
+        return {
+          name: t.fullName,
+          file: m.moduleId.replace(root, ''),
+          requirements: (meta.requirements ?? []) as RequirementId[],
+          needs: (meta.needs ?? []) as Capability[],
+          cost: (meta.cost ?? { credits: 0, starts: 0, polls: 0, uploads: 0 }) as Cost,
+        };
+      }),
+    );
+    const plan = makePlan(tests, configuredOffers(config), config.creditBudget, config.control !== undefined);
+    process.stdout.write(`Target: ${embedded ? 'the embedded reference server (test control on)' : config.baseUrl}\n`);
+    process.stdout.write(formatPlan(plan));
+    return 0;
+  } finally {
+    await vitest.close();
+  }
+}
+
+async function assertReachable(baseUrl: string): Promise<void> {
+  try {
+    const res = await request(`${baseUrl}/account`, { method: 'GET', headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(15_000) });
+    await res.body.dump();
+  } catch (error) {
+    throw new ToolkitError('UNREACHABLE', `run: cannot reach ${baseUrl}: ${(error as { code?: string }).code ?? (error as Error).message}`);
+  }
+}
