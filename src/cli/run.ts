@@ -43,18 +43,19 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
-async function runSuite(config: SuiteConfig, grep: string | undefined): Promise<readonly TestModule[]> {
+/** Runs the conformance project once against `config` and returns its test modules. */
+export async function runSuite(config: SuiteConfig, grep?: string, reporters: string[] = ['default']): Promise<readonly TestModule[]> {
   const vitest = await startVitest(
     'test',
     [],
-    { root, project: ['conformance'], watch: false, run: true, provide: { suiteConfig: config }, ...(grep !== undefined && { testNamePattern: grep }) },
+    { root, project: ['conformance'], watch: false, run: true, reporters, provide: { suiteConfig: config }, ...(grep !== undefined && { testNamePattern: grep }) },
   );
   await vitest.close();
   return vitest.state.getTestModules();
 }
 
 /** 0 when no exercised test that proves a MUST requirement failed; 1 otherwise. */
-function verdict(modules: readonly TestModule[]): number {
+export function verdict(modules: readonly TestModule[]): number {
   let failedMust = 0;
   let failedOther = 0;
   for (const module of modules) {
