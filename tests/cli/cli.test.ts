@@ -14,12 +14,35 @@ describe('tryon-conformance CLI', () => {
     ['a port out of range', ['serve', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
     ['a bad --outbound', ['serve', '--outbound', 'lan'], /--outbound must be any or loopback/],
     ['a trusted origin without its CA', ['serve', '--trusted-origin', 'https://127.0.0.1:8443'], /go together/],
+    ['an unknown run flag', ['run', '--base-ur', 'http://127.0.0.1:9'], /run: Unknown option '--base-ur'/],
+    ['a bad profile', ['run', '--profile', 'fast'], /--profile must be quick or full/],
+    ['a base URL without a key', ['run', '--base-url', 'http://127.0.0.1:9/api/v1'], /needs an API key/],
+    ['a base URL that is not http(s)', ['run', '--base-url', 'ftp://x/api/v1'], /must be an http\(s\) URL/],
   ])('exits 2 with one clear line for %s', (_name, args, message) => {
     const r = run(...args);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+
+  it('exits 2 with one line when --base-url cannot be reached', () => {
+    // Port 9 (discard) on loopback: nothing listens there on these machines.
+    const r = spawnSync(process.execPath, [bin, 'run', '--base-url', 'http://127.0.0.1:9/api/v1'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, TRYON_API_KEY: 'vto_live_x' },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^tryon-conformance: run: cannot reach http:\/\/127\.0\.0\.1:9\/api\/v1: ECONNREFUSED\n$/);
+  });
+
+  it('prints a plan without sending anything', () => {
+    const r = run('run', '--plan');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/requirements exercised: \d+ of \d+/);
+    expect(r.stdout).toMatch(/credits the run may spend: at most \d+/);
+    expect(r.stdout).toMatch(/least wall time the documented limits allow/);
   });
 
   it('prints the commands with --help and exits 0', () => {
