@@ -12,6 +12,8 @@ export interface ControlClient {
 }
 
 export interface ControlSettings {
+  /** The server clock, ISO 8601. */
+  readonly now?: string;
   readonly syncWaitMs: number;
   readonly generationLatencyMs: number;
   readonly slowGenerationMs: number;

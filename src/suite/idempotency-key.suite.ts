@@ -1,0 +1,128 @@
+/**
+ * Spec: POST /tryons, request headers ("Idempotency-Key | yes | 8-128 characters: letters, digits,
+ * `_` or `-`"); Errors (MISSING_IDEMPOTENCY_KEY: "Idempotency-Key missing or not 8-128 allowed
+ * characters").
+ *
+ * Free by construction: every body is valid except `consent: false`, so a key that passes gives
+ * 403 CONSENT_REQUIRED (no try-on, no credit) and a key that does not gives 400
+ * MISSING_IDEMPOTENCY_KEY. The body never changes, so a target that binds a key on a 403 replays
+ * the same 403.
+ */
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { Api } from './api.ts';
+import { conformance, type ConformanceContext } from './conformance.ts';
+import type { Actor } from './target.ts';
+import { idBody } from './uploaded-inputs.ts';
+
+/** openapi.yaml, parameter IdempotencyKey. */
+const keyPattern = /^[A-Za-z0-9_-]{8,128}$/;
+
+const alphabet = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'];
+
+/**
+ * What the target's parser sees of a value: HTTP strips optional whitespace (SP, HTAB) around a
+ * field value (RFC 9110 §5.5), so ` abcdefgh ` arrives as the valid key `abcdefgh`.
+ */
+const received = (value: string): string => value.replace(/^[ \t]+|[ \t]+$/g, '');
+
+/**
+ * Makes any string sendable as a header value. undici (like Node) refuses characters outside
+ * HTAB, visible ASCII, space and Latin-1 (0x80-0xFF), so each other code point is replaced by its
+ * UTF-8 bytes percent-encoded: `€` becomes `%E2%82%AC`. The result still holds a character the key
+ * pattern refuses (`%`), so it stays a test of refusal; Latin-1 characters are sent as they are.
+ */
+function sendable(value: string): string {
+  let out = '';
+  for (const ch of value) {
+    if (/^[\t\x20-\x7e\x80-\xff]$/.test(ch)) out += ch;
+    else out += [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  }
+  return out;
+}
+
+const allowedString = (minLength: number, maxLength: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...alphabet), minLength, maxLength });
+
+/** A character the pattern refuses, as it can be sent in a header. */
+const disallowedChar = fc.oneof(
+  fc.constantFrom(' ', '\t', '.', '!', '~', '+', '/', '=', ':', '@', '%', '"', ',', ';', '*', '#', '?', '\u00a0', '\u00e9', '\u00ff', '\u0080'),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }).filter((c) => !/^[A-Za-z0-9_-]$/.test(c)).map(sendable),
+);
+
+/** Header values to try, labelled; `null` means the header is left out. */
+const keyValue: fc.Arbitrary<{ readonly label: string; readonly value: string | null }> = fc.oneof(
+  fc.constant({ label: 'missing', value: null }),
+  fc.constant({ label: 'empty', value: '' }),
+  fc.string({ unit: 'grapheme', maxLength: 140 }).map((s) => ({ label: 'unicode', value: sendable(s) })),
+  fc.string({ unit: 'binary', maxLength: 140 }).map((s) => ({ label: 'code points', value: sendable(s) })),
+  fc.constantFrom(7, 8, 128, 129).chain((n) => allowedString(n, n).map((value) => ({ label: `${n} allowed characters`, value }))),
+  allowedString(0, 140).map((value) => ({ label: `${value.length} allowed characters`, value })),
+  fc
+    .tuple(allowedString(8, 128), disallowedChar, fc.nat())
+    .map(([base, bad, at]) => {
+      const i = at % (base.length + 1);
+      return { label: 'one disallowed character', value: base.slice(0, i) + bad + base.slice(i) };
+    }),
+);
+
+/** ~100 cases when the target's start limit is raised for the suite; ~12 (one minute) at the documented 12/minute. */
+const runsFor = (t: ConformanceContext): number => (t.target.pacer.limits.starts >= 1_000 ? 100 : 12);
+
+/** A fresh account at the suite's limits (test control), else the primary: its uploaded ids are this test's own. */
+async function ownAccount(t: ConformanceContext): Promise<Actor> {
+  if (!t.target.control) return t.target.primary;
+  const { starts, polls, uploads } = t.target.pacer.limits;
+  return t.target.freshAccount({ starts, polls, uploads });
+}
+
+/** Sends the consent-less body with one Idempotency-Key value (`null`: none). */
+async function prober(t: ConformanceContext): Promise<(value: string | null) => Promise<{ status: number | string | undefined; code: unknown }>> {
+  const api = new Api(t.target);
+  const actor = await ownAccount(t);
+  const body = await idBody(api, actor, undefined, { consent: false });
+  return async (value) => {
+    const ex = await api.start(actor, body, { idempotencyKey: value });
+    return { status: ex.response?.status ?? ex.error, code: (ex.response?.json as { code?: unknown } | undefined)?.code };
+  };
+}
+
+/** What a conforming target answers for the consent-less body with this key. */
+function verdictFor(value: string | null): { status: number; code: string } {
+  return value !== null && keyPattern.test(received(value)) ? { status: 403, code: 'CONSENT_REQUIRED' } : { status: 400, code: 'MISSING_IDEMPOTENCY_KEY' };
+}
+
+describe('Idempotency-Key format', () => {
+  conformance(
+    'refuses a missing key and keys of 7 or 129 characters with 400 MISSING_IDEMPOTENCY_KEY, and takes keys of 8 and 128',
+    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], starts: 6, uploads: 2 },
+    async (t) => {
+      const rows: ReadonlyArray<readonly [string, string | null]> = [
+        ['missing', null],
+        ['empty', ''],
+        ['7 characters', 'a-b_C7x'],
+        ['8 characters', 'a-b_C78x'],
+        ['128 characters', 'K'.repeat(64) + '_-'.repeat(32)],
+        ['129 characters', 'K'.repeat(65) + '_-'.repeat(32)],
+      ];
+      const probe = await prober(t);
+      for (const [label, value] of rows) {
+        expect({ key: label, ...(await probe(value)) }).toEqual({ key: label, ...verdictFor(value) });
+      }
+    },
+  );
+
+  conformance(
+    'accepts an Idempotency-Key exactly when it is 8-128 letters, digits, _ or -',
+    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], starts: 12, uploads: 2 },
+    async (t) => {
+      const probe = await prober(t);
+      await t.check(
+        fc.asyncProperty(keyValue, async ({ label, value }) => {
+          const key = value === null ? '(none)' : JSON.stringify(value);
+          expect({ label, key, ...(await probe(value)) }).toEqual({ label, key, ...verdictFor(value) });
+        }),
+        runsFor(t),
+      );
+    },
+  );
+});
