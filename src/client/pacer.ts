@@ -62,6 +62,24 @@ export class Pacer {
     }
   }
 
+  /** Counts a request that was sent without pacing (a test probing the limit on purpose). */
+  record(account: string, bucket: Bucket): void {
+    const key = `${account}\u0000${bucket}`;
+    this.#sent.set(key, [...(this.#sent.get(key) ?? []), this.#now()]);
+  }
+
+  /** Waits until no request of ours is left in `bucket`'s window, so a test starts from an empty window. */
+  async idle(account: string, bucket: Bucket): Promise<void> {
+    const key = `${account}\u0000${bucket}`;
+    const margin = this.o.marginMs ?? 250;
+    const last = Math.max(...(this.#sent.get(key) ?? [0]), (this.#blockedUntil.get(key) ?? 0) - windowMs);
+    const wait = last + windowMs + margin - this.#now();
+    if (wait > 0) {
+      this.o.onWait?.(bucket, wait);
+      await this.#sleep(wait);
+    }
+  }
+
   /** A 429 said to wait `seconds`: nothing more goes to that bucket until then. */
   block(account: string, bucket: Bucket, seconds: number): void {
     const key = `${account}\u0000${bucket}`;

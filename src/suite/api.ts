@@ -27,6 +27,7 @@ export class Api {
 
   async #paced(actor: Actor, bucket: Bucket, pace: boolean | undefined): Promise<void> {
     if (pace !== false) await this.target.pacer.take(actor.key, bucket);
+    else this.target.pacer.record(actor.key, bucket);
   }
 
   #note429(actor: Actor, bucket: Bucket, ex: Exchange): void {
@@ -36,6 +37,15 @@ export class Api {
 
   /** POST /tryons or /tryons/sync. Charges nothing to the budget: callers reserve what they may spend. */
   async start(actor: Actor, body: unknown, o: StartOptions = {}): Promise<Exchange> {
+    const release = (await this.target.spendGuard?.acquire(actor.key)) ?? (() => {});
+    try {
+      return await this.#start(actor, body, o);
+    } finally {
+      release();
+    }
+  }
+
+  async #start(actor: Actor, body: unknown, o: StartOptions): Promise<Exchange> {
     await this.#paced(actor, 'starts', o.pace);
     const key = o.idempotencyKey === undefined ? newIdempotencyKey() : o.idempotencyKey;
     const ex = await this.target.send({

@@ -9,6 +9,7 @@ import { toCurl } from '../client/curl.ts';
 import type { Finding } from '../checks/finding.ts';
 import { requirement, type Capability, type RequirementId } from '../spec/requirements.ts';
 import { beginEvidence, endEvidence } from './evidence.ts';
+import { BudgetExhausted } from './spend-guard.ts';
 import { connectTarget, type SuiteTarget } from './target.ts';
 
 export interface ExchangeSummary {
@@ -102,6 +103,7 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
           ...(config.path !== undefined && { path: config.path }),
           endOnFailure: false,
         });
+        if (details.failed && details.errorInstance instanceof BudgetExhausted) skip(details.errorInstance.message);
         if (details.failed) {
           meta.counterexample = fc.defaultReportMessage(details) ?? 'property failed';
           throw new Error(`${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`);
@@ -110,6 +112,9 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
     };
     try {
       await fn(context);
+    } catch (error) {
+      if (error instanceof BudgetExhausted) skip(error.message);
+      throw error;
     } finally {
       endEvidence();
       meta.findings = evidence.findings;

@@ -13,6 +13,7 @@ import { configuredOffers, type Offers } from './capabilities.ts';
 import type { SuiteConfig } from './config.ts';
 import { controlClient, type ControlClient } from './control-client.ts';
 import { record } from './evidence.ts';
+import { SpendGuard } from './spend-guard.ts';
 
 export interface Actor {
   readonly name: string;
@@ -42,6 +43,8 @@ export interface SuiteTarget {
   readonly timing: Timing;
   /** Origin of the target (`https://host`), for pollUrl and /i/ URLs. */
   readonly origin: string;
+  /** The hard stop of the credit budget on a target without test control; undefined with it. */
+  readonly spendGuard?: SpendGuard;
   /** A fresh account with the documented limits (test control only). */
   freshAccount(limits?: Partial<Limits>): Promise<Actor>;
   /** Secrets to redact in evidence, with their placeholders. */
@@ -124,9 +127,21 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
     offers.set('scenarios', config.scenarios ? true : 'the test-control URL did not answer');
   }
 
+  // With test control the run's accounts are its own; without it, every credit is the user's.
+  const spendGuard = control
+    ? undefined
+    : new SpendGuard(config.creditBudget, async (key) => {
+        const ex = await raw({ method: 'GET', path: '/account', key, operationId: 'getAccount' });
+        const credits = (ex.response?.json as { credits?: unknown } | undefined)?.credits;
+        if (typeof credits !== 'number') throw new Error(`GET /account gave no credit balance (${ex.response?.status ?? ex.error}); the budget cannot be enforced`);
+        return credits;
+      });
+  if (spendGuard) for (const actor of [primary, second]) if (actor) await spendGuard.enrol(actor.key);
+
   return {
     config,
     offers,
+    ...(spendGuard && { spendGuard }),
     send,
     pacer,
     budget,
