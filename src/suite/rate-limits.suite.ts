@@ -60,7 +60,7 @@ async function fillStarts(t: ConformanceContext, api: Api, actor: Actor, n: numb
 describe('rate limits', () => {
   conformance(
     'answers the 13th start within a minute with 429 RATE_LIMITED and an integer Retry-After',
-    { covers: ['LIMIT-STARTS-12-PER-MINUTE', 'LIMIT-429-RETRY-AFTER', 'ERR-RATE-LIMITED'], needs: [], starts: 14 },
+    { covers: ['LIMIT-STARTS-12-PER-MINUTE', 'LIMIT-429-RETRY-AFTER', 'ERR-RATE-LIMITED'], needs: [], starts: 14, timeoutMs: 300_000 },
     async (t) => {
       const api = new Api(t.target);
       const actor = { ...(await accountAtDocumentedLimits(t)) };
@@ -89,7 +89,7 @@ describe('rate limits', () => {
 
   conformance(
     'lets a start through after waiting Retry-After, and not before',
-    { covers: ['LIMIT-429-RETRY-AFTER', 'ERR-CLIENT-HONOURS-RETRY-AFTER'], needs: [], starts: 16 },
+    { covers: ['LIMIT-429-RETRY-AFTER', 'ERR-CLIENT-HONOURS-RETRY-AFTER'], needs: [], starts: 16, timeoutMs: 300_000 },
     async (t) => {
       const api = new Api(t.target);
       const actor = { ...(await accountAtDocumentedLimits(t)) };
