@@ -26,13 +26,19 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
   readonly maxBodyBytes?: number;
   readonly dispatcher?: Dispatcher;
-  /** Extra trust for a loopback fixture host's certificate is not needed here: the target is HTTP(S) with public CAs or loopback. */
   readonly onExchange?: (exchange: Exchange) => void;
+  /**
+   * After this many transport failures in a row (timeouts, resets, refused connections) the target
+   * is taken to be down or hostile, and every later request fails at once instead of waiting out
+   * its timeout: a run against a target that never answers ends in bounded time.
+   */
+  readonly breakAfter?: number;
 }
 
 export type Send = (options: SendOptions) => Promise<Exchange>;
 
-const defaultTimeoutMs = 90_000;
+const defaultTimeoutMs = 30_000;
+const defaultBreakAfter = 3;
 const defaultMaxBody = 8 * 1024 * 1024;
 let seq = 0;
 
@@ -41,6 +47,8 @@ export function createSend(options: ClientOptions): Send {
   const base = options.baseUrl.replace(/\/$/, '');
   const dispatcher = options.dispatcher ?? new Agent({ connections: 256, headersTimeout: 0, bodyTimeout: 0 });
   const maxBody = options.maxBodyBytes ?? defaultMaxBody;
+  const breakAfter = options.breakAfter ?? defaultBreakAfter;
+  let failuresInARow = 0;
 
   return async (o) => {
     const url = /^https?:\/\//.test(o.path) ? o.path : `${base}${o.path}`;
@@ -66,6 +74,11 @@ export function createSend(options: ClientOptions): Send {
       ...(Buffer.isBuffer(body) && { body: body.toString('utf8') }),
       ...(multipart && { multipart }),
     };
+    if (failuresInARow >= breakAfter) {
+      const exchange: Exchange = { seq: ++seq, request: recorded, error: `circuit open: the target failed ${failuresInARow} requests in a row at the transport level`, ...op(o) };
+      options.onExchange?.(exchange);
+      return exchange;
+    }
     const started = performance.now();
     const deadline = AbortSignal.timeout(o.timeoutMs ?? options.timeoutMs ?? defaultTimeoutMs);
     let exchange: Exchange;
@@ -76,6 +89,7 @@ export function createSend(options: ClientOptions): Send {
     } catch (error) {
       exchange = { seq: ++seq, request: recorded, error: describe(error, deadline), ...op(o) };
     }
+    failuresInARow = exchange.response ? 0 : failuresInARow + 1;
     options.onExchange?.(exchange);
     return exchange;
   };
