@@ -21,6 +21,13 @@ export interface ControlSettings {
   readonly limits: { readonly startsPerMinute: number; readonly pollsPerMinute: number; readonly uploadsPerMinute: number };
 }
 
+let clockMoves = 0;
+
+/** How many times the run has moved the target's clock: anything cached across a move may have expired. */
+export function clockEpoch(): number {
+  return clockMoves;
+}
+
 export function controlClient(send: Send, url: string, token: string): ControlClient {
   const call = async (method: string, path: string, json?: unknown): Promise<any> => {
     const ex = await send({ method, path: `${url}${path}`, key: token, ...(json !== undefined && { json }) });
@@ -33,7 +40,10 @@ export function controlClient(send: Send, url: string, token: string): ControlCl
     revokeKey: async (id) => void (await call('POST', `/accounts/${id}/revoke-key`)),
     setCredits: async (id, credits) => void (await call('PUT', `/accounts/${id}/credits`, { credits })),
     setLimits: async (id, limits) => void (await call('PUT', `/accounts/${id}/limits`, limits)),
-    advanceClock: async (seconds) => void (await call('POST', '/clock/advance', { seconds })),
+    advanceClock: async (seconds) => {
+      await call('POST', '/clock/advance', { seconds });
+      clockMoves++;
+    },
     settings: () => call('GET', '/settings'),
   };
 }

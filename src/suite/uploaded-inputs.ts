@@ -6,12 +6,14 @@
 import { makeGarmentImage, makePersonPhoto } from '../fixtures/images.ts';
 import type { ScenarioName } from '../fixtures/scenarios.ts';
 import type { Api } from './api.ts';
+import { clockEpoch } from './control-client.ts';
 import type { Actor } from './target.ts';
 
 const cache = new Map<string, Promise<string>>();
 
 async function uploadOnce(api: Api, actor: Actor, name: string, make: () => Promise<Buffer>, contentType: string): Promise<string> {
-  const key = `${actor.key}\u0000${name}`;
+  // Uploaded ids live 24 h on the target's clock; a clock move may have expired every cached one.
+  const key = `${clockEpoch()}\u0000${actor.key}\u0000${name}`;
   let id = cache.get(key);
   if (!id) {
     id = (async () => {
