@@ -114,6 +114,8 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
       await fn(context);
     } catch (error) {
       if (error instanceof BudgetExhausted) skip(error.message);
+      // The verdict names the rules it breaks, so a red line in any log says which requirement failed.
+      if (error instanceof Error) error.message = `[${spec.covers.join(', ')}] ${error.message}`;
       throw error;
     } finally {
       endEvidence();
