@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { CheapFirstSequencer } from './src/suite/file-order.ts';
 
 // Projects: `unit` runs in `npm test`; `conformance` is the suite (`npm run conformance`);
 // `browser` needs Debian's chromium and runs in `npm run test:browser` (and in .ci/run).
 export default defineConfig({
   test: {
+    // Only reorders the conformance files (cheap first); every other file keeps its rank.
+    sequence: { sequencer: CheapFirstSequencer },
     projects: [
       {
         test: {

@@ -29,6 +29,7 @@ run:
   --path P                 fast-check path of a failing property, to replay it
   --num-runs N             cases per property, overriding the profile
   --grep PATTERN           run only tests whose name matches
+  --report-dir DIR         where reports/<timestamp>/ and reports/latest go (default ./reports)
   --plan                   print what the run would exercise, skip and spend, and send nothing
   -h, --help               this help`;
 
@@ -37,6 +38,7 @@ export interface RunRequest {
   readonly config: Omit<SuiteConfig, 'baseUrl'> & { readonly baseUrl?: string };
   readonly plan: boolean;
   readonly grep?: string;
+  readonly reportRoot?: string;
 }
 
 /** Parses `run` flags; throws a USAGE ToolkitError for anything off. */
@@ -56,6 +58,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     path: { type: 'string' },
     'num-runs': { type: 'string' },
     grep: { type: 'string' },
+    'report-dir': { type: 'string' },
     plan: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -89,7 +92,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     ...(f['num-runs'] !== undefined && { numRuns: whole('--num-runs', f['num-runs'], 1, 100_000) }),
     profile: f.profile as Profile,
   });
-  return { config, plan: f.plan, ...(f.grep !== undefined && { grep: f.grep }) };
+  return { config, plan: f.plan, ...(f.grep !== undefined && { grep: f.grep }), ...(f['report-dir'] !== undefined && { reportRoot: f['report-dir'] }) };
 }
 
 function whole(flag: string, raw: string, min: number, max: number): number {

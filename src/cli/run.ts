@@ -4,8 +4,14 @@
  * requirement that was exercised passed, 1 on conformance failures, 2 on usage errors or an
  * unreachable target.
  */
+import { appendFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { request } from 'undici';
-import { createVitest, startVitest, type TestModule } from 'vitest/node';
+import { createVitest, startVitest, type Reporter, type TestModule } from 'vitest/node';
+import { buildReport } from '../report/model.ts';
+import { ProgressReporter, liveProgress } from '../report/progress.ts';
+import { runInfo } from '../report/run-info.ts';
+import { writeReport } from '../report/write-report.ts';
 import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import type { Cost } from '../suite/conformance.ts';
@@ -35,16 +41,29 @@ export async function run(argv: readonly string[]): Promise<number> {
     await assertReachable(config.baseUrl);
   }
   process.stdout.write(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)\n`);
+  const startedAt = new Date();
+  let modules: readonly TestModule[];
   try {
-    const modules = await runSuite(config, parsed.grep);
-    return verdict(modules);
+    const progress = new ProgressReporter({ live: liveProgress(process.stdout, process.env), creditBudget: config.creditBudget });
+    modules = await runSuite(config, parsed.grep, [progress]);
   } finally {
     await embedded?.close();
   }
+  const report = buildReport(
+    modules,
+    runInfo({ config, embedded: embedded !== undefined, startedAt, durationMs: Date.now() - startedAt.getTime(), ...(parsed.grep !== undefined && { grep: parsed.grep }) }),
+  );
+  const written = await writeReport(report, { root: parsed.reportRoot ?? join(root, 'reports') });
+  process.stdout.write(
+    `\nReport: ${written.files.html}\n  also ${written.files.json}, ${written.files.junit}, ${written.files.markdown}\n  latest copy: ${written.latest}\n`,
+  );
+  if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, await readFile(written.files.markdown, 'utf8'));
+  return verdict(modules);
 }
 
+
 /** Runs the conformance project once against `config` and returns its test modules. */
-export async function runSuite(config: SuiteConfig, grep?: string, reporters: string[] = ['default']): Promise<readonly TestModule[]> {
+export async function runSuite(config: SuiteConfig, grep?: string, reporters: Array<string | Reporter> = ['default']): Promise<readonly TestModule[]> {
   const vitest = await startVitest(
     'test',
     [],

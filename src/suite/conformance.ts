@@ -8,6 +8,7 @@ import { inject, test, type TestContext } from 'vitest';
 import { toCurl } from '../client/curl.ts';
 import type { Finding } from '../checks/finding.ts';
 import { requirement, type Capability, type RequirementId } from '../spec/requirements.ts';
+import { forwardProgressEvents } from '../report/progress-bridge.ts';
 import { beginEvidence, endEvidence } from './evidence.ts';
 import { BudgetExhausted } from './spend-guard.ts';
 import { connectTarget, type SuiteTarget } from './target.ts';
@@ -53,6 +54,9 @@ export interface ConformanceSpec {
 }
 
 let targetPromise: Promise<SuiteTarget> | undefined;
+
+// Rate-limit waits happen in this worker; the progress line lives in the main process.
+forwardProgressEvents();
 
 /** The run's target, connected once. */
 export function suiteTarget(): Promise<SuiteTarget> {
@@ -106,7 +110,9 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
         if (details.failed && details.errorInstance instanceof BudgetExhausted) skip(details.errorInstance.message);
         if (details.failed) {
           meta.counterexample = fc.defaultReportMessage(details) ?? 'property failed';
-          throw new Error(`${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`);
+          throw new Error(`${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`, {
+            cause: details.errorInstance,
+          });
         }
       },
     };

@@ -12,6 +12,7 @@ import { Pacer, documentedLimits, type Limits } from '../client/pacer.ts';
 import { configuredOffers, type Offers } from './capabilities.ts';
 import type { SuiteConfig } from './config.ts';
 import { controlClient, type ControlClient } from './control-client.ts';
+import { progressEvents } from '../report/progress-events.ts';
 import { record } from './evidence.ts';
 import { SpendGuard } from './spend-guard.ts';
 
@@ -89,7 +90,7 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
     slowGenerationMs: settings?.slowGenerationMs ?? 90_000,
     pollIntervalMs: control ? 100 : 2_500,
   };
-  const pacer = new Pacer({ limits: documentedLimits });
+  const pacer = new Pacer({ limits: documentedLimits, onWait: (bucket, ms) => progressEvents.emit('wait', { bucket, ms }) });
   const budget = new CreditBudget(config.creditBudget);
 
   const makeActor = async (name: string): Promise<Actor> => {

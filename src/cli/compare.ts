@@ -1,0 +1,30 @@
+/**
+ * `tryon-conformance compare A/report.json B/report.json`: the requirements whose verdicts differ,
+ * e.g. an integrator's mock against staging, or before and after a release. Exit 1 when B regressed.
+ */
+import { compareReports, formatComparison } from '../report/compare.ts';
+import { InvalidReportError, readReport } from '../report/read-report.ts';
+import { parseFlags } from './parse-flags.ts';
+import { ToolkitError } from './toolkit-errors.ts';
+
+export async function compare(argv: readonly string[]): Promise<number> {
+  const flags = argv.filter((a) => a.startsWith('-'));
+  const f = parseFlags('compare', flags, { help: { type: 'boolean', short: 'h', default: false } });
+  const files = argv.filter((a) => !a.startsWith('-'));
+  if (f.help) {
+    process.stdout.write('usage: tryon-conformance compare A/report.json B/report.json\n\nLists the requirements whose verdicts differ; exits 1 when B regressed.\n');
+    return 0;
+  }
+  const [a, b] = files;
+  if (files.length !== 2 || a === undefined || b === undefined) throw new ToolkitError('USAGE', 'compare: give exactly two report.json files');
+  try {
+    const [ra, rb] = await Promise.all([readReport(a), readReport(b)]);
+    const changes = compareReports(ra, rb);
+    process.stdout.write(formatComparison(changes, { a, b }));
+    return changes.some((c) => c.kind === 'regressed') ? 1 : 0;
+  } catch (error) {
+    if (error instanceof InvalidReportError) throw new ToolkitError('USAGE', `compare: ${error.message}`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolkitError('USAGE', `compare: no such file: ${(error as NodeJS.ErrnoException).path ?? ''}`);
+    throw error;
+  }
+}

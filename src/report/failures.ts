@@ -1,0 +1,117 @@
+/**
+ * How one failure reads in the report: a finding's "Received / Documented" split into received and
+ * expected, an assertion's expected and actual values, and the command that replays the test.
+ */
+import type { TaskMeta } from 'vitest';
+import type { Finding } from '../checks/finding.ts';
+import type { ErrorLike, Failure, Replay, RunInfo } from './model.ts';
+
+type FailureText = Pick<Failure, 'message' | 'expected' | 'received' | 'check' | 'occurrences'>;
+
+/** A finding (`message` is "Received: …\nDocumented: …") as a failure's text. */
+export function failureOfFinding(f: Finding, occurrences: number): FailureText {
+  const received = /^Received: ([\s\S]*?)(?:\nDocumented: |$)/.exec(f.message)?.[1];
+  const expected = /\nDocumented: ([\s\S]*)$/.exec(f.message)?.[1];
+  return {
+    message: received === undefined && expected === undefined ? `${f.title}: ${f.message}` : f.title,
+    ...(expected !== undefined && { expected }),
+    ...(received !== undefined && { received }),
+    check: f.check,
+    ...(occurrences > 1 && { occurrences }),
+  };
+}
+
+const maxMessageChars = 4000;
+
+/** A failed test's errors as a failure's text: the assertion behind a failed property when vitest kept it as `cause`. */
+export function failureOfError(errors: readonly ErrorLike[], meta: TaskMeta): FailureText {
+  const first = errors[0];
+  if (first === undefined) return { message: 'the test failed without an error message' };
+  const inner = innermost(first);
+  let message = inner.message;
+  if (inner === first && meta.counterexample !== undefined) {
+    // fast-check 4 keeps the assertion out of its report; say what failed in one line instead.
+    const head = meta.counterexample.split('\n')[0] ?? 'Property failed';
+    const example = /^Counterexample: (.*)$/m.exec(meta.counterexample)?.[1];
+    message = example === undefined ? head : `${head}; counterexample: ${example}`;
+  }
+  message = withoutReplayLine(message).trim();
+  if (errors.length > 1) message += `\n(and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})`;
+  const values = inner.expected !== undefined || inner.actual !== undefined ? { expected: inner.expected, received: inner.actual } : parseExpectation(message);
+  return {
+    message: clip(message),
+    ...(values.expected !== undefined && { expected: clip(values.expected) }),
+    ...(values.received !== undefined && { received: clip(values.received) }),
+  };
+}
+
+function innermost(error: ErrorLike): ErrorLike {
+  let e = error;
+  for (let depth = 0; depth < 5; depth++) {
+    const cause = (e as { cause?: unknown }).cause;
+    if (typeof cause !== 'object' || cause === null || typeof (cause as ErrorLike).message !== 'string') break;
+    e = cause as ErrorLike;
+  }
+  return e;
+}
+
+function withoutReplayLine(message: string): string {
+  return message.replace(/\nReplay: --seed .*$/m, '');
+}
+
+/** "expected X to deeply equal Y" (chai's wording, which vitest keeps) → received X, expected Y. */
+function parseExpectation(message: string): { expected?: string; received?: string } {
+  const line = message.split('\n')[0] ?? '';
+  const m = /^(?:\w*Error: )?expected (.+) to (?:deeply equal|strictly equal|equal|be) (.+)$/.exec(line);
+  return m?.[1] !== undefined && m[2] !== undefined ? { received: m[1], expected: m[2] } : {};
+}
+
+/** Cuts very long text (a whole counterexample, a huge body) with a note of how much was left out. */
+export function clip(text: string): string {
+  return text.length <= maxMessageChars ? text : `${text.slice(0, maxMessageChars)}… (${text.length - maxMessageChars} more characters)`;
+}
+
+interface NamedTest {
+  readonly name: string;
+}
+
+/** The seed and path that replay a failed test (from fast-check's report, else the run's), and the command. */
+export function replayOf(test: NamedTest, meta: TaskMeta, errors: readonly ErrorLike[], info: Pick<RunInfo, 'seed' | 'target'>): Replay {
+  const texts = [meta.counterexample ?? '', ...errors.map((e) => e.message)].join('\n');
+  const seedText = /\{ seed: (-?\d+)/.exec(texts)?.[1] ?? /--seed (-?\d+)/.exec(texts)?.[1];
+  const path = /\bpath: "([\d:]+)"/.exec(texts)?.[1] ?? /--path ([\d:]+)/.exec(texts)?.[1];
+  const seed = seedText === undefined ? info.seed : Number(seedText);
+  return {
+    seed,
+    ...(path !== undefined && { path }),
+    command: replayCommand({ seed, path, testName: test.name, baseUrl: info.target.embedded ? undefined : info.target.baseUrl }),
+  };
+}
+
+export interface ReplayArgs {
+  readonly seed: number;
+  readonly path: string | undefined;
+  /** The test's own name (not its full name): `--grep` is a pattern over vitest's full name. */
+  readonly testName: string;
+  /** The target, unless it was the embedded reference server. */
+  readonly baseUrl: string | undefined;
+}
+
+/** `npx tryon-conformance run --seed S --path P --grep "<test name>"`, safe to paste into a POSIX shell. */
+export function replayCommand(a: ReplayArgs): string {
+  const parts = ['npx tryon-conformance run'];
+  if (a.baseUrl !== undefined) parts.push(`--base-url ${doubleQuoted(a.baseUrl)}`);
+  parts.push(`--seed ${a.seed}`);
+  if (a.path !== undefined) parts.push(`--path ${a.path}`);
+  parts.push(`--grep ${doubleQuoted(escapeRegExp(a.testName))}`);
+  return parts.join(' ');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A POSIX double-quoted word: only \ " $ ` (and a newline, which names never hold) are special inside. */
+function doubleQuoted(text: string): string {
+  return `"${text.replace(/[\\"$`]/g, '\\$&').replace(/\n/g, ' ')}"`;
+}

@@ -1,0 +1,273 @@
+/**
+ * The report data model (report issue, "The `run` command and the published conformance report"):
+ * one verdict per requirement of the catalogue, traced to the tests that cover it, with the
+ * evidence of every failure. Built from vitest's test modules after a run; every writer (JSON,
+ * JUnit, Markdown, HTML) renders this one value, and `report.schema.json` describes its JSON form.
+ */
+import type { TaskMeta } from 'vitest';
+import { allRequirements, type Level, type Requirement } from '../spec/requirements.ts';
+import type { Profile } from '../suite/config.ts';
+import type { Cost } from '../suite/conformance.ts';
+import { clip } from './failures.ts';
+import { summarise } from './summary.ts';
+import { judge, type Ran } from './verdict.ts';
+
+export type Verdict = 'pass' | 'fail' | 'skip' | 'not-observable' | 'not-covered';
+
+/** Every verdict, worst first: the order of summaries, filters and legends. */
+export const verdicts: readonly Verdict[] = ['fail', 'pass', 'skip', 'not-observable', 'not-covered'];
+
+export const levels: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
+
+/** The report.json format version; bump it with any incompatible change of report.schema.json. */
+export const reportSchemaVersion = 1;
+
+export interface Evidence {
+  readonly curl: string;
+  readonly status: number | null;
+  readonly body: string;
+}
+
+export interface Replay {
+  readonly seed: number;
+  /** fast-check path of the shrunk counterexample, when the failure came from a property. */
+  readonly path?: string;
+  /** The command that replays the failing test against the same target. */
+  readonly command: string;
+}
+
+export interface Failure {
+  readonly test: string;
+  /** What went wrong, in one line or a few. */
+  readonly message: string;
+  /** What the spec documents (a finding's "Documented", an assertion's expected value). */
+  readonly expected?: string;
+  /** What the target did (a finding's "Received", an assertion's actual value). */
+  readonly received?: string;
+  /** The per-exchange check that raised it, for findings. */
+  readonly check?: string;
+  /** How many exchanges raised the same finding. */
+  readonly occurrences?: number;
+  /** fast-check's report of the shrunk counterexample (with its seed and path). */
+  readonly counterexample?: string;
+  readonly replay: Replay;
+  /** The last exchanges of the test, oldest first (the failing one is usually last). */
+  readonly evidence: readonly Evidence[];
+  /** Earlier exchanges of the test that are left out of `evidence`. */
+  readonly evidenceOmitted?: number;
+}
+
+export interface Observation {
+  readonly test: string;
+  /** The annotation's type (`notice`, `observed`, …), or `warning` for a warning finding. */
+  readonly type: string;
+  readonly message: string;
+}
+
+export interface RequirementResult {
+  readonly id: string;
+  readonly level: Level;
+  readonly section: string;
+  readonly subsection?: string;
+  readonly statement: string;
+  readonly implementationDefined?: true;
+  readonly verdict: Verdict;
+  /** Why a requirement was skipped, cannot be observed, or is not covered. */
+  readonly reason?: string;
+  /** Full names of the tests that cover it, and of tests whose error findings name it. */
+  readonly tests: readonly string[];
+  readonly observations: readonly Observation[];
+  readonly failures: readonly Failure[];
+}
+
+export type TestState = 'passed' | 'failed' | 'skipped';
+
+export interface TestEntry {
+  readonly name: string;
+  readonly file: string;
+  readonly state: TestState;
+  readonly durationMs: number;
+  readonly requirements: readonly string[];
+  readonly skipReason?: string;
+  readonly errors: readonly string[];
+  readonly findings: { readonly errors: number; readonly warnings: number };
+  readonly cost?: Cost;
+}
+
+export interface Counts {
+  readonly total: number;
+  readonly pass: number;
+  readonly fail: number;
+  readonly skip: number;
+  readonly notObservable: number;
+  readonly notCovered: number;
+}
+
+export interface Summary {
+  /** `fail` when a MUST requirement failed, a test without requirements failed, or the run had errors (exit 1 of `run`). */
+  readonly outcome: 'pass' | 'fail';
+  /** pass ÷ (pass + fail) over the requirements the run exercised; null when it exercised none. */
+  readonly passRate: number | null;
+  readonly requirements: Counts;
+  readonly byLevel: Readonly<Record<Level, Counts>>;
+  readonly tests: { readonly total: number; readonly passed: number; readonly failed: number; readonly skipped: number };
+  readonly errors: number;
+}
+
+export interface RunError {
+  readonly file?: string;
+  readonly message: string;
+}
+
+export interface Report {
+  readonly schemaVersion: typeof reportSchemaVersion;
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly target: { readonly baseUrl: string; readonly embedded: boolean };
+  readonly openapiSha256: string;
+  readonly seed: number;
+  readonly path?: string;
+  readonly grep?: string;
+  readonly profile: Profile;
+  /** Each capability, offered (`true`) or the reason it is not. */
+  readonly capabilities: Readonly<Record<string, true | string>>;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly summary: Summary;
+  /** In catalogue order, which is the order of the spec. */
+  readonly requirements: readonly RequirementResult[];
+  readonly tests: readonly TestEntry[];
+  /** Files that failed to load, and errors outside any test. */
+  readonly errors: readonly RunError[];
+}
+
+/** What the run knows beyond its test modules. */
+export interface RunInfo {
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly target: { readonly baseUrl: string; readonly embedded: boolean };
+  readonly openapiSha256: string;
+  readonly seed: number;
+  readonly path?: string;
+  readonly grep?: string;
+  readonly profile: Profile;
+  readonly capabilities: ReadonlyMap<string, true | string> | Readonly<Record<string, true | string>>;
+  readonly startedAt: Date | string;
+  readonly durationMs: number;
+  /** vitest's unhandled errors (`vitest.state.getUnhandledErrors()`). */
+  readonly unhandledErrors?: ReadonlyArray<{ readonly message: string }>;
+}
+
+// ---- The part of vitest's reported tasks the report reads. `TestModule` satisfies it; tests feed fakes. ----
+
+export interface ErrorLike {
+  readonly message: string;
+  readonly name?: string | undefined;
+  readonly expected?: string | undefined;
+  readonly actual?: string | undefined;
+  /** vitest keeps an error's `cause`: a failed property's assertion when the suite passes it on. */
+  readonly cause?: unknown;
+}
+
+export interface TestResultLike {
+  readonly state: 'passed' | 'failed' | 'skipped' | 'pending';
+  readonly errors?: ReadonlyArray<ErrorLike> | undefined;
+  /** The note given to `ctx.skip(note)`. */
+  readonly note?: string | undefined;
+}
+
+export interface TestCaseLike {
+  readonly name: string;
+  readonly fullName: string;
+  meta(): TaskMeta;
+  result(): TestResultLike;
+  annotations(): ReadonlyArray<{ readonly message: string; readonly type: string }>;
+  diagnostic(): { readonly duration: number } | undefined;
+}
+
+export interface TestModuleLike {
+  /** The file, relative to the project root. */
+  readonly relativeModuleId: string;
+  state(): string;
+  errors(): ReadonlyArray<ErrorLike>;
+  readonly children: { allTests(): Iterable<TestCaseLike> };
+}
+
+/**
+ * Builds the report of a run: a verdict for every requirement of `catalogue` (fail if a covering
+ * test failed or an error finding names it; pass if a covering test passed; skip if all covering
+ * tests skipped; else not-observable with the catalogue's reason, or not-covered).
+ */
+export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, catalogue: readonly Requirement[] = allRequirements()): Report {
+  const ran: Ran[] = [];
+  const errors: RunError[] = [];
+  for (const module of modules) {
+    const tests = [...module.children.allTests()];
+    for (const error of module.errors()) errors.push({ file: module.relativeModuleId, message: error.message });
+    if (module.state() === 'failed' && tests.length === 0 && module.errors().length === 0) {
+      errors.push({ file: module.relativeModuleId, message: 'the file failed before any of its tests ran' });
+    }
+    for (const test of tests) ran.push(describeTest(test, module.relativeModuleId, info.grep));
+  }
+  for (const error of info.unhandledErrors ?? []) errors.push({ message: error.message });
+
+  const target = { baseUrl: publicUrl(info.target.baseUrl), embedded: info.target.embedded };
+  const requirements = catalogue.map((req) => judge(req, ran, { seed: info.seed, target }));
+  const tests = ran.map((r) => r.entry);
+  return {
+    schemaVersion: reportSchemaVersion,
+    tool: { name: info.tool.name, version: info.tool.version },
+    target,
+    openapiSha256: info.openapiSha256,
+    seed: info.seed,
+    ...(info.path !== undefined && { path: info.path }),
+    ...(info.grep !== undefined && { grep: info.grep }),
+    profile: info.profile,
+    capabilities: Object.fromEntries(info.capabilities instanceof Map ? info.capabilities : Object.entries(info.capabilities)),
+    startedAt: typeof info.startedAt === 'string' ? info.startedAt : info.startedAt.toISOString(),
+    durationMs: Math.round(info.durationMs),
+    summary: summarise(requirements, tests, errors.length),
+    requirements,
+    tests,
+    errors,
+  };
+}
+
+function describeTest(test: TestCaseLike, file: string, grep: string | undefined): Ran {
+  const meta = test.meta();
+  const result = test.result();
+  const state: TestState = result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
+  const errors = result.errors ?? [];
+  const findings = meta.findings ?? [];
+  const entry: TestEntry = {
+    name: test.fullName,
+    file,
+    state,
+    durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+    requirements: [...(meta.requirements ?? [])],
+    ...(state === 'skipped' && { skipReason: skipReasonOf(meta, result, grep) }),
+    errors: state === 'failed' ? errors.map((e) => clip(e.message)) : [],
+    findings: { errors: findings.filter((f) => f.severity === 'error').length, warnings: findings.filter((f) => f.severity === 'warning').length },
+    ...(meta.cost !== undefined && { cost: meta.cost }),
+  };
+  return { test, entry, meta, errors };
+}
+
+function skipReasonOf(meta: TaskMeta, result: TestResultLike, grep: string | undefined): string {
+  if (meta.skipReason !== undefined) return meta.skipReason;
+  if (result.note !== undefined && result.note !== '') return result.note;
+  if (result.state === 'pending') return 'did not finish: the run was interrupted';
+  return grep === undefined ? 'not run (marked skip or todo)' : `not selected by --grep ${JSON.stringify(grep)}`;
+}
+
+/** The base URL without credentials, query or fragment: nothing secret goes into a report. */
+export function publicUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u.href.replace(/\/$/, '');
+  } catch {
+    return '(not a URL)';
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * A tiny event hook between the suite and the progress line: the suite's pacer says when it waits
+ * on a rate limit (`new Pacer({ onWait: (bucket, ms) => progressEvents.emit('wait', { bucket, ms }) })`),
+ * and the progress reporter shows a countdown. Only types come from vitest: both sides can load it.
+ *
+ * vitest runs the suite in a worker process and reporters in the main one, so in a vitest run the
+ * worker also calls `forwardProgressEvents()` (progress-bridge.ts), which sends each event to the
+ * reporter as a test artifact of type {@link waitArtifactType}.
+ */
+import type { TestArtifactBase } from 'vitest';
+
+export interface ProgressEventMap {
+  /** The pacer holds a request back for `ms` until `bucket` (starts, polls, uploads) has room. */
+  readonly wait: { readonly bucket: string; readonly ms: number };
+}
+
+export type ProgressEventName = keyof ProgressEventMap;
+
+type Listener<K extends ProgressEventName> = (event: ProgressEventMap[K]) => void;
+
+/** The artifact type that carries a `wait` event from a vitest worker to the reporter. */
+export const waitArtifactType = 'tryon-conformance:wait';
+
+/** A `wait` event on its way from a vitest worker to the reporter. */
+export interface WaitArtifact extends TestArtifactBase {
+  readonly type: typeof waitArtifactType;
+  readonly bucket: string;
+  readonly ms: number;
+}
+
+declare module 'vitest' {
+  interface TestArtifactRegistry {
+    'tryon-conformance:wait': WaitArtifact;
+  }
+}
+
+export class ProgressEvents {
+  readonly #listeners = new Map<ProgressEventName, Set<(event: never) => void>>();
+
+  /** Subscribes; returns the unsubscribe function. */
+  on<K extends ProgressEventName>(name: K, listener: Listener<K>): () => void {
+    let set = this.#listeners.get(name);
+    if (set === undefined) {
+      set = new Set();
+      this.#listeners.set(name, set);
+    }
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Tells every listener; a listener that throws never reaches the caller (the pacer must not fail for a progress line). */
+  emit<K extends ProgressEventName>(name: K, event: ProgressEventMap[K]): void {
+    for (const listener of this.#listeners.get(name) ?? []) {
+      try {
+        (listener as Listener<K>)(event);
+      } catch {
+        // progress is best effort
+      }
+    }
+  }
+}
+
+/** The process-wide hook. */
+export const progressEvents = new ProgressEvents();

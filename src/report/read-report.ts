@@ -1,0 +1,59 @@
+/**
+ * Reads a report.json back (for `tryon-conformance compare`) and checks it against
+ * report.schema.json, so a stale or hand-edited file fails with a clear message instead of a wrong
+ * comparison.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { Report } from './model.ts';
+
+// ajv-formats ships CommonJS with `export default`; under NodeNext the callable sits on `.default`.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** Where the schema of report.json lives. */
+export const reportSchemaFile = new URL('./report.schema.json', import.meta.url);
+
+let validator: ValidateFunction | undefined;
+
+function validate(): ValidateFunction {
+  if (validator === undefined) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    addFormats(ajv);
+    validator = ajv.compile(JSON.parse(readFileSync(reportSchemaFile, 'utf8')) as object);
+  }
+  return validator;
+}
+
+/** The schema violations of `value` as lines (`/requirements/3/verdict: must be equal to one of the allowed values`); empty when it is a valid report. */
+export function reportProblems(value: unknown): string[] {
+  const fn = validate();
+  return fn(value) ? [] : (fn.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}`);
+}
+
+/** Thrown when a file is not a report this version can read; `file` and `problems` say why. */
+export class InvalidReportError extends Error {
+  override readonly name = 'InvalidReportError';
+  readonly code = 'INVALID_REPORT';
+
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${file} is not a tryon-conformance report.json: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`);
+  }
+}
+
+/** Reads and validates a report.json. */
+export async function readReport(file: string): Promise<Report> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new InvalidReportError(file, [(error as Error).message]);
+  }
+  const problems = reportProblems(value);
+  if (problems.length > 0) throw new InvalidReportError(file, problems);
+  return value as Report;
+}

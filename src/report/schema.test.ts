@@ -1,0 +1,47 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildReport } from './model.ts';
+import { fakeInfo, fakeReport } from './fake-run.ts';
+import { InvalidReportError, readReport, reportProblems } from './read-report.ts';
+import { renderJson } from './write-json.ts';
+
+describe('report.schema.json', () => {
+  it('accepts the report of a run, read back from its JSON', () => {
+    expect(reportProblems(JSON.parse(renderJson(fakeReport())))).toEqual([]);
+  });
+
+  it('accepts a report judged against the whole catalogue with no tests', () => {
+    expect(reportProblems(JSON.parse(renderJson(buildReport([], fakeInfo))))).toEqual([]);
+  });
+
+  const broken: Array<[string, (r: Record<string, unknown>) => void, string]> = [
+    ['an unknown verdict', (r) => ((r.requirements as Array<Record<string, unknown>>)[0]!.verdict = 'maybe'), '/requirements/0/verdict'],
+    ['a fail without failures', (r) => ((r.requirements as Array<Record<string, unknown>>).find((q) => q.verdict === 'fail')!.failures = []), '/failures'],
+    ['a skip without a reason', (r) => delete (r.requirements as Array<Record<string, unknown>>).find((q) => q.verdict === 'skip')!.reason, 'reason'],
+    ['credentials in the base URL', (r) => ((r.target as Record<string, unknown>).baseUrl = 'https://user:pw@example.com/api/v1'), '/target/baseUrl'],
+    ['a field the model does not have', (r) => (r.extra = 1), 'additional properties'],
+  ];
+
+  it.each(broken)('rejects %s', (_name, breakIt, where) => {
+    const report = JSON.parse(renderJson(fakeReport())) as Record<string, unknown>;
+    breakIt(report);
+    expect(reportProblems(report).join('\n')).toContain(where);
+  });
+
+  it('reads a report.json back, and refuses a file that is not one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tryon-report-'));
+    try {
+      await writeFile(join(dir, 'report.json'), renderJson(fakeReport()));
+      expect((await readReport(join(dir, 'report.json'))).summary.requirements.total).toBe(20);
+      await writeFile(join(dir, 'other.json'), '{"hello": "world"}');
+      const error = await readReport(join(dir, 'other.json')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidReportError);
+      expect((error as InvalidReportError).code).toBe('INVALID_REPORT');
+      expect((error as Error).message).toContain("must have required property 'schemaVersion'");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

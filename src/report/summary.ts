@@ -1,0 +1,44 @@
+/**
+ * The counts of a report: requirements by verdict, overall and per level, tests by state, and the
+ * outcome the `run` command's exit status follows.
+ */
+import type { Counts, RequirementResult, Summary, TestEntry, Verdict } from './model.ts';
+
+function emptyCounts(): { -readonly [K in keyof Counts]: number } {
+  return { total: 0, pass: 0, fail: 0, skip: 0, notObservable: 0, notCovered: 0 };
+}
+
+const countKey = { pass: 'pass', fail: 'fail', skip: 'skip', 'not-observable': 'notObservable', 'not-covered': 'notCovered' } as const satisfies Record<Verdict, keyof Counts>;
+
+/** The counts key of a verdict (`not-observable` → `notObservable`). */
+export function countOf(counts: Counts, verdict: Verdict): number {
+  return counts[countKey[verdict]];
+}
+
+/** Counts the verdicts and tests of a run. */
+export function summarise(requirements: readonly RequirementResult[], tests: readonly TestEntry[], errors: number): Summary {
+  const all = emptyCounts();
+  const byLevel = { MUST: emptyCounts(), SHOULD: emptyCounts(), MAY: emptyCounts() };
+  for (const r of requirements) {
+    for (const c of [all, byLevel[r.level]]) {
+      c.total += 1;
+      c[countKey[r.verdict]] += 1;
+    }
+  }
+  const failed = tests.filter((t) => t.state === 'failed');
+  const unowned = failed.some((t) => t.requirements.length === 0);
+  const exercised = all.pass + all.fail;
+  return {
+    outcome: byLevel.MUST.fail > 0 || unowned || errors > 0 ? 'fail' : 'pass',
+    passRate: exercised === 0 ? null : all.pass / exercised,
+    requirements: all,
+    byLevel,
+    tests: {
+      total: tests.length,
+      passed: tests.filter((t) => t.state === 'passed').length,
+      failed: failed.length,
+      skipped: tests.filter((t) => t.state === 'skipped').length,
+    },
+    errors,
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * report.md: for CI step summaries (`$GITHUB_STEP_SUMMARY`) and PR comments. The summary table
+ * first, then every failure with its requirement, expected/received, the replay command and the
+ * last exchange as curl; then the traceability table grouped by spec section, folded.
+ */
+import { fence, inlineCode, markdownCell, markdownText } from './escape.ts';
+import { bySection, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, prettyCurl, verdictLabel } from './format.ts';
+import { levels, verdicts, type Failure, type Report, type RequirementResult, type Verdict } from './model.ts';
+import { countOf } from './summary.ts';
+
+const icon: Readonly<Record<Verdict, string>> = {
+  pass: '✅',
+  fail: '❌',
+  skip: '⏭️',
+  'not-observable': '⚪',
+  'not-covered': '➖',
+};
+
+/** The report as GitHub-flavoured Markdown. */
+export function renderMarkdown(report: Report): string {
+  return [...summary(report), ...failures(report), ...runErrors(report), ...traceability(report)].join('\n') + '\n';
+}
+
+function summary(report: Report): string[] {
+  const s = report.summary;
+  const target = report.target.embedded ? `${inlineCode(report.target.baseUrl)} (embedded reference server)` : inlineCode(report.target.baseUrl);
+  const rows = verdicts.map(
+    (v) => `| ${icon[v]} ${verdictLabel[v]} | ${countOf(s.requirements, v)} | ${levels.map((l) => countOf(s.byLevel[l], v)).join(' | ')} |`,
+  );
+  const missing = Object.entries(report.capabilities).filter(([, v]) => v !== true);
+  return [
+    `## ${s.outcome === 'pass' ? '✅' : '❌'} ${markdownText(headline(report))}`,
+    '',
+    `Virtual Try-On API conformance run against ${target} · ${formatTimestamp(report.startedAt)} · ${formatDuration(report.durationMs)} · seed ${inlineCode(String(report.seed))} · profile ${inlineCode(report.profile)} · ${markdownText(report.tool.name)} ${markdownText(report.tool.version)}`,
+    '',
+    '| Verdict | Requirements | MUST | SHOULD | MAY |',
+    '|:--|--:|--:|--:|--:|',
+    ...rows,
+    `| **total** | **${s.requirements.total}** | ${levels.map((l) => s.byLevel[l].total).join(' | ')} |`,
+    '',
+    `Pass rate **${formatRate(s.passRate)}** of the exercised requirements (${s.requirements.pass} of ${s.requirements.pass + s.requirements.fail}) · tests: ${s.tests.total} (${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped)`,
+    ...(missing.length > 0 ? ['', `Not offered by this configuration: ${missing.map(([name]) => inlineCode(name)).join(', ')} (their requirements are skipped; see the traceability table).`] : []),
+    '',
+  ];
+}
+
+function failures(report: Report): string[] {
+  const failing = failingFirstByLevel(report.requirements);
+  if (failing.length === 0) return [];
+  return [`### Failures (${failing.length})`, '', ...failing.flatMap(failureBlock)];
+}
+
+function failureBlock(r: RequirementResult): string[] {
+  return [
+    `#### ❌ ${inlineCode(r.id)} · ${r.level}${r.implementationDefined ? ' · implementation-defined' : ''}`,
+    '',
+    `> ${markdownText(r.statement)}`,
+    '',
+    `${markdownText(r.section)}${r.subsection === undefined ? '' : ` › ${markdownText(r.subsection)}`}`,
+    '',
+    ...r.failures.flatMap((f) => oneFailure(f)),
+  ];
+}
+
+function oneFailure(f: Failure): string[] {
+  const out = [`**Test:** ${markdownText(f.test)}${f.check === undefined ? '' : ` · check ${inlineCode(f.check)}`}${f.occurrences === undefined ? '' : ` · on ${f.occurrences} exchanges`}`, ''];
+  out.push(fence(f.message, 'text'), '');
+  if (f.expected !== undefined || f.received !== undefined) {
+    out.push('| | |', '|:--|:--|');
+    if (f.expected !== undefined) out.push(`| **expected** | ${codeCell(f.expected)} |`);
+    if (f.received !== undefined) out.push(`| **received** | ${codeCell(f.received)} |`);
+    out.push('');
+  }
+  if (f.counterexample !== undefined) out.push('<details><summary>Counterexample</summary>', '', fence(f.counterexample, 'text'), '', '</details>', '');
+  out.push('Replay:', '', fence(f.replay.command, 'sh'), '');
+  const last = f.evidence.at(-1);
+  if (last !== undefined) {
+    const total = f.evidence.length + (f.evidenceOmitted ?? 0);
+    out.push(`Evidence, the last of ${total} exchange${total === 1 ? '' : 's'} (→ ${last.status ?? 'no response'}):`, '', fence(prettyCurl(last.curl), 'sh'), '');
+    if (last.body !== '') out.push(fence(last.body, 'text'), '');
+  }
+  return out;
+}
+
+/** Inline code in a table cell: pipes must still be escaped there. */
+function codeCell(text: string): string {
+  return inlineCode(text.length > 300 ? `${text.slice(0, 300)}…` : text).replace(/\|/g, '\\|');
+}
+
+function runErrors(report: Report): string[] {
+  if (report.errors.length === 0) return [];
+  return [
+    `### Run errors (${report.errors.length})`,
+    '',
+    'These stopped tests from running; requirements they would have covered may show as not covered.',
+    '',
+    ...report.errors.flatMap((e) => [`- ${e.file === undefined ? '' : `${inlineCode(e.file)}: `}${markdownText(e.message.split('\n')[0] ?? '')}`]),
+    '',
+  ];
+}
+
+function traceability(report: Report): string[] {
+  return [
+    '### Traceability',
+    '',
+    ...bySection(report.requirements).flatMap(({ section, requirements }) => {
+      const counts = verdicts
+        .map((v) => [v, requirements.filter((r) => r.verdict === v).length] as const)
+        .filter(([, n]) => n > 0)
+        .map(([v, n]) => `${icon[v]} ${n}`)
+        .join(' · ');
+      const open = requirements.some((r) => r.verdict === 'fail') ? ' open' : '';
+      return [
+        `<details${open}><summary><b>${markdownText(section)}</b> — ${counts}</summary>`,
+        '',
+        '| ID | Level | Requirement | Verdict | Tests |',
+        '|:--|:--|:--|:--|:--|',
+        ...requirements.map(
+          (r) =>
+            `| ${inlineCode(r.id)} | ${r.level} | ${markdownCell(r.statement)} | ${icon[r.verdict]} ${verdictLabel[r.verdict]}${r.reason === undefined ? '' : `<br><sub>${markdownCell(r.reason)}</sub>`} | ${r.tests.map(markdownCell).join('<br>')} |`,
+        ),
+        '',
+        '</details>',
+        '',
+      ];
+    }),
+  ];
+}
