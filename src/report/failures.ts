@@ -37,7 +37,11 @@ export function failureOfError(errors: readonly ErrorLike[], meta: TaskMeta): Fa
   }
   message = withoutReplayLine(message).trim();
   if (errors.length > 1) message += `\n(and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})`;
-  const values = inner.expected !== undefined || inner.actual !== undefined ? { expected: inner.expected, received: inner.actual } : parseExpectation(message);
+  // Serialised assertion errors usually carry strings, but a bare value (a number from toBe) happens too.
+  const values =
+    inner.expected !== undefined || inner.actual !== undefined
+      ? { expected: asText(inner.expected), received: asText(inner.actual) }
+      : parseExpectation(message);
   return {
     message: clip(message),
     ...(values.expected !== undefined && { expected: clip(values.expected) }),
@@ -114,4 +118,9 @@ function escapeRegExp(text: string): string {
 /** A POSIX double-quoted word: only \ " $ ` (and a newline, which names never hold) are special inside. */
 function doubleQuoted(text: string): string {
   return `"${text.replace(/[\\"$`]/g, '\\$&').replace(/\n/g, ' ')}"`;
+}
+
+function asText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }
