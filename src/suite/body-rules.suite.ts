@@ -9,7 +9,6 @@ import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { Api, newIdempotencyKey } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
-import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 const statusOf = (ex: Exchange): number | string | undefined => ex.response?.status ?? ex.error;
@@ -30,12 +29,6 @@ const isRefusal = (ex: Exchange): boolean => {
 /** Full runs when the suite's start limit is raised, a minute's worth at the documented 12/minute. */
 const runs = (t: ConformanceContext, raised: number, documented: number): number => (t.target.pacer.limits.starts >= 1_000 ? raised : documented);
 
-/** A fresh account at the suite's limits (test control), else the primary: its balance and ids belong to this test. */
-async function ownAccount(t: ConformanceContext): Promise<Actor> {
-  if (!t.target.control) return t.target.primary;
-  const { starts, polls, uploads } = t.target.pacer.limits;
-  return t.target.freshAccount({ starts, polls, uploads });
-}
 
 /** Counts `n` code points, so the verdicts below read the spec's "characters" as code points (x-point title-length). */
 const codePoints = (s: string): number => [...s].length;
@@ -72,7 +65,7 @@ describe('create body rules', () => {
     { covers: ['ERR-CONSENT-REQUIRED'], starts: 12, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const base = await idBody(api, actor);
       await t.check(
         fc.asyncProperty(notTrue, async (consent) => {
@@ -96,7 +89,7 @@ describe('create body rules', () => {
     { covers: ['CREATE-EXACTLY-ONE-SOURCE-PER-IMAGE', 'ERR-SOURCE-COUNT-CODE-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'], starts: 6, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const { personImageId, garmentImageId } = await idBody(api, actor);
       // A fetchable URL when there is a fixture host, so the only fault is the number of sources.
       const url = (file: string) => (t.target.config.fixtureBaseUrl ? api.fixtureUrl(file) : `https://images.example.com/${file}`);
@@ -129,7 +122,7 @@ describe('create body rules', () => {
       // x-check-order) shows here that 120 code points pass; one that checks consent first answers
       // 403 either way, and the next test's real start is the proof for it.
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const base = await idBody(api, actor, undefined, { consent: false });
       await t.check(
         fc.asyncProperty(titleOf(120), async (title) => {
@@ -146,7 +139,7 @@ describe('create body rules', () => {
     { covers: ['CREATE-TITLE-OPTIONAL-UP-TO-120', 'CREATE-ACCEPTED-IS-200'], credits: 1, starts: 1, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor, undefined, { title: title120 });
       expect(codePoints(title120)).toBe(120);
       expect(title120.length).toBeGreaterThan(120);
@@ -160,7 +153,7 @@ describe('create body rules', () => {
     { covers: ['ERR-TITLE-TOO-LONG-IMPL-DEFINED', 'CREATE-TITLE-OPTIONAL-UP-TO-120'], starts: 4, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const base = await idBody(api, actor);
       const before = await api.credits(actor);
       const codes = new Set<string>();
@@ -236,7 +229,7 @@ describe('create body encoding', () => {
     { covers: ['CREATE-CONTENT-TYPE-JSON', 'ERR-ENVELOPE-SHAPE'], starts: 6, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       // consent:false keeps it free on a target that reads JSON whatever the Content-Type says.
       const json = JSON.stringify(await idBody(api, actor, undefined, { consent: false }));
       const boundary = 'tryonConformanceBoundary7MA4YWxk';

@@ -11,7 +11,7 @@ import { requirement, type Capability, type RequirementId } from '../spec/requir
 import { forwardProgressEvents } from '../report/progress-bridge.ts';
 import { beginEvidence, endEvidence } from './evidence.ts';
 import { BudgetExhausted } from './spend-guard.ts';
-import { connectTarget, type SuiteTarget } from './target.ts';
+import { connectTarget, raisedLimits, type Actor, type SuiteTarget } from './target.ts';
 
 export interface ExchangeSummary {
   readonly curl: string;
@@ -69,6 +69,10 @@ export interface ConformanceContext {
   readonly vitest: TestContext;
   /** Skips the rest of the test, with the reason recorded. */
   skip(reason: string): never;
+  /** With test control, a fresh account of the test's own at the raised limits (isolated balance and uploads); otherwise the primary. */
+  ownAccount(): Promise<Actor>;
+  /** Reserves credits from the run's budget, or skips the test with the reason. */
+  reserve(credits: number): void;
   /** Runs a fast-check property with the run's seed (and replay path), recording the counterexample. */
   check<Ts extends [unknown, ...unknown[]]>(property: fc.IAsyncPropertyWithHooks<Ts> | fc.IAsyncProperty<Ts>, numRuns: number): Promise<void>;
 }
@@ -98,6 +102,13 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
       target,
       vitest,
       skip,
+      ownAccount: () =>
+        target.control
+          ? target.freshAccount({ starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute })
+          : Promise.resolve(target.primary),
+      reserve(credits) {
+        if (!target.budget.tryReserve(credits)) skip(`the credit budget has fewer than ${credits} credit(s) left`);
+      },
       async check(property, numRuns) {
         const config = target.config;
         const runs = config.numRuns ?? (config.profile === 'quick' ? Math.max(1, Math.ceil(numRuns / 4)) : numRuns);

@@ -8,21 +8,13 @@ import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { documentedErrors, listOperations } from '../spec/openapi.ts';
 import { Api } from './api.ts';
-import { conformance, type ConformanceContext } from './conformance.ts';
-import { raisedLimits, type Actor } from './target.ts';
+import { conformance } from './conformance.ts';
 import { idBody } from './uploaded-inputs.ts';
 
-const raised = { starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute };
 const body = (ex: Exchange): Record<string, unknown> => (ex.response?.json ?? {}) as Record<string, unknown>;
 const statusOf = (ex: Exchange) => ex.response?.status ?? ex.error;
 
-async function ownAccount(t: ConformanceContext): Promise<Actor> {
-  return t.target.control ? t.target.freshAccount(raised) : t.target.primary;
-}
 
-function reserve(t: ConformanceContext, credits: number): void {
-  if (!t.target.budget.tryReserve(credits)) t.skip(`the credit budget has fewer than ${credits} credit(s) left`);
-}
 
 /** The codes an operation documents for a status, from openapi.yaml. */
 function codesFor(operationId: string, status: number): string[] {
@@ -42,9 +34,9 @@ describe('contract', () => {
       uploads: 2,
     },
     async (t) => {
-      reserve(t, 2);
+      t.reserve(2);
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const ids = await idBody(api, actor);
       expect(t.target.config.baseUrl).toMatch(/\/api\/v1$/);
       // The same uploaded photo serves as the person in one try-on and as the garment in another.
@@ -72,9 +64,9 @@ describe('contract', () => {
     'rejects scenario images with 422 PERSON_PHOTO_REJECTED, IMAGE_REJECTED and GARMENT_REJECTED, and charges nothing',
     { covers: ['ERR-PERSON-PHOTO-REJECTED', 'ERR-IMAGE-REJECTED', 'ERR-GARMENT-REJECTED', 'STATE-NOT-STARTED-NO-CREDIT-NO-STATE'], needs: ['scenarios'], credits: 3, starts: 3, uploads: 4 },
     async (t) => {
-      reserve(t, 3);
+      t.reserve(3);
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const before = await api.credits(actor);
       for (const [scenario, code] of [
         ['person-rejected', 'PERSON_PHOTO_REJECTED'],
@@ -117,10 +109,10 @@ describe('contract', () => {
     'reads the account balance as an integer of credits, separate for each account',
     { covers: ['ACCOUNT-OWN-CREDIT-BALANCE', 'ACCOUNT-GET-SHAPE-IMPL-DEFINED', 'ACCOUNT-RECORD-FIELDS-IMPL-DEFINED'], needs: ['second-account'], credits: 1, starts: 1, polls: 30, uploads: 2 },
     async (t) => {
-      reserve(t, 1);
+      t.reserve(1);
       const api = new Api(t.target);
       const second = t.target.second ?? t.skip('no second account');
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const read = await t.target.send({ method: 'GET', path: '/account', key: actor.key, operationId: 'getAccount' });
       expect(statusOf(read)).toBe(200);
       const credits = body(read).credits;
@@ -161,9 +153,9 @@ describe('contract', () => {
     'accepts a signed image URL (query parameters) while it is valid',
     { covers: ['CREATE-URL-SIGNED-ACCEPTED'], needs: ['fixture-host'], credits: 1, starts: 1, polls: 30, uploads: 1 },
     async (t) => {
-      reserve(t, 1);
+      t.reserve(1);
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const ids = await idBody(api, actor);
       const signed = `${api.fixtureUrl('person.jpg')}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=9f2c41d0e7b1`;
       const created = await api.start(actor, { personImageUrl: signed, garmentImageId: ids.garmentImageId, consent: true });
@@ -177,9 +169,9 @@ describe('contract', () => {
     'finishes a try-on in under 30 seconds',
     { covers: ['SVC-MOST-RESULTS-UNDER-30-SECONDS'], needs: [], credits: 1, starts: 1, polls: 15, uploads: 2 },
     async (t) => {
-      reserve(t, 1);
+      t.reserve(1);
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const started = performance.now();
       const created = await api.start(actor, await idBody(api, actor));
       expect(statusOf(created)).toBe(200);

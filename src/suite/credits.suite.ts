@@ -27,14 +27,7 @@ const answerOf = (ex: Exchange): Answer => (ex.response?.json ?? {}) as Answer;
 const said = (ex: Exchange): string => `${ex.response?.status ?? ex.error} ${ex.response?.text ?? ''}`;
 const raised = { starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute };
 
-/** With test control, an account of the test's own (isolated balance, fresh uploads); otherwise the primary. */
-async function ownAccount(t: ConformanceContext): Promise<Actor> {
-  return t.target.control ? t.target.freshAccount(raised) : t.target.primary;
-}
 
-function reserve(t: ConformanceContext, credits: number): void {
-  if (!t.target.budget.tryReserve(credits)) t.skip(`the credit budget has fewer than ${credits} credit(s) left`);
-}
 
 /** Polls each try-on to its final state, gives back what ended without a charge, and returns the final statuses. */
 async function settle(t: ConformanceContext, api: Api, actor: Actor, ids: readonly string[], reserved: number = ids.length): Promise<unknown[]> {
@@ -59,12 +52,12 @@ describe('credits', () => {
     },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor);
       // The wrapper has checked the declared maximum against the budget; scale down if it has changed since.
       const k = Math.max(1, Math.min(chargedStarts, t.target.budget.remaining));
       const before = await api.credits(actor);
-      reserve(t, k);
+      t.reserve(k);
 
       // The same body each time, with a new key each time: k try-ons.
       const started = await Promise.all(Array.from({ length: k }, () => api.start(actor, body)));
@@ -90,10 +83,10 @@ describe('credits', () => {
     },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor, 'generation-fails');
       const before = await api.credits(actor);
-      reserve(t, 1);
+      t.reserve(1);
 
       const started = await api.start(actor, body);
       expect([started.response?.status, answerOf(started).status], `a start whose generation will fail: ${said(started)}`).toEqual([200, 'pending']);
@@ -110,11 +103,11 @@ describe('credits', () => {
     { covers: ['STATE-CREATE-STARTS-PENDING', 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE', 'ERR-CONSENT-REQUIRED', 'ERR-INVALID-IMAGE-URL'], needs: [], credits: 3, starts: 5, polls: pollsPerWait, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor);
       const before = await api.credits(actor);
       // One for the try-on, and one for each refused start, so that a target that accepts one cannot pass the budget.
-      reserve(t, 3);
+      t.reserve(3);
       const refused = [
         ['consent false', { ...body, consent: false }, 403, 'CONSENT_REQUIRED'],
         ['a person URL that is not HTTPS', { personImageUrl: 'http://images.example/person.jpg', garmentImageId: body.garmentImageId, consent: true }, 400, 'INVALID_IMAGE_URL'],
@@ -147,7 +140,7 @@ describe('credits', () => {
       const actor = await t.target.freshAccount({ starts: 1, polls: raised.polls, uploads: raised.uploads });
       const body = await idBody(api, actor);
       const before = await api.credits(actor);
-      reserve(t, 2);
+      t.reserve(2);
 
       const first = await api.start(actor, body, { pace: false });
       expect(first.response?.status, said(first)).toBe(200);
@@ -164,10 +157,10 @@ describe('credits', () => {
     { covers: ['ERR-START-FAILED', 'STATE-NOT-STARTED-NO-CREDIT-NO-STATE'], needs: ['scenarios'], credits: 1, starts: 2, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor, 'start-failed');
       const before = await api.credits(actor);
-      reserve(t, 1);
+      t.reserve(1);
 
       const key = newIdempotencyKey();
       for (const attempt of ['first', 'retry with the same key']) {
@@ -186,7 +179,7 @@ describe('credits', () => {
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const accountId = actor.accountId ?? t.skip('the fresh account has no id');
       const body = await idBody(api, actor);
       await control.setCredits(accountId, 0);
@@ -200,7 +193,7 @@ describe('credits', () => {
 
       // Nothing was bound to the key: with a credit, the same request starts a try-on now.
       await control.setCredits(accountId, 1);
-      reserve(t, 1);
+      t.reserve(1);
       const started = await api.start(actor, body, { idempotencyKey: key });
       expect([started.response?.status, answerOf(started).status], said(started)).toEqual([200, 'pending']);
       const finals = await settle(t, api, actor, [String(answerOf(started).id)]);

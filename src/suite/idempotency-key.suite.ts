@@ -12,7 +12,6 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { Api } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
-import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 /** openapi.yaml, parameter IdempotencyKey. */
@@ -68,17 +67,11 @@ const keyValue: fc.Arbitrary<{ readonly label: string; readonly value: string | 
 /** ~100 cases when the target's start limit is raised for the suite; ~12 (one minute) at the documented 12/minute. */
 const runsFor = (t: ConformanceContext): number => (t.target.pacer.limits.starts >= 1_000 ? 100 : 12);
 
-/** A fresh account at the suite's limits (test control), else the primary: its uploaded ids are this test's own. */
-async function ownAccount(t: ConformanceContext): Promise<Actor> {
-  if (!t.target.control) return t.target.primary;
-  const { starts, polls, uploads } = t.target.pacer.limits;
-  return t.target.freshAccount({ starts, polls, uploads });
-}
 
 /** Sends the consent-less body with one Idempotency-Key value (`null`: none). */
 async function prober(t: ConformanceContext): Promise<(value: string | null) => Promise<{ status: number | string | undefined; code: unknown }>> {
   const api = new Api(t.target);
-  const actor = await ownAccount(t);
+  const actor = await t.ownAccount();
   const body = await idBody(api, actor, undefined, { consent: false });
   return async (value) => {
     const ex = await api.start(actor, body, { idempotencyKey: value });

@@ -10,7 +10,7 @@ import { documentedLimits } from '../client/pacer.ts';
 import { scenarios, type ScenarioName } from '../fixtures/scenarios.ts';
 import { Api, newIdempotencyKey, urlBody } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
-import { raisedLimits, type Actor } from './target.ts';
+import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 interface Answer {
@@ -32,19 +32,7 @@ const answerOf = (ex: Exchange): Answer => (ex.response?.json ?? {}) as Answer;
 /** Status and body together, so that one `toEqual` compares a replay with its original. */
 const seen = (ex: Exchange) => ({ status: ex.response?.status ?? ex.error, body: ex.response?.json });
 
-/**
- * With test control, an account of the test's own: its balance moves only with this test, and its
- * uploads postdate any clock move of earlier tests. Without it, the primary account.
- */
-async function ownAccount(t: ConformanceContext): Promise<Actor> {
-  const { target } = t;
-  if (!target.control) return target.primary;
-  return target.freshAccount({ starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute });
-}
 
-function reserve(t: ConformanceContext, credits: number): void {
-  if (!t.target.budget.tryReserve(credits)) t.skip(`the credit budget has fewer than ${credits} credit(s) left`);
-}
 
 /**
  * Polls each try-on to its final state, gives back the part of the `reserved` credits that ended
@@ -69,12 +57,12 @@ describe('idempotency', () => {
     { covers: ['CREATE-IDEMPOTENCY-REPLAY', 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'], needs: [], credits: 1, starts: 3, polls: pollsPerWait, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor);
       const key = newIdempotencyKey();
       const before = await api.credits(actor);
 
-      reserve(t, 1);
+      t.reserve(1);
       const first = await api.start(actor, body, { idempotencyKey: key });
       expect(first.response?.status, first.response?.text).toBe(200);
       const id = idOf(first);
@@ -98,14 +86,14 @@ describe('idempotency', () => {
     },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       // Inputs by URL keep the first request busy fetching while the others arrive (the in-flight case).
       const body = t.target.offers.get('fixture-host') === true ? urlBody(api) : await idBody(api, actor);
       const key = newIdempotencyKey();
       const n = t.target.pacer.limits.starts > documentedLimits.starts ? 20 : 4;
       const before = await api.credits(actor);
 
-      reserve(t, 1);
+      t.reserve(1);
       // Half on each create endpoint: they share the key.
       const answers = await Promise.all(Array.from({ length: n }, (_, i) => api.start(actor, body, { idempotencyKey: key, sync: i % 2 === 1 })));
       const ids = new Set<string>();
@@ -142,10 +130,10 @@ describe('idempotency', () => {
     { covers: ['SYNC-SAME-CONTRACT-AS-CREATE', 'CREATE-IDEMPOTENCY-REPLAY', 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'], needs: [], credits: 2, starts: 4, polls: 2 * pollsPerWait, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor);
       const before = await api.credits(actor);
-      reserve(t, 2);
+      t.reserve(2);
 
       const asyncKey = newIdempotencyKey();
       const asyncFirst = await api.start(actor, body, { idempotencyKey: asyncKey });
@@ -179,14 +167,14 @@ describe('idempotency', () => {
     },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       // A slow generation makes the first answer a 202, so the retry has something to pick up.
       const slow = t.target.offers.get('scenarios') === true;
       const body = await idBody(api, actor, slow ? 'slow-generation' : undefined);
       const key = newIdempotencyKey();
       const before = await api.credits(actor);
 
-      reserve(t, 1);
+      t.reserve(1);
       const first = await api.start(actor, body, { idempotencyKey: key, sync: true });
       expect([200, 202], first.response?.text ?? first.error).toContain(first.response?.status);
       const retry = await api.start(actor, body, { idempotencyKey: key, sync: true });
@@ -206,12 +194,12 @@ describe('idempotency', () => {
     { covers: ['CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED', 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'], needs: [], credits: 1, starts: 6, polls: pollsPerWait, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor);
       const key = newIdempotencyKey();
       const before = await api.credits(actor);
 
-      reserve(t, 1);
+      t.reserve(1);
       const first = await api.start(actor, body, { idempotencyKey: key });
       expect(first.response?.status, first.response?.text).toBe(200);
       const id = idOf(first);
@@ -260,10 +248,10 @@ describe('idempotency', () => {
     },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const fixed = await idBody(api, actor);
       const before = await api.credits(actor);
-      reserve(t, transient.length);
+      t.reserve(transient.length);
 
       const ids: string[] = [];
       for (const scenario of transient) {
@@ -293,12 +281,12 @@ describe('idempotency', () => {
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       // URL inputs outlive the clock move; uploaded ids expire with it.
       const byUrl = t.target.offers.get('fixture-host') === true;
       const body = byUrl ? urlBody(api) : await idBody(api, actor);
       const key = newIdempotencyKey();
-      reserve(t, 2);
+      t.reserve(2);
 
       const first = await api.start(actor, body, { idempotencyKey: key });
       expect(first.response?.status, first.response?.text).toBe(200);

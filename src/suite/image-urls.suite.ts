@@ -78,12 +78,6 @@ const codeOf = (ex: Exchange): unknown => (ex.response?.json as { code?: unknown
 /** Full runs when the suite's start limit is raised, a minute's worth at the documented 12/minute. */
 const raised = (t: ConformanceContext): boolean => t.target.pacer.limits.starts >= 1_000;
 
-/** A fresh account at the suite's limits (test control), else the primary: its balance and ids belong to this test. */
-async function ownAccount(t: ConformanceContext): Promise<Actor> {
-  if (!t.target.control) return t.target.primary;
-  const { starts, polls, uploads } = t.target.pacer.limits;
-  return t.target.freshAccount({ starts, polls, uploads });
-}
 
 /** A create body with `url` in one position and an uploaded id in the other. */
 async function bodyWithUrl(api: Api, actor: Actor, at: Position, url: string): Promise<Record<string, unknown>> {
@@ -102,7 +96,7 @@ interface Refusal {
 /** Sends each refusal, expects one of its answers, records what came, and checks that nothing was charged. */
 async function expectRefusals(t: ConformanceContext, rows: readonly Refusal[]): Promise<void> {
   const api = new Api(t.target);
-  const actor = await ownAccount(t);
+  const actor = await t.ownAccount();
   await idBody(api, actor);
   const before = await api.credits(actor);
   const seen: string[] = [];
@@ -128,7 +122,7 @@ describe('image URL rules without fetching', () => {
     { covers: ['CREATE-URL-HTTPS-ONLY', 'CREATE-URL-DEFAULT-PORT-ONLY', 'CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'], starts: 12, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       await idBody(api, actor);
       const before = await api.credits(actor);
       const send = async (label: string, origin: string, at: Position, path: string) => {
@@ -231,7 +225,7 @@ describe('image URL rules when fetching', () => {
     { covers: ['SVC-INPUT-URL-OR-ID', 'CREATE-MIX-URL-AND-ID', 'CREATE-ACCEPTED-IS-200'], needs: ['fixture-host'], credits: 1, starts: 1, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const ex = await api.start(actor, await bodyWithUrl(api, actor, 'person', api.fixtureUrl('person.jpg')));
       expect({ status: statusOf(ex), body: ex.response?.json }).toMatchObject({ status: 200, body: { status: 'pending' } });
     },

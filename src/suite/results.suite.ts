@@ -12,7 +12,7 @@ import { isJpeg } from '../fixtures/jpeg-segments.ts';
 import { isPng } from '../fixtures/png-chunks.ts';
 import { Api } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
-import { raisedLimits, type Actor } from './target.ts';
+import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 interface Answer {
@@ -35,12 +35,6 @@ const aiLabels = [
 const answerOf = (ex: Exchange): Answer => (ex.response?.json ?? {}) as Answer;
 const said = (ex: Exchange): string => `${ex.response?.status ?? ex.error} ${ex.response?.text ?? ''}`;
 
-/** With test control, an account of the test's own (isolated balance, fresh uploads); otherwise the primary. */
-async function ownAccount(t: ConformanceContext): Promise<Actor> {
-  const { target } = t;
-  if (!target.control) return target.primary;
-  return target.freshAccount({ starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute });
-}
 
 /** Starts a try-on and polls it to success; returns its resultUrl. Reserves the credit it spends. */
 async function succeed(t: ConformanceContext, api: Api, actor: Actor, body: Record<string, unknown>): Promise<string> {
@@ -60,7 +54,7 @@ let shared: Promise<string> | undefined;
 function sharedResult(t: ConformanceContext): Promise<string> {
   shared ??= (async () => {
     const api = new Api(t.target);
-    const actor = await ownAccount(t);
+    const actor = await t.ownAccount();
     return succeed(t, api, actor, await idBody(api, actor));
   })();
   shared.catch(() => (shared = undefined));
@@ -109,7 +103,7 @@ describe('result images', () => {
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const resultUrl = await succeed(t, api, actor, await idBody(api, actor));
 
       await control.advanceClock(day - 60);
@@ -128,7 +122,7 @@ describe('result images', () => {
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const uploaded = await Promise.all(
         [
           { bytes: await makePersonPhoto(), filename: 'person.jpg', contentType: 'image/jpeg' },

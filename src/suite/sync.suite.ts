@@ -8,7 +8,6 @@ import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { Api, newIdempotencyKey } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
-import { raisedLimits, type Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 interface Answer {
@@ -31,16 +30,7 @@ const answerSlackMs = 15_000;
 const answerOf = (ex: Exchange): Answer => (ex.response?.json ?? {}) as Answer;
 const said = (ex: Exchange): string => `${ex.response?.status ?? ex.error} ${ex.response?.text ?? ''}`;
 
-/** With test control, an account of the test's own (isolated balance, fresh uploads); otherwise the primary. */
-async function ownAccount(t: ConformanceContext): Promise<Actor> {
-  const { target } = t;
-  if (!target.control) return target.primary;
-  return target.freshAccount({ starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute });
-}
 
-function reserve(t: ConformanceContext, credits: number): void {
-  if (!t.target.budget.tryReserve(credits)) t.skip(`the credit budget has fewer than ${credits} credit(s) left`);
-}
 
 /** The sync answer came within the wait plus some slack. */
 function expectWithinWait(t: ConformanceContext, ex: Exchange): void {
@@ -69,9 +59,9 @@ describe('POST /tryons/sync', () => {
     { covers: ['SYNC-200-ON-SUCCESS', 'RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', 'EVENTS-OUTCOME-BY-POLL-OR-SYNC'], credits: 1, starts: 1, polls: pollsPerWait, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor);
-      reserve(t, 1);
+      t.reserve(1);
       const ex = await api.start(actor, body, { sync: true });
       expectWithinWait(t, ex);
       if (ex.response?.status === 202) {
@@ -102,10 +92,10 @@ describe('POST /tryons/sync', () => {
     },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor, 'generation-fails');
       const before = await api.credits(actor);
-      reserve(t, 1);
+      t.reserve(1);
       const ex = await api.start(actor, body, { sync: true });
       t.target.budget.giveBack(1);
       expectWithinWait(t, ex);
@@ -132,10 +122,10 @@ describe('POST /tryons/sync', () => {
     },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const body = await idBody(api, actor, 'slow-generation');
       const key = newIdempotencyKey();
-      reserve(t, 1);
+      t.reserve(1);
 
       const ex = await api.start(actor, body, { sync: true, idempotencyKey: key });
       expect(ex.response?.status, said(ex)).toBe(202);
@@ -167,13 +157,13 @@ describe('POST /tryons/sync', () => {
     },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       // With scenarios, a generation that surely outlasts the disconnect; otherwise an ordinary one.
       const slow = t.target.offers.get('scenarios') === true;
       const body = await idBody(api, actor, slow ? 'slow-generation' : undefined);
       const key = newIdempotencyKey();
       const before = await api.credits(actor);
-      reserve(t, 1);
+      t.reserve(1);
 
       const dropped = await api.start(actor, body, { sync: true, idempotencyKey: key, timeoutMs: t.target.timing.syncWaitMs / 2 });
       if (dropped.response) {

@@ -12,7 +12,6 @@ import { fourMbAsDecimal, fourMbAsMebibytes } from '../fixtures/export.ts';
 import { makeBmp, makeDecompressionBomb, makeExactSize, makeGarmentImage, makeGif, makePersonPhoto, makeSvg, makeWebp } from '../fixtures/images.ts';
 import { Api } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
-import type { Actor } from './target.ts';
 
 const statusOf = (ex: Exchange): number | string | undefined => ex.response?.status ?? ex.error;
 const codeOf = (ex: Exchange): unknown => (ex.response?.json as { code?: unknown } | undefined)?.code;
@@ -29,12 +28,6 @@ function isRefusal(ex: Exchange): boolean {
 /** Full runs when the suite's upload limit is raised, about a minute's worth at the documented 30/minute. */
 const runs = (t: ConformanceContext, raised: number, documented: number): number => (t.target.pacer.limits.uploads >= 1_000 ? raised : documented);
 
-/** A fresh account at the suite's limits (test control), else the primary: its balance belongs to this test. */
-async function ownAccount(t: ConformanceContext): Promise<Actor> {
-  if (!t.target.control) return t.target.primary;
-  const { starts, polls, uploads } = t.target.pacer.limits;
-  return t.target.freshAccount({ starts, polls, uploads });
-}
 
 /** Content-Types a client might declare for the file part; the verdict must not depend on them. */
 const declaredTypes = ['image/jpeg', 'image/png', 'application/octet-stream', 'image/gif', 'image/webp', 'text/plain'] as const;
@@ -87,7 +80,7 @@ describe('uploads', () => {
     { covers: ['UPLOAD-FREE'], uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      const actor = await ownAccount(t);
+      const actor = await t.ownAccount();
       const before = await api.credits(actor);
       expect(statusOf(await api.upload(actor, await makePersonPhoto(), { filename: 'person.jpg', contentType: 'image/jpeg' }))).toBe(200);
       expect(statusOf(await api.upload(actor, await makeGarmentImage({ format: 'png' }), { filename: 'garment.png', contentType: 'image/png' }))).toBe(200);
