@@ -45,6 +45,19 @@ describe('tryon-conformance CLI', () => {
     expect(r.stdout).toMatch(/least wall time the documented limits allow/);
   });
 
+  it('compares two reports: none differ for the reference run against itself', () => {
+    const reference = new URL('../../reports/reference/report.json', import.meta.url).pathname;
+    const r = run('compare', reference, reference);
+    expect(r.status).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(0);
+  });
+
+  it('exits 2 with one line when compare is given a file that is not a report', () => {
+    const r = run('compare', new URL('../../package.json', import.meta.url).pathname, new URL('../../package.json', import.meta.url).pathname);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('prints the commands with --help and exits 0', () => {
     const r = run('--help');
     expect(r.status).toBe(0);
