@@ -2,16 +2,23 @@
  * A mutating proxy: forwards every request to a real reference server and lets one mutation rewrite
  * the request on its way in or the response on its way out. Mutants live here, under tests/, so no
  * fault switch ever enters the product's code paths. Loopback only.
+ *
+ * Every exchange that passes through is also recorded in a `Traffic` (accounts and their keys, who
+ * created which try-on and uploaded which image, Idempotency-Keys, the test clock), so that a mutant
+ * can break one rule faithfully: e.g. "a revoked key still works" maps a revoked key to a live one.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { Agent, request } from 'undici';
 import type { RequirementId } from '../../src/spec/requirements.ts';
+import { Traffic } from './traffic.ts';
 
 export interface ProxiedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
   body: Buffer;
+  /** Aborts when the client has gone away before its answer (only on requests that came from a client). */
+  signal?: AbortSignal;
 }
 
 export interface ProxiedResponse {
@@ -20,30 +27,70 @@ export interface ProxiedResponse {
   body: Buffer;
 }
 
-export interface Mutation {
-  readonly name: string;
-  readonly family: 'auth' | 'validation' | 'codes' | 'idempotency' | 'credits' | 'state' | 'limits' | 'results' | 'sync';
-  /** The requirements the mutant breaks; the suite must fail at least one of them. */
-  readonly breaks: readonly RequirementId[];
-  /** Rewrites a request before it is forwarded, or answers it directly. */
-  readonly request?: (req: ProxiedRequest, upstream: Upstream) => Promise<ProxiedRequest | ProxiedResponse> | ProxiedRequest | ProxiedResponse;
-  /** Rewrites the upstream's answer. */
-  readonly response?: (res: ProxiedResponse, req: ProxiedRequest, upstream: Upstream) => Promise<ProxiedResponse> | ProxiedResponse;
-}
-
 /** Lets a mutation talk to the real server itself (e.g. to send a request twice). */
 export type Upstream = (req: ProxiedRequest) => Promise<ProxiedResponse>;
 
+/** What the runner knows about the target behind the proxy. */
+export interface MutantEnv {
+  /** `http://127.0.0.1:<port>` of the real server. */
+  readonly upstreamOrigin: string;
+  /** `http://127.0.0.1:<port>` of the proxy itself (what clients see). */
+  readonly proxyOrigin: string;
+  /** The control token of the real server's test control. */
+  readonly controlToken: string;
+  /** `https://127.0.0.1:<port>/f`: the fixture host the server trusts. */
+  readonly fixtureBaseUrl: string;
+  /** PEM of the fixture host's self-signed certificate. */
+  readonly fixtureCa: string;
+}
+
+/** Handed to every hook: the upstream, the environment, the traffic so far, and helpers. */
+export interface MutantContext {
+  readonly upstream: Upstream;
+  readonly env: MutantEnv;
+  readonly traffic: Traffic;
+  /** A call to the real server's test control with the control token; throws unless 200. */
+  control(method: string, path: string, json?: unknown): Promise<any>;
+  /** The balance of an account, read with its current key from GET /api/v1/account (undefined if unreadable). */
+  balance(accountId: string): Promise<number | undefined>;
+  /** Moves an account's balance by `delta` (never below 0) through test control; returns the new balance. */
+  adjustCredits(accountId: string, delta: number): Promise<number | undefined>;
+}
+
+export type Family = 'auth' | 'validation' | 'codes' | 'idempotency' | 'credits' | 'state' | 'limits' | 'results' | 'sync';
+
+export interface Mutation {
+  readonly name: string;
+  readonly family: Family;
+  /** The requirements the mutant breaks (one rule; several IDs only where the catalogue states that rule more than once). */
+  readonly breaks: readonly RequirementId[];
+  /** One line: what the mutant does to the real server's behaviour. */
+  readonly does?: string;
+  /** Rewrites a request before it is forwarded, or answers it directly. */
+  readonly request?: (req: ProxiedRequest, ctx: MutantContext) => Promise<ProxiedRequest | ProxiedResponse> | ProxiedRequest | ProxiedResponse;
+  /** Rewrites the upstream's answer. May hold it (a promise that settles late, or when `req.signal` aborts). */
+  readonly response?: (res: ProxiedResponse, req: ProxiedRequest, ctx: MutantContext) => Promise<ProxiedResponse> | ProxiedResponse;
+}
+
 export interface MutatingProxy {
   readonly url: string;
+  readonly traffic: Traffic;
+  /** Exceptions thrown by the mutation or the proxy itself (answered 599): a mutant with faults is suspect. */
+  readonly faults: readonly string[];
   close(): Promise<void>;
 }
 
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade', 'te', 'trailer']);
 
-export async function startMutatingProxy(upstreamOrigin: string, mutation: Mutation): Promise<MutatingProxy> {
+const isResponse = (x: ProxiedRequest | ProxiedResponse): x is ProxiedResponse => 'status' in x;
+
+export async function startMutatingProxy(
+  upstreamOrigin: string,
+  mutation: Mutation,
+  env: Omit<MutantEnv, 'upstreamOrigin' | 'proxyOrigin'>,
+): Promise<MutatingProxy> {
   const agent = new Agent({ connections: 512, headersTimeout: 0, bodyTimeout: 0 });
-  const upstream: Upstream = async (req) => {
+  const raw: Upstream = async (req) => {
     const res = await request(`${upstreamOrigin}${req.path}`, {
       method: req.method as 'GET',
       headers: req.headers,
@@ -55,25 +102,68 @@ export async function startMutatingProxy(upstreamOrigin: string, mutation: Mutat
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !hopByHop.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
     return { status: res.statusCode, headers, body };
   };
-  let self = '';
+  // What a mutation gets from the upstream names the proxy's origin, like what the client gets.
+  const upstream: Upstream = async (req) => rehost(await raw(req), upstreamOrigin, fullEnv.proxyOrigin);
+  const traffic = new Traffic();
+  const faults: string[] = [];
+  const fullEnv: { -readonly [K in keyof MutantEnv]: MutantEnv[K] } = { ...env, upstreamOrigin, proxyOrigin: '' };
+  const ctx: MutantContext = {
+    upstream,
+    env: fullEnv,
+    traffic,
+    async control(method, path, json) {
+      const res = await upstream({
+        method,
+        path: `/_control${path}`,
+        headers: { authorization: `Bearer ${env.controlToken}`, ...(json !== undefined && { 'content-type': 'application/json' }) },
+        body: json === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(json)),
+      });
+      if (res.status !== 200) throw new Error(`control ${method} ${path}: ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
+      return JSON.parse(res.body.toString('utf8'));
+    },
+    async balance(accountId) {
+      const key = traffic.currentKeyOf(accountId);
+      if (key === undefined) return undefined;
+      const res = await upstream({ method: 'GET', path: '/api/v1/account', headers: { authorization: `Bearer ${key}` }, body: Buffer.alloc(0) });
+      const credits = res.status === 200 ? (JSON.parse(res.body.toString('utf8')) as { credits?: unknown }).credits : undefined;
+      return typeof credits === 'number' ? credits : undefined;
+    },
+    async adjustCredits(accountId, delta) {
+      const now = await ctx.balance(accountId);
+      if (now === undefined) return undefined;
+      const next = Math.max(0, now + delta);
+      await ctx.control('PUT', `/accounts/${accountId}/credits`, { credits: next });
+      return next;
+    },
+  };
+
   const server: Server = createServer(async (incoming, outgoing) => {
+    const gone = new AbortController();
+    outgoing.once('close', () => {
+      if (!outgoing.writableFinished) gone.abort();
+    });
     try {
-      const original = await read(incoming);
-      const rewritten = mutation.request ? await mutation.request(original, upstream) : original;
-      let res = 'status' in rewritten ? rewritten : rehost(await upstream(rewritten), upstreamOrigin, self);
-      if (mutation.response && !('status' in rewritten)) res = await mutation.response(res, rewritten, upstream);
+      const original = { ...(await read(incoming)), signal: gone.signal };
+      const rewritten = mutation.request ? await mutation.request(original, ctx) : original;
+      let res = isResponse(rewritten) ? rewritten : await upstream(rewritten);
+      if (mutation.response && !isResponse(rewritten)) res = await mutation.response(res, rewritten, ctx);
+      traffic.observe(original, res);
+      if (outgoing.destroyed || gone.signal.aborted) return;
       outgoing.writeHead(res.status, { ...res.headers, 'content-length': String(res.body.length) });
       outgoing.end(res.body);
     } catch (error) {
-      outgoing.writeHead(599).end(String(error));
+      faults.push(`${incoming.method} ${incoming.url}: ${(error as Error).stack ?? String(error)}`);
+      if (!outgoing.headersSent && !outgoing.destroyed) outgoing.writeHead(599).end(String(error));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('proxy did not listen');
-  self = `http://127.0.0.1:${address.port}`;
+  fullEnv.proxyOrigin = `http://127.0.0.1:${address.port}`;
   return {
-    url: self,
+    url: fullEnv.proxyOrigin,
+    traffic,
+    faults,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,6 +2,13 @@
  * `npm run mutants`: runs the conformance suite against every mutant (a fresh embedded reference
  * server behind a mutating proxy each time) and prints which were killed, by which requirements,
  * in how long, and the mutation score. Exit 1 when any mutant survives.
+ *
+ * A baseline run (the proxy with no mutation) comes first: a requirement that already fails there
+ * cannot kill a mutant, and one that fails only under a mutant but is not among its `breaks` is
+ * listed as collateral (a sign the mutant breaks more than its one rule).
+ *
+ *   npx tsx tests/mutants/run-mutants.ts [--quick] [--only a,b] [--family f] [--seed N] [--grep pattern]
+ *                                        [--skip-baseline] [--verbose] [--list]
  */
 import { parseArgs } from 'node:util';
 import type { TestModule } from 'vitest/node';
@@ -9,12 +16,20 @@ import { runSuite } from '../../src/cli/run.ts';
 import type { RequirementId } from '../../src/spec/requirements.ts';
 import { startEmbeddedTarget } from '../../src/suite/embedded-target.ts';
 import { startMutatingProxy, type Mutation } from './mutating-proxy.ts';
-import { mutants } from './mutants.ts';
+import { mutants, quickMutants } from './mutants.ts';
 
-interface Outcome {
+interface RunResult {
+  readonly failed: Set<RequirementId>;
+  readonly failedTests: string[];
+  readonly seconds: number;
+  readonly faults: readonly string[];
+  readonly tests: number;
+}
+
+interface Outcome extends RunResult {
   readonly mutant: Mutation;
   readonly killedBy: readonly RequirementId[];
-  readonly seconds: number;
+  readonly collateral: readonly RequirementId[];
 }
 
 /** Requirements the run failed: failed tests' requirements and the requirements of error findings. */
@@ -30,34 +45,134 @@ export function failedRequirements(modules: readonly TestModule[]): Set<Requirem
   return failed;
 }
 
-async function runMutant(mutant: Mutation, seed: number, grep?: string): Promise<Outcome> {
+function failedTests(modules: readonly TestModule[]): string[] {
+  const out: string[] = [];
+  for (const module of modules) {
+    const tests = [...module.children.allTests()];
+    if (module.state() === 'failed' && tests.length === 0) out.push(`${module.moduleId}: the file failed to load`);
+    for (const test of tests) {
+      const result = test.result();
+      if (result.state !== 'failed') continue;
+      const first = (result.errors?.[0]?.message ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
+      out.push(`${test.fullName} — ${first.slice(0, 240)}`);
+    }
+  }
+  return out;
+}
+
+const identity: Mutation = { name: '(baseline: no mutation)', family: 'auth', breaks: [] };
+const silent = new URL('./silent-reporter.ts', import.meta.url).pathname;
+
+async function runOnce(mutant: Mutation, seed: number, grep: string | undefined): Promise<RunResult> {
   const started = performance.now();
   const embedded = await startEmbeddedTarget({ creditBudget: 10_000, seed, profile: 'quick' });
   const origin = new URL(embedded.config.baseUrl).origin;
-  const proxy = await startMutatingProxy(origin, mutant);
+  const control = embedded.config.control!;
+  const proxy = await startMutatingProxy(origin, mutant, {
+    controlToken: control.token,
+    fixtureBaseUrl: embedded.config.fixtureBaseUrl!,
+    fixtureCa: embedded.fixtures.ca,
+  });
   try {
-    const config = {
-      ...embedded.config,
-      baseUrl: `${proxy.url}/api/v1`,
-      control: { url: `${proxy.url}/_control`, token: embedded.config.control!.token },
+    const config = { ...embedded.config, baseUrl: `${proxy.url}/api/v1`, control: { url: `${proxy.url}/_control`, token: control.token } };
+    const modules = await runSuite(config, grep, [silent]);
+    return {
+      failed: failedRequirements(modules),
+      failedTests: failedTests(modules),
+      seconds: (performance.now() - started) / 1000,
+      faults: [...proxy.faults],
+      tests: modules.reduce((n, m) => n + [...m.children.allTests()].length, 0),
     };
-    const failed = failedRequirements(await runSuite(config, grep, ['dot']));
-    return { mutant, killedBy: mutant.breaks.filter((id) => failed.has(id)), seconds: (performance.now() - started) / 1000 };
   } finally {
     await proxy.close();
     await embedded.close();
   }
 }
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, seed: { type: 'string' }, grep: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    family: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    seed: { type: 'string' },
+    grep: { type: 'string' },
+    'skip-baseline': { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+    list: { type: 'boolean', default: false },
+  },
+});
 const seed = Number(values.seed ?? 42);
-const selected = values.only ? mutants.filter((m) => values.only!.split(',').includes(m.name)) : mutants;
-const outcomes: Outcome[] = [];
-for (const mutant of selected) outcomes.push(await runMutant(mutant, seed, values.grep));
+let selected: readonly Mutation[] = mutants;
+if (values.quick) selected = selected.filter((m) => quickMutants.includes(m.name));
+if (values.family) selected = selected.filter((m) => values.family!.split(',').includes(m.family));
+if (values.only) {
+  const names = values.only.split(',');
+  const unknown = names.filter((n) => !mutants.some((m) => m.name === n));
+  if (unknown.length > 0) throw new Error(`unknown mutant(s): ${unknown.join(', ')}`);
+  selected = selected.filter((m) => names.includes(m.name));
+}
 
-const rows = outcomes.map((o) => `| ${o.mutant.name} | ${o.mutant.family} | ${o.killedBy.length > 0 ? 'killed' : 'SURVIVED'} | ${o.killedBy.join(', ') || '-'} | ${o.seconds.toFixed(1)} s |`);
-const killed = outcomes.filter((o) => o.killedBy.length > 0).length;
-process.stdout.write(
-  ['', '| mutant | family | verdict | killed by | time |', '|---|---|---|---|---|', ...rows, '', `Mutation score: ${killed}/${outcomes.length} (${((100 * killed) / Math.max(1, outcomes.length)).toFixed(0)}%)`, ''].join('\n'),
+const cell = (s: string) => s.replaceAll('|', '\\|');
+if (values.list) {
+  process.stdout.write(['| mutant | family | breaks | does |', '|---|---|---|---|', ...selected.map((m) => `| ${m.name} | ${m.family} | ${m.breaks.join(', ')} | ${cell(m.does ?? '')} |`), ''].join('\n'));
+  process.exit(0);
+}
+
+const wall = performance.now();
+const log = (line: string) => process.stderr.write(`${line}\n`);
+let baseline: RunResult | undefined;
+if (!values['skip-baseline']) {
+  log(`baseline: the suite through the proxy with no mutation (seed ${seed}) …`);
+  baseline = await runOnce(identity, seed, values.grep);
+  log(`baseline: ${baseline.tests} tests, ${baseline.failedTests.length} failed, ${baseline.seconds.toFixed(1)} s${baseline.failed.size > 0 ? `; failing requirements: ${[...baseline.failed].join(', ')}` : ''}`);
+  for (const t of baseline.failedTests) log(`  baseline failure: ${t}`);
+}
+const before = baseline?.failed ?? new Set<RequirementId>();
+
+const outcomes: Outcome[] = [];
+for (const [i, mutant] of selected.entries()) {
+  log(`[${i + 1}/${selected.length}] ${mutant.name} (${mutant.family}) …`);
+  const result = await runOnce(mutant, seed, values.grep);
+  const fresh = [...result.failed].filter((id) => !before.has(id));
+  const outcome: Outcome = {
+    ...result,
+    mutant,
+    killedBy: mutant.breaks.filter((id) => result.failed.has(id) && !before.has(id)),
+    collateral: fresh.filter((id) => !mutant.breaks.includes(id)),
+  };
+  outcomes.push(outcome);
+  log(`    ${outcome.killedBy.length > 0 ? 'killed' : 'SURVIVED'} in ${result.seconds.toFixed(1)} s by ${outcome.killedBy.join(', ') || '-'}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`);
+  if (values.verbose) {
+    for (const t of result.failedTests) log(`      failed: ${t}`);
+    for (const f of result.faults.slice(0, 3)) log(`      fault: ${f.split('\n').slice(0, 3).join(' / ')}`);
+  }
+  const shadowed = mutant.breaks.filter((id) => before.has(id));
+  if (shadowed.length > 0) log(`    note: ${shadowed.join(', ')} already fail(s) in the baseline, so cannot count as kills`);
+}
+
+const rows = outcomes.map(
+  (o) =>
+    `| ${o.mutant.name} | ${o.mutant.family} | ${o.mutant.breaks.join(', ')} | ${o.killedBy.length > 0 ? 'killed' : '**SURVIVED**'} | ${o.killedBy.join(', ') || '-'} | ${o.collateral.length} | ${o.seconds.toFixed(1)} s |${o.faults.length > 0 ? ` ${o.faults.length} proxy fault(s)` : ''}`,
 );
-process.exitCode = killed === outcomes.length ? 0 : 1;
+const killed = outcomes.filter((o) => o.killedBy.length > 0).length;
+const minutes = (performance.now() - wall) / 60_000;
+process.stdout.write(
+  [
+    '',
+    '| mutant | family | breaks | verdict | killed by | collateral | time |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Mutation score: ${killed}/${outcomes.length} (${((100 * killed) / Math.max(1, outcomes.length)).toFixed(0)}%); wall time ${minutes.toFixed(1)} min${baseline ? ` (baseline ${baseline.seconds.toFixed(0)} s included)` : ''}`,
+    '',
+  ].join('\n'),
+);
+const survivors = outcomes.filter((o) => o.killedBy.length === 0);
+if (survivors.length > 0) {
+  process.stdout.write(`Survivors: ${survivors.map((o) => o.mutant.name).join(', ')}\n`);
+}
+if (values.verbose) {
+  for (const o of outcomes.filter((x) => x.collateral.length > 0)) process.stdout.write(`collateral of ${o.mutant.name}: ${o.collateral.join(', ')}\n`);
+}
+// Undici keep-alive sockets of the per-run agents must not keep the process up.
+process.exit(killed === outcomes.length ? 0 : 1);

@@ -1,0 +1,2 @@
+/** A vitest reporter that prints nothing: the mutant runner prints its own table. */
+export default class SilentReporter {}
