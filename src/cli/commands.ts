@@ -1,6 +1,7 @@
 /** The CLI's commands, each a name, a one-line summary and a function of its own argv. */
 import { buildDocs } from '../docs/build-docs.ts';
 import { compare } from './compare.ts';
+import { fixtures } from './fixtures.ts';
 import { run } from './run.ts';
 import { serve } from './serve.ts';
 import { parseFlags } from './parse-flags.ts';
@@ -14,6 +15,7 @@ export interface Command {
 export const commands: readonly Command[] = [
   { name: 'run', summary: 'run the conformance suite (against --base-url, or the embedded reference server)', run },
   { name: 'compare', summary: 'list the requirements whose verdicts differ between two report.json files', run: compare },
+  { name: 'fixtures', summary: 'export the fixture images for a public HTTPS host (fixtures export DIR)', run: fixtures },
   { name: 'serve', summary: 'start the reference server (a stateful mock of the whole API)', run: serve },
   {
     name: 'docs',

@@ -1,5 +1,8 @@
 /** The CLI at its public surface: exit codes, one-line errors, help, and the serve banner. */
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 
@@ -56,6 +59,19 @@ describe('tryon-conformance CLI', () => {
     const r = run('compare', new URL('../../package.json', import.meta.url).pathname, new URL('../../package.json', import.meta.url).pathname);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exports the fixture images with a manifest', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tryon-fixtures-'));
+    try {
+      const r = run('fixtures', 'export', dir);
+      expect(r.status).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, { file: string }>;
+      expect(Object.keys(manifest)).toContain('person-jpeg');
+      for (const entry of Object.values(manifest)) expect(existsSync(join(dir, entry.file))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('prints the commands with --help and exits 0', () => {
