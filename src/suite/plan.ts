@@ -88,7 +88,7 @@ export function formatPlan(plan: Plan): string {
     `  requirements exercised: ${plan.exercised.length} of ${requirementIds.length}`,
     `  credits the run may spend: at most ${plan.credits}`,
     `  requests against the limits: ${plan.requests.starts} starts, ${plan.requests.polls} polls, ${plan.requests.uploads} uploads`,
-    `  least wall time the documented limits allow: ${formatSeconds(plan.leastWallSeconds)}`,
+    `  least wall time the documented limits allow: ${formatSeconds(plan.leastWallSeconds)} (for every declared request; tests skipped at run time send fewer)`,
     '',
     `Skipped (${plan.skipped.length}):`,
     ...plan.skipped.map((s) => `  ${s.id}: ${s.reason}`),

@@ -1,0 +1,204 @@
+/**
+ * Benchmark 4: what a conformance run costs.
+ * - Embedded: `node bin/tryon-conformance.js run` (full profile, the embedded reference server with
+ *   test control), timed from spawn to exit, its report written to a temporary --report-dir; and
+ *   its `--plan` figures.
+ * - Remote (no test control, documented limits): the `--plan` figures for the target that
+ *   tests/acceptance/run-without-control.ts builds (quick profile, budget 8, a second account's key
+ *   and a revoked key), against that script's real run: its wall time and the credits it spent as
+ *   counted by GET /account. The real run mostly waits on the 12 starts/min limit (about 2 % of a
+ *   core), so the orchestrator starts it first and lets it run beside the other benchmarks.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { log, repoRoot } from './common.ts';
+
+export interface PlanFigures {
+  readonly command: string;
+  readonly tests?: number;
+  readonly toRun?: number;
+  readonly credits?: number;
+  readonly starts?: number;
+  readonly polls?: number;
+  readonly uploads?: number;
+  readonly leastWallSeconds?: number;
+  readonly leastWallText?: string;
+  readonly error?: string;
+}
+
+export interface EmbeddedRun {
+  readonly command: string;
+  readonly wallSeconds: number;
+  readonly exitCode: number | null;
+  readonly reportDurationSeconds?: number;
+  readonly tests?: { total: number; passed: number; failed: number; skipped: number };
+  /** Sum of the executed tests' declared cost (upper bounds), from report.json. */
+  readonly declaredCost?: { credits: number; starts: number; polls: number; uploads: number };
+  readonly outcome?: string;
+  readonly note?: string;
+}
+
+export interface RemoteRun {
+  readonly command: string;
+  readonly ran: boolean;
+  readonly wallSeconds?: number;
+  readonly exitCode?: number | null;
+  /** "Without test control: 29 passed, 0 failed, 36 skipped, in 365 s" */
+  readonly summaryLine?: string;
+  readonly reportedSeconds?: number;
+  readonly passed?: number;
+  readonly failed?: number;
+  readonly skipped?: number;
+  readonly creditsSpent?: number;
+  readonly creditBudget?: number;
+  /** Skips of the real run whose reason is the credit budget ("needs up to N credits; M of the budget of B are left"). */
+  readonly skippedForBudget?: number;
+  readonly note?: string;
+}
+
+interface Spawned {
+  readonly exitCode: number | null;
+  readonly wallSeconds: number;
+  readonly output: string;
+  readonly timedOut: boolean;
+}
+
+/** Runs a command with output to a file; kills it (SIGTERM, then SIGKILL) after `timeoutMs`. */
+function run(args: readonly string[], outPath: string, timeoutMs: number): Promise<Spawned> {
+  const fd = openSync(outPath, 'w');
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', fd, fd], env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' } });
+  closeSync(fd);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+  }, timeoutMs);
+  return new Promise((resolve) => {
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ exitCode: code, wallSeconds: Math.round((performance.now() - started) / 100) / 10, output: existsSync(outPath) ? readFileSync(outPath, 'utf8') : '', timedOut });
+    });
+  });
+}
+
+const cli = 'bin/tryon-conformance.js';
+
+function parseWall(text: string): number | undefined {
+  const m = /(?:(\d+)\s*h\s*)?(?:(\d+)\s*min\s*)?(?:(\d+(?:\.\d+)?)\s*s)?\s*$/.exec(text.trim());
+  if (!m || (m[1] === undefined && m[2] === undefined && m[3] === undefined)) return undefined;
+  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+}
+
+/** `tryon-conformance run --plan` with `extra` flags; parses the figures it prints. */
+export async function plan(extra: readonly string[], tmpDir: string, name: string): Promise<PlanFigures> {
+  const args = [cli, 'run', '--plan', ...extra];
+  const command = `tryon-conformance run --plan ${extra.join(' ')}`.trim();
+  const out = await run(args, join(tmpDir, `${name}.txt`), 120_000);
+  if (out.exitCode !== 0) return { command, error: `exit ${out.exitCode}: ${out.output.slice(-400)}` };
+  const num = (re: RegExp) => {
+    const m = re.exec(out.output);
+    return m?.[1] !== undefined ? Number(m[1]) : undefined;
+  };
+  const wallText = /least wall time the documented limits allow:\s*(.+)/.exec(out.output)?.[1]?.trim();
+  const requests = /requests against the limits:\s*(\d+) starts, (\d+) polls, (\d+) uploads/.exec(out.output);
+  const figures: PlanFigures = {
+    command,
+    ...optional('tests', num(/Plan: (\d+) tests/)),
+    ...optional('toRun', num(/Plan: \d+ tests, (\d+) to run/)),
+    ...optional('credits', num(/credits the run may spend: at most (\d+)/)),
+    ...(requests && { starts: Number(requests[1]), polls: Number(requests[2]), uploads: Number(requests[3]) }),
+    ...(wallText !== undefined && { leastWallText: wallText }),
+    ...optional('leastWallSeconds', wallText === undefined ? undefined : parseWall(wallText)),
+  };
+  log(`plan (${name}): ${JSON.stringify(figures)}`);
+  return figures;
+}
+
+function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
+}
+
+/** The full profile against the embedded reference server, timed. */
+export async function runEmbeddedFull(tmpDir: string, seed: number): Promise<EmbeddedRun> {
+  const reportDir = join(tmpDir, 'conformance-reports');
+  const args = [cli, 'run', '--profile', 'full', '--seed', String(seed), '--report-dir', reportDir];
+  const command = `node ${args.join(' ').replace(reportDir, '<tmp>')}`;
+  log('conformance: full profile against the embedded server…');
+  const out = await run(args, join(tmpDir, 'conformance-full.txt'), 300_000);
+  const base: EmbeddedRun = { command, wallSeconds: out.wallSeconds, exitCode: out.exitCode, ...(out.timedOut && { note: 'killed after 300 s' }) };
+  const reportPath = join(reportDir, 'latest', 'report.json');
+  if (!existsSync(reportPath)) return { ...base, note: `${base.note ?? ''} no report.json; output ends: ${out.output.slice(-300)}`.trim() };
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as {
+    durationMs: number;
+    summary: { outcome: string; tests: { total: number; passed: number; failed: number; skipped: number } };
+    tests: { state: string; cost?: { credits?: number; starts?: number; polls?: number; uploads?: number } }[];
+  };
+  const declaredCost = { credits: 0, starts: 0, polls: 0, uploads: 0 };
+  for (const t of report.tests) {
+    if (t.state !== 'passed' && t.state !== 'failed') continue;
+    declaredCost.credits += t.cost?.credits ?? 0;
+    declaredCost.starts += t.cost?.starts ?? 0;
+    declaredCost.polls += t.cost?.polls ?? 0;
+    declaredCost.uploads += t.cost?.uploads ?? 0;
+  }
+  const result: EmbeddedRun = {
+    ...base,
+    reportDurationSeconds: Math.round(report.durationMs / 100) / 10,
+    tests: report.summary.tests,
+    declaredCost,
+    outcome: report.summary.outcome,
+  };
+  log(`conformance: ${JSON.stringify(result)}`);
+  return result;
+}
+
+export const remotePlanFlags = [
+  '--base-url',
+  'https://api.example.invalid/api/v1',
+  '--api-key',
+  `vto_live_${'a'.repeat(44)}`,
+  '--second-api-key',
+  `vto_live_${'c'.repeat(44)}`,
+  '--revoked-api-key',
+  `vto_live_${'d'.repeat(44)}`,
+  '--profile',
+  'quick',
+  '--credit-budget',
+  '8',
+] as const;
+
+/** Starts tests/acceptance/run-without-control.ts (quick profile, budget 8) and returns its result when it ends. */
+export function startRemoteRun(tmpDir: string, timeoutMs: number): { readonly done: Promise<RemoteRun> } {
+  const script = 'tests/acceptance/run-without-control.ts';
+  const command = `tsx ${script} --profile quick --budget 8 --seed 7`;
+  log(`remote profile: ${command} started in the background (bounded at ${Math.round(timeoutMs / 1000)} s)`);
+  const done = run(['--import', 'tsx', script, '--profile', 'quick', '--budget', '8', '--seed', '7'], join(tmpDir, 'run-without-control.txt'), timeoutMs).then(
+    (out): RemoteRun => {
+      const summary = /Without test control: (\d+) passed, (\d+) failed, (\d+) skipped, in (\d+) s/.exec(out.output);
+      const spent = /spent (\d+) of a budget of (\d+)/.exec(out.output);
+      const skippedForBudget = out.output.split('\n').filter((line) => /needs up to \d+ credits; \d+ of the budget of \d+ (is|are) left/.test(line)).length;
+      const result: RemoteRun = {
+        command,
+        ran: summary !== null,
+        wallSeconds: out.wallSeconds,
+        exitCode: out.exitCode,
+        ...(summary && {
+          summaryLine: summary[0],
+          passed: Number(summary[1]),
+          failed: Number(summary[2]),
+          skipped: Number(summary[3]),
+          reportedSeconds: Number(summary[4]),
+        }),
+        ...(spent && { creditsSpent: Number(spent[1]), creditBudget: Number(spent[2]) }),
+        ...(summary && { skippedForBudget }),
+        ...(out.timedOut && { note: `stopped after ${Math.round(timeoutMs / 1000)} s, before it finished` }),
+      };
+      log(`remote profile: ${JSON.stringify(result)}`);
+      return result;
+    },
+  );
+  return { done };
+}
