@@ -11,7 +11,7 @@
  * meets the misbehaviour.
  *
  *   npx tsx tests/hostile/run-hostile.ts [--only garbage-json,drip] [--variant strict|past-connect|both]
- *                                        [--bound-minutes 40] [--seed N] [--grep pattern]
+ *                                        [--bound-minutes 10] [--seed N] [--grep pattern]
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -31,7 +31,7 @@ const { values } = parseArgs({
 });
 const variants = (values.variant === 'both' ? ['strict', 'past-connect'] : [values.variant]) as Array<'strict' | 'past-connect'>;
 if (!variants.every((v) => v === 'strict' || v === 'past-connect')) throw new Error(`--variant is strict, past-connect or both, not ${values.variant}`);
-const boundMs = Number(values['bound-minutes'] ?? 40) * 60_000;
+const boundMs = Number(values['bound-minutes'] ?? 10) * 60_000;
 const seed = Number(values.seed ?? 42);
 const kinds = values.only ? hostileKinds.filter((k) => values.only!.split(',').includes(k.name)) : hostileKinds;
 if (kinds.length === 0) throw new Error(`no hostile target named ${values.only}; known: ${hostileKinds.map((k) => k.name).join(', ')}`);

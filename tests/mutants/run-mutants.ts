@@ -8,8 +8,12 @@
  * listed as collateral (a sign the mutant breaks more than its one rule).
  *
  *   npx tsx tests/mutants/run-mutants.ts [--quick] [--only a,b] [--family f] [--seed N] [--grep pattern]
- *                                        [--skip-baseline] [--verbose] [--list]
+ *                                        [--jobs N] [--skip-baseline] [--verbose] [--list]
+ *
+ * `--jobs N` runs N mutants at a time, each in a child process of its own (a run is mostly waiting,
+ * so 2 jobs on 2 cores roughly halve the wall time).
  */
+import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { TestModule } from 'vitest/node';
 import { runSuite } from '../../src/cli/run.ts';
@@ -99,8 +103,12 @@ const { values } = parseArgs({
     'skip-baseline': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     list: { type: 'boolean', default: false },
+    jobs: { type: 'string' },
+    /** Internal: run the --only mutants and print each result as one JSON line, for a parent's pool. */
+    worker: { type: 'boolean', default: false },
   },
 });
+const jobs = Math.max(1, Number(values.jobs ?? 1));
 const seed = Number(values.seed ?? 42);
 let selected: readonly Mutation[] = mutants;
 if (values.quick) selected = selected.filter((m) => quickMutants.includes(m.name));
@@ -118,6 +126,35 @@ if (values.list) {
   process.exit(0);
 }
 
+const resultTag = '@@mutant-result ';
+const serialise = (r: RunResult) => JSON.stringify({ ...r, failed: [...r.failed] });
+const deserialise = (line: string): RunResult => {
+  const raw = JSON.parse(line) as Omit<RunResult, 'failed'> & { failed: RequirementId[] };
+  return { ...raw, failed: new Set(raw.failed) };
+};
+
+if (values.worker) {
+  for (const mutant of selected) process.stdout.write(`${resultTag}${JSON.stringify({ name: mutant.name, result: JSON.parse(serialise(await runOnce(mutant, seed, values.grep))) })}\n`);
+  process.exit(0);
+}
+
+/** Runs one mutant in a child process (same loader flags as this one) and reads its result line. */
+function runInChild(mutant: Mutation): Promise<RunResult> {
+  const args = [...process.execArgv, new URL(import.meta.url).pathname, '--worker', '--only', mutant.name, '--seed', String(seed), ...(values.grep ? ['--grep', values.grep] : [])];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith(resultTag));
+      if (!line) return reject(new Error(`the worker for ${mutant.name} exited ${code} without a result`));
+      const parsed = JSON.parse(line.slice(resultTag.length)) as { result: unknown };
+      resolve(deserialise(JSON.stringify(parsed.result)));
+    });
+  });
+}
+
 const wall = performance.now();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 let baseline: RunResult | undefined;
@@ -130,9 +167,8 @@ if (!values['skip-baseline']) {
 const before = baseline?.failed ?? new Set<RequirementId>();
 
 const outcomes: Outcome[] = [];
-for (const [i, mutant] of selected.entries()) {
-  log(`[${i + 1}/${selected.length}] ${mutant.name} (${mutant.family}) …`);
-  const result = await runOnce(mutant, seed, values.grep);
+const record = (i: number, mutant: Mutation, result: RunResult): void => {
+  log(`[${i + 1}/${selected.length}] ${mutant.name} (${mutant.family})`);
   const fresh = [...result.failed].filter((id) => !before.has(id));
   const outcome: Outcome = {
     ...result,
@@ -148,6 +184,21 @@ for (const [i, mutant] of selected.entries()) {
   }
   const shadowed = mutant.breaks.filter((id) => before.has(id));
   if (shadowed.length > 0) log(`    note: ${shadowed.join(', ')} already fail(s) in the baseline, so cannot count as kills`);
+};
+if (jobs === 1) {
+  for (const [i, mutant] of selected.entries()) record(i, mutant, await runOnce(mutant, seed, values.grep));
+} else {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(jobs, selected.length) }, async () => {
+      while (next < selected.length) {
+        const i = next++;
+        record(i, selected[i]!, await runInChild(selected[i]!));
+      }
+    }),
+  );
+  // Back in list order for the table.
+  outcomes.sort((a, b) => selected.indexOf(a.mutant) - selected.indexOf(b.mutant));
 }
 
 const rows = outcomes.map(
