@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { Api } from './api.ts';
 import { conformance } from './conformance.ts';
+import { idBody } from './uploaded-inputs.ts';
 
 type Operation = { readonly name: string; readonly method: string; readonly path: string; readonly body?: unknown };
 
@@ -78,4 +79,28 @@ describe('authentication', () => {
     const credits = await new Api(t.target).credits(t.target.primary);
     expect(credits).toBeGreaterThanOrEqual(0);
   });
+});
+
+describe('ownership', () => {
+  conformance(
+    "refuses another account's image id with 400 INVALID_IMAGE_ID and its try-on with 404 NOT_FOUND",
+    { covers: ['AUTH-FOREIGN-IMAGE-ID-INVALID', 'AUTH-FOREIGN-TRYON-NOT-FOUND', 'ERR-INVALID-IMAGE-ID'], needs: ['second-account'], credits: 2, starts: 2, polls: 3, uploads: 2 },
+    async (t) => {
+      const second = t.target.second ?? t.skip('no second account');
+      t.reserve(2);
+      const api = new Api(t.target);
+      const owner = await t.ownAccount();
+      const body = await idBody(api, owner);
+      const foreignStart = await api.start(second, body);
+      expect([foreignStart.response?.status, (foreignStart.response?.json as { code?: string })?.code]).toEqual([400, 'INVALID_IMAGE_ID']);
+      t.target.budget.giveBack(1);
+      const created = await api.start(owner, body);
+      expect(created.response?.status).toBe(200);
+      const id = String((created.response?.json as { id?: string }).id);
+      const foreignRead = await api.get(second, id);
+      expect([foreignRead.response?.status, (foreignRead.response?.json as { code?: string })?.code]).toEqual([404, 'NOT_FOUND']);
+      const final = await api.waitFinal(owner, id);
+      if ((final.response?.json as { status?: string })?.status !== 'success') t.target.budget.giveBack(1);
+    },
+  );
 });

@@ -78,6 +78,8 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
       expect(answerOf(ex).status, `try-on ${entry.id} never left pending`).not.toBe('pending');
       observe(real, entry, answerOf(ex), 'final GET');
     }
+    // Every final state is read once more: a terminal state must never change.
+    for (const entry of model.tryOns) observe(real, entry, answerOf(await api.get(real.actor, entry.id)), 'final re-read');
     if (credits !== undefined) {
       const successes = model.tryOns.filter((e) => e.status === 'success').length;
       expect(credits - (await api.credits(real.actor)), `credits used by ${model.tryOns.length} try-ons, ${successes} successful`).toBe(successes);
@@ -101,7 +103,7 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
 }
 
 /** At documented limits: every command may be a start, a poll or an upload; settling polls each try-on. */
-const perRun = { starts: maxCommands, polls: maxCommands + startsPerRun * 12, uploads: 3 + maxCommands };
+const perRun = { starts: maxCommands, polls: maxCommands + startsPerRun * 13, uploads: 3 + maxCommands };
 
 describe('state machine', () => {
   conformance(
