@@ -222,21 +222,25 @@ describe('create body encoding', () => {
 
   conformance(
     'answers a create sent without Content-Type application/json with a 4xx and the error envelope, never a 5xx',
-    { covers: ['CREATE-CONTENT-TYPE-JSON', 'ERR-ENVELOPE-SHAPE'], starts: 6, uploads: 2 },
+    { covers: ['CREATE-CONTENT-TYPE-JSON', 'ERR-ENVELOPE-SHAPE'], credits: 3, starts: 6, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
-      // consent:false keeps it free on a target that reads JSON whatever the Content-Type says.
-      const json = JSON.stringify(await idBody(api, actor, undefined, { consent: false }));
+      // The JSON-looking rows carry a valid, chargeable body: a target that reads JSON whatever the
+      // Content-Type says would start (and charge) it, which is the fault. At most 3 credits.
+      t.reserve(3);
+      const valid = JSON.stringify(await idBody(api, actor));
+      const refusedJson = JSON.stringify(await idBody(api, actor, undefined, { consent: false }));
       const boundary = 'tryonConformanceBoundary7MA4YWxk';
-      const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="body"\r\nContent-Type: application/json\r\n\r\n${json}\r\n--${boundary}--\r\n`;
+      const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="body"\r\nContent-Type: application/json\r\n\r\n${refusedJson}\r\n--${boundary}--\r\n`;
       const rows: ReadonlyArray<readonly [string, Record<string, string>, string]> = [
-        ['text/plain', { 'content-type': 'text/plain' }, json],
+        ['text/plain', { 'content-type': 'text/plain' }, valid],
         ['multipart/form-data', { 'content-type': `multipart/form-data; boundary=${boundary}` }, multipart],
-        ['application/x-www-form-urlencoded', { 'content-type': 'application/x-www-form-urlencoded' }, `body=${encodeURIComponent(json)}`],
+        ['application/x-www-form-urlencoded', { 'content-type': 'application/x-www-form-urlencoded' }, `body=${encodeURIComponent(refusedJson)}`],
         ['application/xml', { 'content-type': 'application/xml' }, '<consent>false</consent>'],
-        ['application/jsonx', { 'content-type': 'application/jsonx' }, json],
+        ['application/jsonx', { 'content-type': 'application/jsonx' }, valid],
       ];
+      const before = await api.credits(actor);
       const seen: string[] = [];
       for (const [label, headers, raw] of rows) {
         const ex = await api.start(actor, undefined, { rawBody: raw, headers });
@@ -250,13 +254,15 @@ describe('create body encoding', () => {
         method: 'POST',
         path: '/tryons',
         key: actor.key,
-        rawBody: json,
+        rawBody: valid,
         headers: { 'idempotency-key': newIdempotencyKey() },
         operationId: 'createTryOn',
       });
       const v = verdict(none);
       seen.push(`no Content-Type → ${v.status} ${String(v.code)}`);
       expect({ contentType: '(none)', refused: isRefusal(none), ...v }).toMatchObject({ refused: true });
+      expect(await api.credits(actor)).toBe(before);
+      t.target.budget.giveBack(3);
       await t.vitest.annotate(seen.join('; '));
     },
   );
