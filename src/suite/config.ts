@@ -29,6 +29,17 @@ export interface SuiteConfig {
 /** Default credit budget for targets without test control: small, because credits cost money. */
 export const defaultCreditBudget = 8;
 
+/** The run options (not the target) from `TRYON_*` variables; `creditBudget` defaults to `budget`. */
+export function runOptionsFromEnv(env: Readonly<Record<string, string | undefined>>, budget: number) {
+  return {
+    creditBudget: Number(env.TRYON_CREDIT_BUDGET ?? budget),
+    seed: Number(env.TRYON_SEED ?? Date.now() % 2 ** 31),
+    ...(env.TRYON_NUM_RUNS && { numRuns: Number(env.TRYON_NUM_RUNS) }),
+    ...(env.TRYON_PATH && { path: env.TRYON_PATH }),
+    profile: (env.TRYON_PROFILE === 'quick' ? 'quick' : 'full') as Profile,
+  };
+}
+
 /** Reads a SuiteConfig from `TRYON_*` variables; undefined when no base URL is set. */
 export function configFromEnv(env: Readonly<Record<string, string | undefined>>): SuiteConfig | undefined {
   const baseUrl = env.TRYON_BASE_URL;
@@ -42,11 +53,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     ...(env.TRYON_FIXTURE_BASE_URL && { fixtureBaseUrl: env.TRYON_FIXTURE_BASE_URL.replace(/\/$/, '') }),
     ...(control && { control }),
     ...(env.TRYON_SCENARIOS === '1' && { scenarios: true }),
-    creditBudget: Number(env.TRYON_CREDIT_BUDGET ?? (control ? 10_000 : defaultCreditBudget)),
-    seed: Number(env.TRYON_SEED ?? Date.now() % 2 ** 31),
-    ...(env.TRYON_NUM_RUNS && { numRuns: Number(env.TRYON_NUM_RUNS) }),
-    ...(env.TRYON_PATH && { path: env.TRYON_PATH }),
-    profile: env.TRYON_PROFILE === 'quick' ? 'quick' : 'full',
+    ...runOptionsFromEnv(env, control ? 10_000 : defaultCreditBudget),
   } satisfies SuiteConfig);
 }
 

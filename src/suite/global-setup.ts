@@ -4,7 +4,7 @@
  * way the frozen SuiteConfig reaches the tests through `provide('suiteConfig')`.
  */
 import type { TestProject } from 'vitest/node';
-import { configFromEnv, type SuiteConfig } from './config.ts';
+import { configFromEnv, runOptionsFromEnv, type SuiteConfig } from './config.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -15,13 +15,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('suiteConfig', fromEnv);
     return async () => {};
   }
-  const base: Omit<SuiteConfig, 'baseUrl' | 'control'> = {
-    creditBudget: Number(process.env.TRYON_CREDIT_BUDGET ?? 10_000),
-    seed: Number(process.env.TRYON_SEED ?? Date.now() % 2 ** 31),
-    profile: process.env.TRYON_PROFILE === 'quick' ? 'quick' : 'full',
-    ...(process.env.TRYON_NUM_RUNS && { numRuns: Number(process.env.TRYON_NUM_RUNS) }),
-    ...(process.env.TRYON_PATH && { path: process.env.TRYON_PATH }),
-  };
+  // The embedded target has test control, so its budget is nominal.
+  const base: Omit<SuiteConfig, 'baseUrl' | 'control'> = runOptionsFromEnv(process.env, 10_000);
   const embedded = await startEmbeddedTarget(base);
   project.provide('suiteConfig', embedded.config);
   return () => embedded.close();
