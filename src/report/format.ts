@@ -8,6 +8,7 @@ import type { Report, RequirementResult, Verdict } from './model.ts';
 export const verdictLabel: Readonly<Record<Verdict, string>> = {
   pass: 'pass',
   fail: 'fail',
+  inconclusive: 'inconclusive',
   skip: 'skip',
   'not-observable': 'not observable',
   'not-covered': 'not covered',

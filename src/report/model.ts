@@ -12,10 +12,10 @@ import { clip } from './failures.ts';
 import { summarise } from './summary.ts';
 import { judge, type Ran } from './verdict.ts';
 
-export type Verdict = 'pass' | 'fail' | 'skip' | 'not-observable' | 'not-covered';
+export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'skip' | 'not-observable' | 'not-covered';
 
 /** Every verdict, worst first: the order of summaries, filters and legends. */
-export const verdicts: readonly Verdict[] = ['fail', 'pass', 'skip', 'not-observable', 'not-covered'];
+export const verdicts: readonly Verdict[] = ['fail', 'pass', 'inconclusive', 'skip', 'not-observable', 'not-covered'];
 
 export const levels: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
 
@@ -98,6 +98,7 @@ export interface Counts {
   readonly total: number;
   readonly pass: number;
   readonly fail: number;
+  readonly inconclusive: number;
   readonly skip: number;
   readonly notObservable: number;
   readonly notCovered: number;
@@ -138,6 +139,16 @@ export interface Report {
   readonly tests: readonly TestEntry[];
   /** Files that failed to load, and errors outside any test. */
   readonly errors: readonly RunError[];
+  /** What the target chose on each point the spec leaves open, as seen in this run. */
+  readonly choices: readonly ChoiceResult[];
+}
+
+/** One implementation-defined point and what the target was seen to do on it. */
+export interface ChoiceResult {
+  readonly point: string;
+  readonly requirement?: string;
+  /** Each distinct value seen, with how often and in which tests. */
+  readonly values: ReadonlyArray<{ readonly value: string; readonly count: number; readonly tests: readonly string[] }>;
 }
 
 /** What the run knows beyond its test modules. */
@@ -228,7 +239,30 @@ export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, c
     requirements,
     tests,
     errors,
+    choices: choicesOf(ran),
   };
+}
+
+/** The choices of every test, one entry per point (sorted), each value counted once per test and exchange. */
+export function choicesOf(ran: readonly Ran[]): ChoiceResult[] {
+  const points = new Map<string, { requirement?: string; values: Map<string, { count: number; tests: Set<string> }> }>();
+  for (const r of ran) {
+    for (const c of r.meta.choices ?? []) {
+      const point = points.get(c.point) ?? { ...(c.requirement !== undefined && { requirement: c.requirement }), values: new Map() };
+      points.set(c.point, point);
+      const value = point.values.get(c.value) ?? { count: 0, tests: new Set<string>() };
+      point.values.set(c.value, value);
+      value.count += 1;
+      value.tests.add(r.entry.name);
+    }
+  }
+  return [...points]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([point, p]) => ({
+      point,
+      ...(p.requirement !== undefined && { requirement: p.requirement }),
+      values: [...p.values].sort((a, b) => b[1].count - a[1].count).map(([value, v]) => ({ value, count: v.count, tests: [...v.tests] })),
+    }));
 }
 
 function describeTest(test: TestCaseLike, file: string, grep: string | undefined): Ran {

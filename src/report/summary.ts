@@ -5,10 +5,10 @@
 import type { Counts, RequirementResult, Summary, TestEntry, Verdict } from './model.ts';
 
 function emptyCounts(): { -readonly [K in keyof Counts]: number } {
-  return { total: 0, pass: 0, fail: 0, skip: 0, notObservable: 0, notCovered: 0 };
+  return { total: 0, pass: 0, fail: 0, inconclusive: 0, skip: 0, notObservable: 0, notCovered: 0 };
 }
 
-const countKey = { pass: 'pass', fail: 'fail', skip: 'skip', 'not-observable': 'notObservable', 'not-covered': 'notCovered' } as const satisfies Record<Verdict, keyof Counts>;
+const countKey = { pass: 'pass', fail: 'fail', inconclusive: 'inconclusive', skip: 'skip', 'not-observable': 'notObservable', 'not-covered': 'notCovered' } as const satisfies Record<Verdict, keyof Counts>;
 
 /** The counts key of a verdict (`not-observable` → `notObservable`). */
 export function countOf(counts: Counts, verdict: Verdict): number {
@@ -19,7 +19,10 @@ export function countOf(counts: Counts, verdict: Verdict): number {
 export function summarise(requirements: readonly RequirementResult[], tests: readonly TestEntry[], errors: number): Summary {
   const all = emptyCounts();
   const byLevel = { MUST: emptyCounts(), SHOULD: emptyCounts(), MAY: emptyCounts() };
+  let binding = 0;
   for (const r of requirements) {
+    // Only a MUST the spec's own words make (not an implementation-defined point) decides the outcome.
+    if (r.verdict === 'fail' && r.level === 'MUST' && r.implementationDefined !== true) binding += 1;
     for (const c of [all, byLevel[r.level]]) {
       c.total += 1;
       c[countKey[r.verdict]] += 1;
@@ -29,7 +32,7 @@ export function summarise(requirements: readonly RequirementResult[], tests: rea
   const unowned = failed.some((t) => t.requirements.length === 0);
   const exercised = all.pass + all.fail;
   return {
-    outcome: byLevel.MUST.fail > 0 || unowned || errors > 0 ? 'fail' : 'pass',
+    outcome: binding > 0 || unowned || errors > 0 ? 'fail' : 'pass',
     passRate: exercised === 0 ? null : all.pass / exercised,
     requirements: all,
     byLevel,

@@ -1,13 +1,14 @@
 /**
- * The verdict of one requirement (report issue): fail if a covering test failed or an error
- * finding names it; pass if a covering test passed; skip, with the reasons, if every covering test
- * skipped; else not-observable with the catalogue's reason, or not-covered.
+ * The verdict of one requirement (issue "Verdicts you can trust"): fail if a rule of it broke or an
+ * error finding names it; pass if a test that covers it ran to its end; inconclusive if every test
+ * that covers it stopped before judging it; skip, with the reasons, if every covering test skipped;
+ * else not-observable with the catalogue's reason, or not-covered.
  */
 import type { TaskMeta } from 'vitest';
 import type { Finding } from '../checks/finding.ts';
 import type { Requirement } from '../spec/requirements.ts';
 import type { ExchangeSummary } from '../suite/conformance.ts';
-import { failureOfError, failureOfFinding, replayOf } from './failures.ts';
+import { clip, failureOfError, failureOfFinding, replayOf } from './failures.ts';
 import type { ErrorLike, Evidence, Observation, RequirementResult, RunInfo, TestCaseLike, TestEntry, Verdict } from './model.ts';
 
 /** At most this many exchanges of a failing test go into each of its failures. */
@@ -21,17 +22,59 @@ export interface Ran {
   readonly errors: readonly ErrorLike[];
 }
 
+/** What one test says of one requirement it covers (or names in an error finding). */
+export type TestOutcome = 'fail' | 'pass' | 'inconclusive' | 'skip';
+
+/**
+ * The outcome of requirement `id` in one test, per requirement and not per test: an error finding
+ * or a broken rule (`t.must`) naming `id` fails it; a test that ran to its end passes the rest; a
+ * test stopped by another requirement's rule, by a precondition of the run's own or by our timeout
+ * is inconclusive for the rest; a bare assertion (not yet tied to one requirement) fails them all.
+ */
+export function outcomeOf(r: { readonly entry: Pick<TestEntry, 'requirements' | 'state'>; readonly meta: TaskMeta; readonly errors: readonly ErrorLike[] }, id: string): TestOutcome | undefined {
+  const meta = r.meta;
+  if ((meta.findings ?? []).some((f) => f.severity === 'error' && f.requirement === id)) return 'fail';
+  if ((meta.broken ?? []).some((b) => b.requirement === id)) return 'fail';
+  if (!r.entry.requirements.includes(id)) return undefined;
+  if (r.entry.state === 'skipped') return 'skip';
+  if (r.entry.state === 'passed') return 'pass';
+  if ((meta.broken ?? []).length > 0 || meta.inconclusive !== undefined) return 'inconclusive';
+  // Failed only through error findings on other requirements: every assertion of the test held.
+  if (r.errors.every((e) => /check\(s\) failed on the exchanges of this test/.test(e.message))) return 'pass';
+  return r.errors.some(isBareAssertion) ? 'fail' : 'inconclusive';
+}
+
+/** An assertion error that no `t.must` tied to a requirement: it fails every requirement the test covers. */
+function isBareAssertion(e: ErrorLike): boolean {
+  return e.name === 'AssertionError' || (e.expected !== undefined && e.actual !== undefined) || /^(AssertionError: )?expected /m.test(e.message);
+}
+
+/** Why a test was inconclusive about the requirements it did not fail. */
+function inconclusiveReason(r: Ran): string {
+  if (r.meta.inconclusive !== undefined) return r.meta.inconclusive;
+  const broken = r.meta.broken ?? [];
+  if (broken.length > 0) return `the test stopped when ${broken.map((b) => b.requirement).join(', ')} failed`;
+  const first = (r.errors[0]?.message ?? 'an error of the run').split('\n')[0] ?? '';
+  return `the test stopped before judging it: ${first.slice(0, 200)}`;
+}
+
 /** Judges one requirement against every test of the run. */
 export function judge(req: Requirement, ran: readonly Ran[], info: Pick<RunInfo, 'seed' | 'target'>): RequirementResult {
+  const outcomes = ran.map((r) => [r, outcomeOf(r, req.id)] as const).filter((x): x is readonly [Ran, TestOutcome] => x[1] !== undefined);
+  const having = (o: TestOutcome): Ran[] => outcomes.filter(([, x]) => x === o).map(([r]) => r);
   const covering = ran.filter((r) => r.entry.requirements.includes(req.id));
   const errorFindings = (r: Ran): Finding[] => (r.meta.findings ?? []).filter((f) => f.severity === 'error' && f.requirement === req.id);
-  const failing = ran.filter((r) => (covering.includes(r) && r.entry.state === 'failed') || errorFindings(r).length > 0);
+  const brokenRules = (r: Ran) => (r.meta.broken ?? []).filter((b) => b.requirement === req.id);
+  const failing = having('fail');
 
   let verdict: Verdict;
   let reason: string | undefined;
   if (failing.length > 0) verdict = 'fail';
-  else if (covering.some((r) => r.entry.state === 'passed')) verdict = 'pass';
-  else if (covering.length > 0) {
+  else if (having('pass').length > 0) verdict = 'pass';
+  else if (having('inconclusive').length > 0) {
+    verdict = 'inconclusive';
+    reason = [...new Set(having('inconclusive').map(inconclusiveReason))].join('; ');
+  } else if (covering.length > 0) {
     verdict = 'skip';
     reason = [...new Set(covering.map((r) => r.entry.skipReason ?? 'skipped'))].join('; ');
   } else if (req.notObservable !== undefined) {
@@ -50,7 +93,14 @@ export function judge(req: Requirement, ran: readonly Ran[], info: Pick<RunInfo,
       ...evidenceOf(r.meta.evidence ?? []),
     };
     const findings = errorFindings(r);
-    return findings.length > 0 ? dedupe(findings).map(([f, n]) => ({ ...failureOfFinding(f, n), ...common })) : [{ ...failureOfError(r.errors, r.meta), ...common }];
+    const rules = brokenRules(r).map((b) => ({
+      message: clip(b.message),
+      ...(b.expected !== undefined && { expected: clip(b.expected) }),
+      ...(b.actual !== undefined && { received: clip(b.actual) }),
+      ...common,
+    }));
+    if (findings.length > 0 || rules.length > 0) return [...rules, ...dedupe(findings).map(([f, n]) => ({ ...failureOfFinding(f, n), ...common }))];
+    return [{ ...failureOfError(r.errors, r.meta), ...common }];
   });
 
   return {

@@ -129,7 +129,7 @@ function summary(r: Report): string {
 </section>`;
 }
 
-const shortLabel: Readonly<Record<Verdict, string>> = { fail: 'fail', pass: 'pass', skip: 'skip', 'not-observable': 'n/o', 'not-covered': 'n/c' };
+const shortLabel: Readonly<Record<Verdict, string>> = { fail: 'fail', pass: 'pass', inconclusive: 'inc', skip: 'skip', 'not-observable': 'n/o', 'not-covered': 'n/c' };
 
 function toolbar(r: Report): string {
   const chips = verdicts

@@ -11,6 +11,7 @@ import { countOf } from './summary.ts';
 const icon: Readonly<Record<Verdict, string>> = {
   pass: '✅',
   fail: '❌',
+  inconclusive: '❔',
   skip: '⏭️',
   'not-observable': '⚪',
   'not-covered': '➖',

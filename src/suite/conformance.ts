@@ -10,6 +10,7 @@ import type { Finding } from '../checks/finding.ts';
 import { requirement, type Capability, type RequirementId } from '../spec/requirements.ts';
 import { forwardProgressEvents } from '../report/progress-bridge.ts';
 import { beginEvidence, endEvidence } from './evidence.ts';
+import { Inconclusive, RuleBroken, must, type BrokenRule, type Choice } from './rules.ts';
 import { BudgetExhausted } from './spend-guard.ts';
 import { connectTarget, raisedLimits, type Actor, type SuiteTarget } from './target.ts';
 
@@ -26,6 +27,12 @@ declare module 'vitest' {
     findings?: Finding[];
     evidence?: ExchangeSummary[];
     counterexample?: string;
+    /** The requirement whose assertion failed (`t.must`), with what was expected and received. */
+    broken?: BrokenRule[];
+    /** Why the test could not judge what it covers (a precondition of the run's own, our timeout). */
+    inconclusive?: string;
+    /** What the target chose on points the spec leaves open. */
+    choices?: Choice[];
     /** What the test declares it needs and may spend; set at collection, so a plan can read it. */
     needs?: Capability[];
     cost?: Cost;
@@ -69,6 +76,15 @@ export interface ConformanceContext {
   readonly vitest: TestContext;
   /** Skips the rest of the test, with the reason recorded. */
   skip(reason: string): never;
+  /**
+   * Runs `assertion` as a rule of requirement `id`: when it throws, `id` alone fails and the rest of
+   * the test's requirements are inconclusive. Assert only what the spec's words demand of `id`.
+   */
+  must(id: RequirementId, assertion: () => void): void;
+  /** Stops the test as inconclusive (no verdict on what it covers): a precondition of the run's own did not hold. */
+  inconclusive(reason: string): never;
+  /** Records what the target chose on a point the spec leaves open; never judged. */
+  choose(point: string, value: string, requirement?: RequirementId): void;
   /** With test control, a fresh account of the test's own at the raised limits (isolated balance and uploads); otherwise the primary. */
   ownAccount(): Promise<Actor>;
   /** Reserves credits from the run's budget, or skips the test with the reason. */
@@ -106,6 +122,13 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
         target.control
           ? target.freshAccount({ starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute })
           : Promise.resolve(target.primary),
+      must,
+      inconclusive(reason) {
+        throw new Inconclusive(reason);
+      },
+      choose(point, value, requirement) {
+        (meta.choices ??= []).push({ point, value, ...(requirement !== undefined && { requirement }) });
+      },
       reserve(credits) {
         if (!target.budget.tryReserve(credits)) skip(`the credit budget has fewer than ${credits} credit(s) left`);
       },
@@ -119,8 +142,13 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
           endOnFailure: false,
         });
         if (details.failed && details.errorInstance instanceof BudgetExhausted) skip(details.errorInstance.message);
+        if (details.failed && details.errorInstance instanceof Inconclusive) throw details.errorInstance;
         if (details.failed) {
           meta.counterexample = fc.defaultReportMessage(details) ?? 'property failed';
+          const cause = details.errorInstance;
+          if (cause instanceof RuleBroken) {
+            throw new RuleBroken(cause.requirement, `${cause.message}\n${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`, cause.expected, cause.actual, { cause });
+          }
           throw new Error(`${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`, {
             cause: details.errorInstance,
           });
@@ -131,6 +159,20 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
       await fn(context);
     } catch (error) {
       if (error instanceof BudgetExhausted) skip(error.message);
+      if (error instanceof RuleBroken) {
+        (meta.broken ??= []).push({
+          requirement: error.requirement,
+          message: error.message.replace(/^\[[A-Z0-9-]+\] /, ''),
+          ...(error.expected !== undefined && { expected: error.expected }),
+          ...(error.actual !== undefined && { actual: error.actual }),
+        });
+        throw error;
+      }
+      if (error instanceof Inconclusive) {
+        meta.inconclusive = error.message;
+        error.message = `inconclusive: ${error.message}`;
+        throw error;
+      }
       // The verdict names the rules it breaks, so a red line in any log says which requirement failed.
       if (error instanceof Error) error.message = `[${spec.covers.join(', ')}] ${error.message}`;
       throw error;

@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { TestModule } from 'vitest/node';
 import { runSuite } from '../../src/cli/run.ts';
+import { outcomeOf } from '../../src/report/verdict.ts';
 import type { RequirementId } from '../../src/spec/requirements.ts';
 import { startEmbeddedTarget } from '../../src/suite/embedded-target.ts';
 import { startMutatingProxy, type Mutation } from './mutating-proxy.ts';
@@ -36,14 +37,17 @@ interface Outcome extends RunResult {
   readonly collateral: readonly RequirementId[];
 }
 
-/** Requirements the run failed: failed tests' requirements and the requirements of error findings. */
+/** Requirements the run failed, by the report's own verdict rules (per requirement, not per test). */
 export function failedRequirements(modules: readonly TestModule[]): Set<RequirementId> {
   const failed = new Set<RequirementId>();
   for (const module of modules) {
     for (const test of module.children.allTests()) {
       const meta = test.meta();
-      if (test.result().state === 'failed') for (const id of meta.requirements ?? []) failed.add(id);
-      for (const f of meta.findings ?? []) if (f.severity === 'error') failed.add(f.requirement);
+      const result = test.result();
+      const state = result.state === 'passed' || result.state === 'failed' ? result.state : ('skipped' as const);
+      const ran = { entry: { requirements: meta.requirements ?? [], state }, meta, errors: result.errors ?? [] };
+      const named = new Set<RequirementId>([...(meta.requirements ?? []), ...(meta.findings ?? []).map((f) => f.requirement), ...(meta.broken ?? []).map((b) => b.requirement)]);
+      for (const id of named) if (outcomeOf(ran, id) === 'fail') failed.add(id);
     }
   }
   return failed;

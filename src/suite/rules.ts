@@ -1,0 +1,74 @@
+/**
+ * How a conformance test states what it proves (issue "Verdicts you can trust"): every assertion
+ * belongs to one requirement, so a failure fails that requirement alone; a problem of the run's own
+ * (a precondition that did not hold, our clock) makes the test inconclusive, never a failure; and
+ * what a target chose where the spec is silent is recorded as a choice, never judged.
+ */
+import type { RequirementId } from '../spec/requirements.ts';
+
+/** One assertion of a requirement failed: that requirement fails, the rest of the test is inconclusive. */
+export class RuleBroken extends Error {
+  override readonly name = 'RuleBroken';
+  constructor(
+    readonly requirement: RequirementId,
+    message: string,
+    readonly expected?: string,
+    readonly actual?: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** The test could not judge what it covers (a precondition of the run's own failed); no verdict follows. */
+export class Inconclusive extends Error {
+  override readonly name = 'Inconclusive';
+}
+
+/** What a target chose on one point the spec leaves open (openapi.yaml `x-point`, or a loose wording). */
+export interface Choice {
+  /** The point: an `x-point` name of openapi.yaml where there is one (`idempotency-different-body`), else a short kebab-case name. */
+  readonly point: string;
+  /** What the target did, in a few words: `409 IDEMPOTENCY_KEY_CONFLICT`. */
+  readonly value: string;
+  /** The requirement the point belongs to, when the catalogue has one. */
+  readonly requirement?: RequirementId;
+}
+
+/** A failed requirement of one test, as the report reads it. */
+export interface BrokenRule {
+  readonly requirement: RequirementId;
+  readonly message: string;
+  readonly expected?: string;
+  readonly actual?: string;
+}
+
+interface AssertionLike {
+  readonly message?: unknown;
+  readonly expected?: unknown;
+  readonly actual?: unknown;
+}
+
+const show = (v: unknown): string | undefined => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v, null, 2));
+
+/**
+ * Runs `assertion` (vitest `expect` calls, usually) as a rule of requirement `id`. When it throws,
+ * the requirement is broken: the error becomes a RuleBroken that names `id`, with the assertion's
+ * expected and received values kept, so fast-check can shrink on it and the report can show them.
+ */
+export function must(id: RequirementId, assertion: () => void): void {
+  try {
+    assertion();
+  } catch (error) {
+    if (error instanceof RuleBroken || error instanceof Inconclusive) throw error;
+    const e = (error ?? {}) as AssertionLike;
+    const expected = show(e.expected);
+    const actual = show(e.actual);
+    throw new RuleBroken(id, `[${id}] ${String(e.message ?? error)}`, expected, actual, { cause: error });
+  }
+}
+
+/** Throws Inconclusive with `reason` unless `condition` holds: for preconditions of the run's own. */
+export function precondition(condition: unknown, reason: string): asserts condition {
+  if (!condition) throw new Inconclusive(reason);
+}
