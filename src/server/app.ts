@@ -13,6 +13,7 @@ import { createImageFetcher } from './domain/image-fetch/image-fetcher.ts';
 import { systemResolver } from './domain/image-fetch/resolver.ts';
 import { checkImageUrl } from './domain/image-fetch/url-rules.ts';
 import { createCompositeEngine } from './domain/images/composite-engine.ts';
+import { DecodePool } from './domain/images/decode-pool.ts';
 import { inspectImage } from './domain/images/inspect-image.ts';
 import { RateLimiter } from './domain/rate-limiter.ts';
 import { SyncWaiters } from './domain/sync-waiters.ts';
@@ -60,7 +61,14 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     ...(options.connectGuard && { connectGuard: options.connectGuard }),
     ...(options.trustedOrigin && { trustedOrigin: options.trustedOrigin }),
   });
-  const inspect = (bytes: Buffer) => inspectImage(bytes, { maxBytes: settings.maxImageBytes, maxPixels: settings.maxPixels });
+  const decodePool = new DecodePool({
+    size: settings.decodeWorkers,
+    deadlineMs: settings.decodeDeadlineMs,
+    queuePerOwner: settings.decodeQueuePerAccount,
+    maxPixels: settings.decodeBudget.maxPixels,
+  });
+  const limits = { maxBytes: settings.maxImageBytes, budget: settings.decodeBudget };
+  const inspect = (bytes: Buffer, accountId: string) => inspectImage(bytes, limits, (b) => decodePool.decode(b, accountId));
   const context: ServerContext = {
     store,
     clock,
@@ -112,6 +120,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
       clearInterval(sweeper);
       queue.close();
       await app.close();
+      await decodePool.close();
       store.close();
     },
   };

@@ -26,6 +26,45 @@ export interface ServerSettings {
   readonly uploadRetentionMs: number;
   /** Largest JSON body a create request may have. */
   readonly maxJsonBodyBytes: number;
+  /** What an image may cost to decode, judged from its headers before any decoding. */
+  readonly decodeBudget: DecodeBudget;
+  /** Worker threads that decode images off the main thread; one account holds at most size − 1 of them. */
+  readonly decodeWorkers: number;
+  /** Wall time one decode may take in a worker before it is stopped and the image refused. */
+  readonly decodeDeadlineMs: number;
+  /** Decodes one account may have waiting; more get 503 UNAVAILABLE. */
+  readonly decodeQueuePerAccount: number;
+  /** The whole request (headers and body) must arrive within this, or it gets 408 and the connection closes. */
+  readonly requestDeadlineMs: number;
+  /** The headers must arrive within this (counted from the connection's first byte of the request). */
+  readonly headersDeadlineMs: number;
+  /** How often the HTTP server checks those deadlines (their precision). */
+  readonly deadlineCheckMs: number;
+  /** Idle keep-alive connections close after this. */
+  readonly keepAliveMs: number;
+  /** Connections still sending their request, per client address and in total; more get 503 and close. */
+  readonly maxReceivingPerClient: number;
+  readonly maxReceivingTotal: number;
+}
+
+/**
+ * The decode budget (issue 13): each bound is read from the file's headers, so an image over any of
+ * them is refused without decoding a pixel.
+ */
+export interface DecodeBudget {
+  /** Width × height. */
+  readonly maxPixels: number;
+  /** Longest side: very tall or very wide images cost per row or column, whatever their pixel count. */
+  readonly maxSide: number;
+  /** Bytes a decoder may have to hold: the decoded frame, plus the coefficients of a progressive JPEG. */
+  readonly maxDecodedBytes: number;
+  /** Scans of a progressive JPEG: each one is a pass over the whole image. */
+  readonly maxJpegScans: number;
+  /** PNG text chunks (tEXt, zTXt, iTXt) and all chunks. */
+  readonly maxPngTextChunks: number;
+  readonly maxPngChunks: number;
+  /** What compressed PNG metadata (zTXt, iTXt, iCCP) may inflate to, all chunks together. */
+  readonly maxInflatedMetadataBytes: number;
 }
 
 const hour = 3_600_000;
@@ -45,6 +84,24 @@ export const defaultSettings: ServerSettings = Object.freeze({
   idempotencyRetentionMs: 24 * hour,
   uploadRetentionMs: 30 * 24 * hour,
   maxJsonBodyBytes: 64 * 1024,
+  decodeBudget: Object.freeze({
+    maxPixels: 40_000_000,
+    maxSide: 16_384,
+    maxDecodedBytes: 112 * 1024 * 1024,
+    maxJpegScans: 32,
+    maxPngTextChunks: 64,
+    maxPngChunks: 10_000,
+    maxInflatedMetadataBytes: 2 * 1024 * 1024,
+  }),
+  decodeWorkers: 2,
+  decodeDeadlineMs: 4_000,
+  decodeQueuePerAccount: 64,
+  requestDeadlineMs: 30_000,
+  headersDeadlineMs: 10_000,
+  deadlineCheckMs: 1_000,
+  keepAliveMs: 5_000,
+  maxReceivingPerClient: 256,
+  maxReceivingTotal: 2_048,
 });
 
 /** The trusted fixture origin: one HTTPS origin (on loopback, in tests) that may serve test images. */
@@ -73,5 +130,11 @@ export interface ServerOptions {
 
 /** Fills the settings a caller left out. */
 export function withDefaults(partial: Partial<ServerSettings> = {}): ServerSettings {
-  return Object.freeze({ ...defaultSettings, ...partial, limits: Object.freeze({ ...defaultSettings.limits, ...partial.limits }) });
+  return Object.freeze({
+    ...defaultSettings,
+    ...partial,
+    limits: Object.freeze({ ...defaultSettings.limits, ...partial.limits }),
+    // maxPixels stays the one knob older callers set; the budget follows it unless set itself.
+    decodeBudget: Object.freeze({ ...defaultSettings.decodeBudget, maxPixels: partial.maxPixels ?? defaultSettings.maxPixels, ...partial.decodeBudget }),
+  });
 }

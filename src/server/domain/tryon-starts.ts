@@ -20,7 +20,7 @@ export type FetchOutcome =
 
 export type InspectOutcome =
   | { readonly ok: true; readonly scenario?: ScenarioName | undefined }
-  | { readonly ok: false; readonly code: 'UNSUPPORTED_IMAGE' | 'IMAGE_TOO_LARGE'; readonly reason: string };
+  | { readonly ok: false; readonly code: 'UNSUPPORTED_IMAGE' | 'IMAGE_TOO_LARGE' | 'UNAVAILABLE'; readonly reason: string; readonly overBudget?: true };
 
 export interface StartDeps {
   readonly store: Store;
@@ -31,7 +31,8 @@ export interface StartDeps {
   /** Static URL rules: scheme, port, userinfo, IP literals (no resolution, no connection). */
   readonly checkUrl: (raw: string) => { readonly ok: true } | { readonly ok: false; readonly reason: string };
   readonly fetchImage: (url: string) => Promise<FetchOutcome>;
-  readonly inspect: (bytes: Buffer) => Promise<InspectOutcome>;
+  /** Checks a fetched image; `accountId` is whose turn in the decode pool it takes. */
+  readonly inspect: (bytes: Buffer, accountId: string) => Promise<InspectOutcome>;
 }
 
 export type StartResult = { readonly replayed: boolean; readonly tryOn: TryOnRecord };
@@ -149,7 +150,11 @@ async function obtain(
   }
   const fetched = await deps.fetchImage(source.url);
   if (!fetched.ok) throw new ApiError(fetched.code, `${who}ImageUrl: ${fetched.reason}`);
-  const inspected = await deps.inspect(fetched.bytes);
-  if (!inspected.ok) throw new ApiError(inspected.code, `${who}ImageUrl: ${inspected.reason}`);
+  const inspected = await deps.inspect(fetched.bytes, accountId);
+  if (!inspected.ok) {
+    // A JPEG or PNG that would cost too much to decode "cannot be used for a try-on" (issue 13).
+    const code = inspected.overBudget ? 'IMAGE_REJECTED' : inspected.code;
+    throw new ApiError(code, `${who}ImageUrl: ${inspected.reason}`, code === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});
+  }
   return { bytes: fetched.bytes, scenario: inspected.scenario ?? null };
 }

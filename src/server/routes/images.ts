@@ -16,8 +16,8 @@ export function imageRoutes(app: FastifyInstance, ctx: ServerContext): void {
       throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data with a boundary.');
     }
     const bytes = await readFilePart(request, ctx.settings.maxImageBytes);
-    const inspected = await ctx.inspect(bytes);
-    if (!inspected.ok) throw new ApiError(inspected.code, inspected.reason);
+    const inspected = await ctx.inspect(bytes, request.accountId);
+    if (!inspected.ok) throw new ApiError(inspected.code, inspected.reason, inspected.code === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});
     const format = bytes[0] === 0xff ? 'jpeg' : 'png';
     const now = ctx.clock.now();
     const image = {

@@ -18,9 +18,10 @@ import {
   truncated,
 } from '../../../fixtures/images.ts';
 import { encodePngChunk, pngSignature } from '../../../fixtures/png-chunks.ts';
+import { defaultSettings } from '../../config.ts';
 import { inspectImage } from './inspect-image.ts';
 
-const limits = { maxBytes: 4 * 1024 * 1024, maxPixels: 40_000_000 };
+const limits = { maxBytes: 4 * 1024 * 1024, budget: defaultSettings.decodeBudget };
 const person = await makePersonPhoto();
 const personPng = await makePersonPhoto({ format: 'png' });
 
@@ -74,7 +75,7 @@ describe('inspectImage refuses', () => {
   });
 
   it('an image over the pixel cap with UNSUPPORTED_IMAGE, naming the cap', async () => {
-    const outcome = await inspectImage(person, { maxBytes: limits.maxBytes, maxPixels: 768 * 1024 - 1 });
+    const outcome = await inspectImage(person, { maxBytes: limits.maxBytes, budget: { ...limits.budget, maxPixels: 768 * 1024 - 1 } });
     expect(outcome).toMatchObject({ ok: false, code: 'UNSUPPORTED_IMAGE', reason: expect.stringContaining('pixel cap') });
   });
 
