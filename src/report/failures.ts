@@ -4,7 +4,9 @@
  */
 import type { TaskMeta } from 'vitest';
 import type { Finding } from '../checks/finding.ts';
+import type { BrokenRule } from '../suite/rules.ts';
 import type { ErrorLike, Failure, Replay, RunInfo } from './model.ts';
+import { describeDiff, diffValues, isSubsetMatch } from './value-diff.ts';
 
 type FailureText = Pick<Failure, 'message' | 'expected' | 'received' | 'check' | 'occurrences'>;
 
@@ -18,6 +20,22 @@ export function failureOfFinding(f: Finding, occurrences: number): FailureText {
     ...(received !== undefined && { received }),
     check: f.check,
     ...(occurrences > 1 && { occurrences }),
+  };
+}
+
+/** A broken rule (`t.must`) as a failure's text: only the fields that differ when expected and received are JSON. */
+export function failureOfRule(b: BrokenRule): FailureText {
+  return withDiff(b.message, b.expected, b.actual);
+}
+
+/** The message and values, narrowed to the differing fields when both values are JSON objects or arrays. */
+function withDiff(message: string, expected: string | undefined, received: string | undefined): FailureText {
+  const diff = expected === undefined || received === undefined ? undefined : diffValues(expected, received, { subset: isSubsetMatch(message) });
+  const text = diff === undefined ? { message, expected, received } : { message: describeDiff(message, diff), expected: diff.expected, received: diff.received };
+  return {
+    message: clip(text.message),
+    ...(text.expected !== undefined && { expected: clip(text.expected) }),
+    ...(text.received !== undefined && { received: clip(text.received) }),
   };
 }
 
@@ -42,11 +60,7 @@ export function failureOfError(errors: readonly ErrorLike[], meta: TaskMeta): Fa
     inner.expected !== undefined || inner.actual !== undefined
       ? { expected: asText(inner.expected), received: asText(inner.actual) }
       : parseExpectation(message);
-  return {
-    message: clip(message),
-    ...(values.expected !== undefined && { expected: clip(values.expected) }),
-    ...(values.received !== undefined && { received: clip(values.received) }),
-  };
+  return withDiff(message, values.expected, values.received);
 }
 
 function innermost(error: ErrorLike): ErrorLike {

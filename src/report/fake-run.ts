@@ -56,7 +56,7 @@ const counterexample = [
 const curl = (method: string, path: string, body?: string): string =>
   `curl -sS -i -X ${method} -H 'authorization: Bearer $TRYON_API_KEY' -H 'idempotency-key: conf-7f3a9c' -H 'content-type: application/json'${body === undefined ? '' : ` --data-binary '${body}'`} 'http://127.0.0.1:8787/api/v1${path}'`;
 
-/** The made-up run: 10 tests in 6 files, passes, failures (a property, findings, an assertion) and skips. */
+/** The made-up run: 11 tests in 8 files, passes, failures (a property, findings, a bare assertion, a broken rule), an inconclusive test, skips and choices. */
 export function fakeModules(): TestModuleLike[] {
   return [
     fakeModule('src/suite/auth.suite.ts', [
@@ -86,6 +86,10 @@ export function fakeModules(): TestModuleLike[] {
         meta: {
           cost: { credits: 2, starts: 4, polls: 0, uploads: 0 },
           counterexample,
+          choices: [
+            { point: 'idempotency-different-body', value: '409 IDEMPOTENCY_KEY_CONFLICT', requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED' },
+            { point: 'idempotency-different-body', value: '409 IDEMPOTENCY_KEY_CONFLICT', requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED' },
+          ],
           evidence: [
             { curl: curl('POST', '/tryons', '{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true,"title":"<script>alert(1)</script>"}'), status: 200, body: '{"id":"ton_01","status":"pending","pollUrl":"/api/v1/tryons/ton_01"}' },
             { curl: curl('POST', '/tryons', '{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true,"title":"<script>alert(1)</script>"}'), status: 200, body: '{"id":"ton_02","status":"pending","pollUrl":"/api/v1/tryons/ton_02","title":"<script>alert(1)</script>"}' },
@@ -113,10 +117,44 @@ export function fakeModules(): TestModuleLike[] {
             { check: 'envelope', requirement: 'ERR-ENVELOPE-SHAPE', title: 'Error body is not the {error, code} envelope', message: 'Received: {"message":"Internal Server Error"}\nDocumented: {"error": string, "code": ErrorCode}', severity: 'error', exchange: 1 },
           ],
           evidence: [{ curl: curl('POST', '/tryons', `{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true,"title":"${'x'.repeat(121)}"}`), status: 500, body: '{"message":"Internal Server Error"}' }],
+          choices: [{ point: 'title-length', value: 'counted in UTF-16 code units' }],
         },
         errors: [{ message: '2 check(s) failed on the exchanges of this test:\n- [CREATE-TITLE-OPTIONAL-UP-TO-120] Undocumented status code\n- [ERR-ENVELOPE-SHAPE] Error body is not the {error, code} envelope' }],
         annotations: [{ type: 'observed', message: 'title of 121 code points → 500' }],
         durationMs: 95,
+      }),
+    ]),
+    fakeModule('src/suite/create.suite.ts', [
+      fakeTest({
+        describe: 'create',
+        name: 'an accepted start answers 200 with {id, status, pollUrl}, status pending',
+        state: 'failed',
+        requirements: ['CREATE-ACCEPTED-IS-200', 'CREATE-RESPONSE-STATUS-PENDING'],
+        meta: {
+          cost: { credits: 1, starts: 1, polls: 0, uploads: 0 },
+          broken: [
+            {
+              requirement: 'CREATE-ACCEPTED-IS-200',
+              message: "expected { op: 'createTryOn', …(3) } to deeply equal { op: 'createTryOn', …(3) }",
+              expected: JSON.stringify({ op: 'createTryOn', status: 200, keys: ['id', 'pollUrl', 'status'], contentType: 'application/json' }, null, 2),
+              actual: JSON.stringify({ op: 'createTryOn', status: 201, keys: ['id', 'pollUrl', 'status'], contentType: 'application/json' }, null, 2),
+            },
+          ],
+          evidence: [{ curl: curl('POST', '/tryons', '{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true}'), status: 201, body: '{"id":"ton_05","status":"pending","pollUrl":"/api/v1/tryons/ton_05"}' }],
+        },
+        errors: [{ name: 'RuleBroken', message: "[CREATE-ACCEPTED-IS-200] expected { op: 'createTryOn', …(3) } to deeply equal { op: 'createTryOn', …(3) }" }],
+        durationMs: 160,
+      }),
+    ]),
+    fakeModule('src/suite/uploads.suite.ts', [
+      fakeTest({
+        describe: 'uploads',
+        name: 'accepts a JPEG of exactly 4 MB',
+        state: 'failed',
+        requirements: ['RES-IMAGE-UP-TO-4MB-ACCEPTED'],
+        meta: { cost: { credits: 0, starts: 0, polls: 0, uploads: 1 }, inconclusive: 'the fixture host answered 503 for the 4 MB image, so the upload could not be tried' },
+        errors: [{ name: 'Inconclusive', message: 'inconclusive: the fixture host answered 503 for the 4 MB image, so the upload could not be tried' }],
+        durationMs: 230,
       }),
     ]),
     fakeModule('src/suite/rate-limits.suite.ts', [
@@ -125,7 +163,7 @@ export function fakeModules(): TestModuleLike[] {
         name: 'the 13th start in a minute gets 429 RATE_LIMITED with Retry-After',
         state: 'passed',
         requirements: ['LIMIT-STARTS-12-PER-MINUTE', 'LIMIT-429-RETRY-AFTER'],
-        meta: { cost: { credits: 0, starts: 13, polls: 0, uploads: 0 } },
+        meta: { cost: { credits: 0, starts: 13, polls: 0, uploads: 0 }, choices: [{ point: 'retry-after-window', value: 'rolling window, Retry-After 47 s', requirement: 'LIMIT-429-RETRY-AFTER' }] },
         annotations: [{ type: 'observed', message: 'Retry-After on the 13th start: 47 s (refused requests filled the window)' }],
         durationMs: 61_200,
       }),
@@ -180,6 +218,9 @@ export const fakeCatalogueIds: readonly RequirementId[] = [
   'CREATE-TITLE-OPTIONAL-UP-TO-120',
   'CREATE-IDEMPOTENCY-REPLAY',
   'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE',
+  'CREATE-ACCEPTED-IS-200',
+  'CREATE-RESPONSE-STATUS-PENDING',
+  'RES-IMAGE-UP-TO-4MB-ACCEPTED',
   'SYNC-200-ON-SUCCESS',
   'ROUTING-UNKNOWN-PATH-404',
   'AUTH-BEARER-REQUIRED',

@@ -18,7 +18,8 @@ function judge(id: RequirementId, tests: readonly FakeTest[], info: RunInfo = fa
 }
 
 const passed = (name: string, ids: RequirementId[] = [observable]): FakeTest => ({ name, state: 'passed', requirements: ids });
-const failed = (name: string, ids: RequirementId[] = [observable], meta: FakeTest['meta'] = {}): FakeTest => ({ name, state: 'failed', requirements: ids, meta, errors: [{ message: 'boom' }] });
+/** A test that failed on a bare assertion (no `t.must`): it fails every requirement it covers. */
+const failed = (name: string, ids: RequirementId[] = [observable], meta: FakeTest['meta'] = {}): FakeTest => ({ name, state: 'failed', requirements: ids, meta, errors: [{ name: 'AssertionError', message: 'expected 404 to be 401' }] });
 const skipped = (name: string, reason: string, ids: RequirementId[] = [observable]): FakeTest => ({ name, state: 'skipped', requirements: ids, meta: { skipReason: reason } });
 
 describe('buildReport: the verdict of a requirement', () => {
@@ -31,6 +32,7 @@ describe('buildReport: the verdict of a requirement', () => {
     ['fail when a covering test failed, even if another passed', { tests: [passed('a'), failed('b')], want: 'fail' }],
     ['fail when an error finding names it, from a test that covers something else', { tests: [failed('b', [other], { findings: [errorFinding] })], want: 'fail' }],
     ['fail when an error finding names it, even from a skipped test', { tests: [passed('a'), { ...skipped('b', 'out of budget', [other]), meta: { skipReason: 'out of budget', findings: [errorFinding] } }], want: 'fail' }],
+    ['inconclusive, with the reason, when the covering test stopped on an error that is not an assertion', { tests: [{ name: 'a', state: 'failed', requirements: [observable], errors: [{ message: 'socket hang up' }] }], want: 'inconclusive', reason: 'the test stopped before judging it: socket hang up' }],
     ['pass when only a warning finding names it', { tests: [{ ...passed('a'), meta: { findings: [warningFinding] } }], want: 'pass' }],
     ['skip, with every distinct reason, when all covering tests skipped', { tests: [skipped('a', 'needs test-control: no'), skipped('b', 'needs scenarios: no'), skipped('c', 'needs scenarios: no')], want: 'skip', reason: 'needs test-control: no; needs scenarios: no' }],
     ['skip with vitest’s skip note when the test left no reason in meta', { tests: [{ name: 'a', state: 'skipped', requirements: [observable], note: 'ctx.skip note' }], want: 'skip', reason: 'ctx.skip note' }],
@@ -111,23 +113,29 @@ describe('buildReport: the run', () => {
     expect(publicUrl('https://k:p@api.example.com/api/v1/?token=x#y')).toBe('https://api.example.com/api/v1');
   });
 
-  it('counts requirements by verdict and level, and fails the outcome only for MUST failures or run errors', () => {
+  it('counts requirements by verdict and level, and fails the outcome only for MUST failures', () => {
     const s = fakeReport().summary;
-    expect(s.requirements).toEqual({ total: 20, pass: 8, fail: 6, skip: 2, notObservable: 2, notCovered: 2 });
-    expect(s.byLevel.MUST.fail).toBe(4);
-    expect(s.tests).toEqual({ total: 9, passed: 4, failed: 3, skipped: 2 });
-    expect(s.passRate).toBeCloseTo(8 / 14);
+    expect(s.requirements).toEqual({ total: 23, pass: 9, fail: 6, inconclusive: 2, skip: 2, notObservable: 2, notCovered: 2 });
+    expect(s.byLevel.MUST.fail).toBe(5);
+    expect(s.tests).toEqual({ total: 11, passed: 4, failed: 5, skipped: 2 });
+    expect(s.passRate).toBeCloseTo(9 / 15);
     expect(s.outcome).toBe('fail');
 
-    const shouldOnly = buildReport([fakeModule('f', [fakeTest({ name: 'slow', state: 'failed', requirements: ['SVC-MOST-RESULTS-UNDER-30-SECONDS'] })])], fakeInfo, [requirement('SVC-MOST-RESULTS-UNDER-30-SECONDS')]);
+    const shouldOnly = buildReport([fakeModule('f', [fakeTest(failed('slow', ['SVC-MOST-RESULTS-UNDER-30-SECONDS']))])], fakeInfo, [requirement('SVC-MOST-RESULTS-UNDER-30-SECONDS')]);
     expect(shouldOnly.summary.outcome).toBe('pass');
     expect(shouldOnly.summary.requirements.fail).toBe(1);
   });
 
-  it('reports a file that failed to load, and fails the outcome for it', () => {
-    const report = buildReport([fakeModule('src/suite/broken.suite.ts', [], [{ message: 'SyntaxError: Unexpected token' }])], { ...fakeInfo, unhandledErrors: [{ message: 'socket hang up' }] }, [requirement(observable)]);
+  it('reports a file that failed to load and an unhandled error as errors of the run (outcome error), not as failed requirements', () => {
+    const report = buildReport(
+      [fakeModule('src/suite/broken.suite.ts', [], [{ message: 'SyntaxError: Unexpected token' }]), fakeModule('src/suite/x.suite.ts', [fakeTest(passed('a'))])],
+      { ...fakeInfo, unhandledErrors: [{ message: 'socket hang up' }] },
+      [requirement(observable), requirement(other)],
+    );
     expect(report.errors).toEqual([{ file: 'src/suite/broken.suite.ts', message: 'SyntaxError: Unexpected token' }, { message: 'socket hang up' }]);
-    expect(report.summary.outcome).toBe('fail');
+    expect(report.summary.outcome).toBe('error');
+    expect(report.summary.errors).toBe(2);
+    expect(report.requirements.map((r) => r.verdict)).toEqual(['pass', 'not-covered']);
   });
 
   it('judges against the whole catalogue by default, in catalogue order', () => {

@@ -5,6 +5,7 @@
  * JUnit, Markdown, HTML) renders this one value, and `report.schema.json` describes its JSON form.
  */
 import type { TaskMeta } from 'vitest';
+import { implementationDefinedPoints, type ImplementationDefinedPoint } from '../spec/openapi.ts';
 import { allRequirements, type Level, type Requirement } from '../spec/requirements.ts';
 import type { Profile } from '../suite/config.ts';
 import type { Cost } from '../suite/conformance.ts';
@@ -19,8 +20,14 @@ export const verdicts: readonly Verdict[] = ['fail', 'pass', 'inconclusive', 'sk
 
 export const levels: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
 
-/** The report.json format version; bump it with any incompatible change of report.schema.json. */
-export const reportSchemaVersion = 1;
+/**
+ * The report.json format version; bump it with any incompatible change of report.schema.json.
+ * 2: the `inconclusive` verdict and count, the `error` outcome, `choices`.
+ */
+export const reportSchemaVersion = 2;
+
+/** The versions `readReport` reads: a version 1 report comes back with no choices and no inconclusive counts. */
+export type ReadableSchemaVersion = 1 | typeof reportSchemaVersion;
 
 export interface Evidence {
   readonly curl: string;
@@ -105,8 +112,12 @@ export interface Counts {
 }
 
 export interface Summary {
-  /** `fail` when a MUST requirement failed, a test without requirements failed, or the run had errors (exit 1 of `run`). */
-  readonly outcome: 'pass' | 'fail';
+  /**
+   * `error` when the run had errors of its own (files that did not load, unhandled errors: exit 2 of
+   * `run`); else `fail` when a MUST requirement that is not implementation-defined failed, or a test
+   * without requirements failed (exit 1); else `pass`.
+   */
+  readonly outcome: 'pass' | 'fail' | 'error';
   /** pass ÷ (pass + fail) over the requirements the run exercised; null when it exercised none. */
   readonly passRate: number | null;
   readonly requirements: Counts;
@@ -121,7 +132,7 @@ export interface RunError {
 }
 
 export interface Report {
-  readonly schemaVersion: typeof reportSchemaVersion;
+  readonly schemaVersion: ReadableSchemaVersion;
   readonly tool: { readonly name: string; readonly version: string };
   readonly target: { readonly baseUrl: string; readonly embedded: boolean };
   readonly openapiSha256: string;
@@ -145,8 +156,14 @@ export interface Report {
 
 /** One implementation-defined point and what the target was seen to do on it. */
 export interface ChoiceResult {
+  /** The openapi.yaml `x-point` name where there is one, else the suite's short kebab-case name. */
   readonly point: string;
+  /** The requirement the point belongs to: as the test named it, else the catalogue's requirement with that `xPoint`. */
   readonly requirement?: string;
+  /** openapi.yaml's `x-reference-server` for the point: what our reference server does (an example, not binding). */
+  readonly referenceServer?: string;
+  /** openapi.yaml's `x-conformance` for the point: what a verdict accepts from any target. */
+  readonly conformance?: string;
   /** Each distinct value seen, with how often and in which tests. */
   readonly values: ReadonlyArray<{ readonly value: string; readonly count: number; readonly tests: readonly string[] }>;
 }
@@ -239,16 +256,21 @@ export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, c
     requirements,
     tests,
     errors,
-    choices: choicesOf(ran),
+    choices: choicesOf(ran, catalogue),
   };
 }
 
-/** The choices of every test, one entry per point (sorted), each value counted once per test and exchange. */
-export function choicesOf(ran: readonly Ran[]): ChoiceResult[] {
-  const points = new Map<string, { requirement?: string; values: Map<string, { count: number; tests: Set<string> }> }>();
+/**
+ * The choices of every test, one entry per point (sorted by name), each value counted once per
+ * `t.choose` call, with openapi.yaml's text for the point where it has an `x-point` of that name.
+ */
+export function choicesOf(ran: readonly Ran[], catalogue: readonly Requirement[] = allRequirements(), documented: readonly ImplementationDefinedPoint[] = implementationDefinedPoints()): ChoiceResult[] {
+  type Point = { requirement?: string | undefined; values: Map<string, { count: number; tests: Set<string> }> };
+  const points = new Map<string, Point>();
   for (const r of ran) {
     for (const c of r.meta.choices ?? []) {
-      const point = points.get(c.point) ?? { ...(c.requirement !== undefined && { requirement: c.requirement }), values: new Map() };
+      const point: Point = points.get(c.point) ?? { values: new Map() };
+      point.requirement ??= c.requirement ?? catalogue.find((q) => q.xPoint === c.point)?.id;
       points.set(c.point, point);
       const value = point.values.get(c.value) ?? { count: 0, tests: new Set<string>() };
       point.values.set(c.value, value);
@@ -261,8 +283,14 @@ export function choicesOf(ran: readonly Ran[]): ChoiceResult[] {
     .map(([point, p]) => ({
       point,
       ...(p.requirement !== undefined && { requirement: p.requirement }),
+      ...textOf(documented.find((d) => d.point === point)),
       values: [...p.values].sort((a, b) => b[1].count - a[1].count).map(([value, v]) => ({ value, count: v.count, tests: [...v.tests] })),
     }));
+}
+
+function textOf(d: ImplementationDefinedPoint | undefined): Pick<ChoiceResult, 'referenceServer' | 'conformance'> {
+  if (d === undefined) return {};
+  return { ...(d.referenceServer !== undefined && { referenceServer: d.referenceServer }), ...(d.conformance !== undefined && { conformance: d.conformance }) };
 }
 
 function describeTest(test: TestCaseLike, file: string, grep: string | undefined): Ran {

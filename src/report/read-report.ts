@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { Report } from './model.ts';
+import type { Counts, Report } from './model.ts';
 
 // ajv-formats ships CommonJS with `export default`; under NodeNext the callable sits on `.default`.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -55,5 +55,20 @@ export async function readReport(file: string): Promise<Report> {
   }
   const problems = reportProblems(value);
   if (problems.length > 0) throw new InvalidReportError(file, problems);
-  return value as Report;
+  return upgraded(value as Report);
+}
+
+/**
+ * A report of an older schema version in the current model's shape: version 1 had no choices and
+ * no inconclusive verdict, so it comes back with `choices: []` and inconclusive counts of 0.
+ */
+export function upgraded(report: Report): Report {
+  if (report.schemaVersion !== 1) return report;
+  const counts = (c: Counts): Counts => ({ ...c, inconclusive: c.inconclusive ?? 0 });
+  const s = report.summary;
+  return {
+    ...report,
+    summary: { ...s, requirements: counts(s.requirements), byLevel: { MUST: counts(s.byLevel.MUST), SHOULD: counts(s.byLevel.SHOULD), MAY: counts(s.byLevel.MAY) } },
+    choices: report.choices ?? [],
+  };
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './model.ts';
 import { fakeInfo, fakeReport } from './fake-run.ts';
@@ -30,11 +31,22 @@ describe('report.schema.json', () => {
     expect(reportProblems(report).join('\n')).toContain(where);
   });
 
+  it('rejects a version 2 report without choices, and reads a version 1 report (written before them) with none', async () => {
+    const report = JSON.parse(renderJson(fakeReport())) as Record<string, unknown>;
+    delete report.choices;
+    expect(reportProblems(report).join('\n')).toContain("must have required property 'choices'");
+    const v1 = await readReport(fileURLToPath(new URL('./__fixtures__/report-v1.json', import.meta.url)));
+    expect(v1.schemaVersion).toBe(1);
+    expect(v1.choices).toEqual([]);
+    expect(v1.summary.requirements.inconclusive).toBe(0);
+    expect(v1.summary.byLevel.MUST.inconclusive).toBe(0);
+  });
+
   it('reads a report.json back, and refuses a file that is not one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-report-'));
     try {
       await writeFile(join(dir, 'report.json'), renderJson(fakeReport()));
-      expect((await readReport(join(dir, 'report.json'))).summary.requirements.total).toBe(20);
+      expect((await readReport(join(dir, 'report.json'))).summary.requirements.total).toBe(fakeReport().requirements.length);
       await writeFile(join(dir, 'other.json'), '{"hello": "world"}');
       const error = await readReport(join(dir, 'other.json')).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InvalidReportError);

@@ -1,6 +1,6 @@
 /**
  * The counts of a report: requirements by verdict, overall and per level, tests by state, and the
- * outcome the `run` command's exit status follows.
+ * outcome the `run` command's exit status follows ({@link exitStatusOf}).
  */
 import type { Counts, RequirementResult, Summary, TestEntry, Verdict } from './model.ts';
 
@@ -32,7 +32,8 @@ export function summarise(requirements: readonly RequirementResult[], tests: rea
   const unowned = failed.some((t) => t.requirements.length === 0);
   const exercised = all.pass + all.fail;
   return {
-    outcome: binding > 0 || unowned || errors > 0 ? 'fail' : 'pass',
+    // Errors of the run's own (a file that did not load, an unhandled error) leave the verdicts incomplete: not a finding, exit 2.
+    outcome: errors > 0 ? 'error' : binding > 0 || unowned ? 'fail' : 'pass',
     passRate: exercised === 0 ? null : all.pass / exercised,
     requirements: all,
     byLevel,
@@ -44,4 +45,9 @@ export function summarise(requirements: readonly RequirementResult[], tests: rea
     },
     errors,
   };
+}
+
+/** The exit status of `run` for an outcome: 0 pass, 1 fail (a binding MUST failed), 2 error (the run had errors of its own). */
+export function exitStatusOf(outcome: Summary['outcome']): 0 | 1 | 2 {
+  return outcome === 'pass' ? 0 : outcome === 'fail' ? 1 : 2;
 }

@@ -8,7 +8,7 @@ import type { TaskMeta } from 'vitest';
 import type { Finding } from '../checks/finding.ts';
 import type { Requirement } from '../spec/requirements.ts';
 import type { ExchangeSummary } from '../suite/conformance.ts';
-import { clip, failureOfError, failureOfFinding, replayOf } from './failures.ts';
+import { failureOfError, failureOfFinding, failureOfRule, replayOf } from './failures.ts';
 import type { ErrorLike, Evidence, Observation, RequirementResult, RunInfo, TestCaseLike, TestEntry, Verdict } from './model.ts';
 
 /** At most this many exchanges of a failing test go into each of its failures. */
@@ -44,9 +44,29 @@ export function outcomeOf(r: { readonly entry: Pick<TestEntry, 'requirements' | 
   return r.errors.some(isBareAssertion) ? 'fail' : 'inconclusive';
 }
 
-/** An assertion error that no `t.must` tied to a requirement: it fails every requirement the test covers. */
+/**
+ * An assertion error that no `t.must` tied to a requirement: it fails every requirement the test
+ * covers. A failed property wraps it (fast-check's report, the assertion as `cause`), so the causes count too.
+ */
 function isBareAssertion(e: ErrorLike): boolean {
-  return e.name === 'AssertionError' || (e.expected !== undefined && e.actual !== undefined) || /^(AssertionError: )?expected /m.test(e.message);
+  for (let at: unknown = e, depth = 0; depth < 5 && typeof at === 'object' && at !== null; at = (at as ErrorLike).cause, depth++) {
+    const x = at as ErrorLike;
+    if (typeof x.message !== 'string') return false;
+    if (x.name === 'RuleBroken' || x.name === 'Inconclusive') return false;
+    if (x.name === 'AssertionError' || (x.expected !== undefined && x.actual !== undefined) || /^(AssertionError: )?expected /m.test(x.message)) return true;
+  }
+  return false;
+}
+
+/** What one test says as a whole, for a progress line: fail if it failed any requirement, else pass, inconclusive or skip. */
+export function testOutcome(r: Parameters<typeof outcomeOf>[0]): { readonly outcome: TestOutcome; readonly failed: readonly string[] } {
+  const named = new Set([...r.entry.requirements, ...(r.meta.findings ?? []).map((f) => f.requirement), ...(r.meta.broken ?? []).map((b) => b.requirement)]);
+  const failed = [...named].filter((id) => outcomeOf(r, id) === 'fail');
+  if (failed.length > 0) return { outcome: 'fail', failed };
+  if (r.entry.state === 'skipped') return { outcome: 'skip', failed };
+  if (r.entry.state === 'passed') return { outcome: 'pass', failed };
+  // A failed test that failed none of its requirements (a precondition, our timeout, a toolkit error).
+  return { outcome: r.entry.requirements.length === 0 ? 'fail' : 'inconclusive', failed };
 }
 
 /** Why a test was inconclusive about the requirements it did not fail. */
@@ -93,12 +113,7 @@ export function judge(req: Requirement, ran: readonly Ran[], info: Pick<RunInfo,
       ...evidenceOf(r.meta.evidence ?? []),
     };
     const findings = errorFindings(r);
-    const rules = brokenRules(r).map((b) => ({
-      message: clip(b.message),
-      ...(b.expected !== undefined && { expected: clip(b.expected) }),
-      ...(b.actual !== undefined && { received: clip(b.actual) }),
-      ...common,
-    }));
+    const rules = brokenRules(r).map((b) => ({ ...failureOfRule(b), ...common }));
     if (findings.length > 0 || rules.length > 0) return [...rules, ...dedupe(findings).map(([f, n]) => ({ ...failureOfFinding(f, n), ...common }))];
     return [{ ...failureOfError(r.errors, r.meta), ...common }];
   });

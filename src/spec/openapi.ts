@@ -114,3 +114,34 @@ function errorsOf(doc: JsonObject, responses: JsonObject): DocumentedError[] {
       }));
     });
 }
+
+/** One point the spec leaves open, as openapi.yaml records it (`x-point` with its `x-reference-server` and `x-conformance`). */
+export interface ImplementationDefinedPoint {
+  /** The `x-point` name, e.g. `idempotency-different-body`. */
+  readonly point: string;
+  /** A JSON pointer to the node that carries it. */
+  readonly where: string;
+  /** What the reference server does (`x-reference-server`): one example, not binding. */
+  readonly referenceServer?: string;
+  /** What a conformance verdict accepts from any target (`x-conformance`). */
+  readonly conformance?: string;
+}
+
+/** Every `x-point` of the document, in file order (the first node wins if a name repeats). */
+export function implementationDefinedPoints(doc: JsonObject = openapi): ImplementationDefinedPoint[] {
+  const found = new Map<string, ImplementationDefinedPoint>();
+  const walk = (node: Json | undefined, pointer: string): void => {
+    if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+    if (!isObject(node)) return;
+    const point = node['x-point'];
+    if (typeof point === 'string' && point !== '' && !found.has(point)) {
+      const text = (key: string): string | undefined => (typeof node[key] === 'string' ? (node[key] as string).trim() : undefined);
+      const referenceServer = text('x-reference-server');
+      const conformance = text('x-conformance');
+      found.set(point, { point, where: pointer === '' ? '#' : `#${pointer}`, ...(referenceServer !== undefined && { referenceServer }), ...(conformance !== undefined && { conformance }) });
+    }
+    for (const [key, value] of Object.entries(node)) walk(value, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+  };
+  walk(doc, '');
+  return [...found.values()];
+}

@@ -1,0 +1,87 @@
+/**
+ * A failed assertion, read well: when the expected and received values of a broken rule are JSON
+ * (as `t.must` keeps them), the report shows only the fields that differ, not vitest's one-line
+ * `{ op: 'createTryOn', …(3) }` that hides them.
+ */
+
+/** What differs between an expected and a received JSON value, one `path: value` line per field. */
+export interface ValueDiff {
+  /** The differing fields, as paths (`status`, `body.code`, `keys[2]`). */
+  readonly fields: readonly string[];
+  readonly expected: string;
+  readonly received: string;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const absent = '(absent)';
+
+function parse(text: string): Json | undefined {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+const isRecord = (v: Json | undefined): v is { [key: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The fields in which `received` differs from `expected`, when both are JSON objects or arrays;
+ * undefined otherwise (plain text, scalars, or nothing differs). With `subset` (vitest's
+ * `toMatchObject`), fields that only `received` has are not differences.
+ */
+export function diffValues(expected: string, received: string, options: { readonly subset?: boolean } = {}): ValueDiff | undefined {
+  const e = parse(expected);
+  const r = parse(received);
+  if (e === undefined || r === undefined || typeof e !== 'object' || typeof r !== 'object' || e === null || r === null) return undefined;
+  const rows: Array<[string, string, string]> = [];
+  walk(e, r, '', options.subset === true, rows);
+  if (rows.length === 0) return undefined;
+  return {
+    fields: rows.map(([path]) => path),
+    expected: rows.map(([path, x]) => `${path}: ${x}`).join('\n'),
+    received: rows.map(([path, , y]) => `${path}: ${y}`).join('\n'),
+  };
+}
+
+function walk(e: Json | undefined, r: Json | undefined, path: string, subset: boolean, rows: Array<[string, string, string]>): void {
+  if (isRecord(e) && isRecord(r)) {
+    const keys = [...new Set([...Object.keys(e), ...(subset ? [] : Object.keys(r))])];
+    for (const key of keys) walk(e[key], r[key], path === '' ? key : `${path}.${key}`, subset, rows);
+    return;
+  }
+  if (Array.isArray(e) && Array.isArray(r) && e.length === r.length) {
+    e.forEach((item, i) => walk(item, r[i], `${path}[${i}]`, subset, rows));
+    return;
+  }
+  const x = show(e);
+  const y = show(r);
+  if (x !== y) rows.push([path === '' ? '(value)' : path, x, y]);
+}
+
+function show(v: Json | undefined): string {
+  return v === undefined ? absent : JSON.stringify(v);
+}
+
+/**
+ * An assertion message with vitest's abbreviated objects (`…(3)`) rewritten to name the differing
+ * fields; other lines (a counterexample, a replay line) and a custom message before "expected" stay.
+ */
+export function describeDiff(message: string, diff: ValueDiff): string {
+  const [first = '', ...rest] = message.split('\n');
+  if (!/…\(\d+\)|\[Object\]|\[Array\]/.test(first)) return message;
+  const at = first.search(/(?:^|\s)expected /);
+  const prefix = at <= 0 ? '' : `${first.slice(0, at).trim()} `;
+  const [only] = diff.fields;
+  const what =
+    diff.fields.length === 1 && only !== undefined
+      ? `${only} differs: expected ${diff.expected.slice(only.length + 2)}, received ${diff.received.slice(only.length + 2)}`
+      : `${diff.fields.length} fields differ: ${diff.fields.join(', ')}`;
+  return [`${prefix}${what}`, ...rest].join('\n');
+}
+
+/** Whether an assertion message is vitest's `toMatchObject` (a subset match). */
+export function isSubsetMatch(message: string): boolean {
+  return /\bto match object\b/.test(message);
+}
