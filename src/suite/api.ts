@@ -8,6 +8,7 @@ import type { Exchange } from '../client/exchange.ts';
 import type { Bucket } from '../client/pacer.ts';
 import { withRetry } from '../client/retry.ts';
 import type { ScenarioName } from '../fixtures/scenarios.ts';
+import { Inconclusive } from './rules.ts';
 import type { Actor, SuiteTarget } from './target.ts';
 
 export interface StartOptions {
@@ -83,12 +84,9 @@ export class Api {
     return ex;
   }
 
-  /** GET /account → the balance, retried like a client would. */
-  async credits(actor: Actor): Promise<number> {
-    const ex = await withRetry(this.target.send)({ method: 'GET', path: '/account', key: actor.key, operationId: 'getAccount' });
-    const credits = (ex.response?.json as { credits?: unknown } | undefined)?.credits;
-    if (typeof credits !== 'number') throw new Error(`GET /account gave no credits (${ex.response?.status ?? ex.error})`);
-    return credits;
+  /** The actor's credit balance (see `balanceOf`); Inconclusive when the run cannot read one. */
+  credits(actor: Actor): Promise<number> {
+    return balanceOf(this.target, actor.key);
   }
 
   /** Polls until the try-on leaves `pending`, at the spec's pace (or faster with raised limits). */
@@ -115,6 +113,19 @@ export class Api {
     if (!base || !this.target.config.fixtureBehaviours) throw new Error('no behaviour routes');
     return `${new URL(base).origin}${pathAndQuery}`;
   }
+}
+
+/**
+ * The credit balance of the account behind `key`: the one place the suite reads a balance, so that
+ * where the balance lives is one edit. The spec leaves the shape of GET /account open ("response body
+ * shape ... not shown"), so a balance the run cannot read is a precondition of the run's own that did
+ * not hold: it throws Inconclusive (no verdict), never a failure of the target.
+ */
+export async function balanceOf(target: SuiteTarget, key: string): Promise<number> {
+  const ex = await withRetry(target.send)({ method: 'GET', path: '/account', key, operationId: 'getAccount' });
+  const credits = (ex.response?.json as { credits?: unknown } | undefined)?.credits;
+  if (typeof credits !== 'number') throw new Inconclusive(`the run cannot read a credit balance: GET /account gave ${ex.response?.status ?? ex.error} with no numeric "credits"`);
+  return credits;
 }
 
 /** A valid create body from fixture URLs; `scenario` marks the person photo. */
