@@ -1,108 +1,194 @@
 /**
  * Checks applied to every exchange with a target: plain named functions over one exchange that
- * return a finding or nothing (after schemathesis's `checks.py`). Spec: Errors, Limits, Endpoints.
+ * return findings (after schemathesis's `checks.py`). They judge by the spec's own words only
+ * (spec: Endpoints, Errors, Limits, Resources): an `error` finding quotes the sentence it breaks;
+ * where the spec leaves the answer open (codes it does not show, statuses an implementation-defined
+ * case may get, a Content-Type it never names) the finding is a `warning`, an observation that never
+ * fails a target. openapi.yaml's implementation-defined codes are examples, not rules.
  */
 import type { Answered } from '../client/exchange.ts';
-import { documentedErrors, routingErrors } from '../spec/openapi.ts';
-import { SchemaBook, documentedStatuses, responseSchemaPointer } from '../spec/response-schemas.ts';
+import type { Operation } from '../spec/openapi.ts';
 import type { RequirementId } from '../spec/requirements.ts';
 import { finding, type Finding } from './finding.ts';
-import { isKnownPath, operationOf } from './operation-of.ts';
+import { isKnownPath, isUnderBaseUrl, operationOf, templateOperationOf } from './operation-of.ts';
+import { bodyProblems } from './spec-bodies.ts';
+import { codeRequirement, errorsTable, ourChoice, soleCodeOf, specAnswers, type SpecAnswers } from './spec-answers.ts';
 
-export type Check = (exchange: Answered) => Finding | undefined;
+export type Check = (exchange: Answered) => readonly Finding[];
 
-const book = new SchemaBook();
+/** Statuses a routing miss may get before routing decides, in an order of checks the spec leaves open. */
+const beforeRouting = new Set([401, 429, 503]);
 
-/** The requirement that lists each operation's answers. */
-const errorListOf: Readonly<Record<string, RequirementId>> = {
-  createTryOn: 'CREATE-ERROR-LIST',
-  createTryOnSync: 'SYNC-SAME-CONTRACT-AS-CREATE',
-  getTryOn: 'GET-ERROR-LIST',
-  uploadImage: 'UPLOAD-ERROR-LIST',
-  getAccount: 'ACCOUNT-GET-SHAPE-IMPL-DEFINED',
-  getResultImage: 'AUTH-RESULT-URL-PUBLIC',
-};
+/** How an exchange is judged: as an operation of the spec, or as a routing miss. */
+type Route =
+  | { readonly kind: 'operation'; readonly op: Operation; readonly answers: SpecAnswers }
+  | { readonly kind: 'routing'; readonly want: 404 | 405; readonly requirement: RequirementId; readonly bound: boolean }
+  | { readonly kind: 'none' };
 
-const successOf: Readonly<Record<string, RequirementId>> = {
-  createTryOn: 'CREATE-ACCEPTED-IS-200',
-  createTryOnSync: 'SYNC-200-ON-SUCCESS',
-  getTryOn: 'GET-RESPONSE-200-BODY',
-  uploadImage: 'UPLOAD-RESPONSE-200',
-  getAccount: 'ACCOUNT-GET-READS-CREDITS',
-  getResultImage: 'AUTH-RESULT-URL-PUBLIC',
-};
-
-function routingStatus(ex: Answered): number {
-  return isKnownPath(ex.request.url) ? 405 : 404;
+function routeOf(ex: Answered): Route {
+  const { method, url } = ex.request;
+  const op = operationOf(method, url);
+  if (op) {
+    const answers = specAnswers(op.operationId);
+    return answers ? { kind: 'operation', op, answers } : { kind: 'none' };
+  }
+  const known = isKnownPath(url);
+  const want = known ? 405 : 404;
+  // GET /tryons/sync may be read as GET /tryons/{id} of try-on "sync": either answer is the target's choice.
+  const alt = templateOperationOf(method, url);
+  const altAnswers = alt ? specAnswers(alt.operationId) : undefined;
+  if (alt && altAnswers && ex.response.status !== want) return { kind: 'operation', op: alt, answers: altAnswers };
+  // "A path with no endpoint gives 404 NOT_FOUND; a method the endpoint does not accept gives 405
+  // METHOD_NOT_ALLOWED" — for paths relative to {base_url}, and for methods with a meaning of their
+  // own left aside (HEAD and OPTIONS are answered by many HTTP stacks before any endpoint).
+  const bound = isUnderBaseUrl(url) && !['HEAD', 'OPTIONS'].includes(method.toUpperCase());
+  return { kind: 'routing', want, requirement: known ? 'ROUTING-WRONG-METHOD-405' : 'ROUTING-UNKNOWN-PATH-404', bound };
 }
 
-/** The status is one the operation documents (or the routing 404/405 for an undocumented route). */
-export const statusIsDocumented: Check = (ex) => {
-  const op = operationOf(ex.request.method, ex.request.url);
+const codeOf = (ex: Answered): string | undefined => {
+  const code = (ex.response.json as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+const said = (ex: Answered): string => `${ex.response.status}${codeOf(ex) === undefined ? '' : ` ${codeOf(ex)}`}`;
+
+/** Whether error answers of this exchange must have the spec's shape ("All error responses share the shape described under Errors"). */
+function underBaseUrl(ex: Answered, route: Route): boolean {
+  if (route.kind === 'operation') return route.answers.underBaseUrl;
+  return isUnderBaseUrl(ex.request.url);
+}
+
+/**
+ * The status is one the spec gives the operation: a success status of its "Response" line, or a
+ * status of its "Errors:" line. A 2xx, 1xx, 3xx or 5xx it does not give is an error; an unlisted
+ * 4xx is recorded, since a case the spec leaves open may get it (a wrong Content-Type, a key reused
+ * with a different body). Routing misses get 404 or 405.
+ */
+export const statusIsSpecified: Check = (ex) => {
   const status = ex.response.status;
-  if (!op) {
-    const want = routingStatus(ex);
-    return status === want
-      ? undefined
-      : finding('status_is_documented', want === 404 ? 'ROUTING-UNKNOWN-PATH-404' : 'ROUTING-WRONG-METHOD-405', 'Undocumented status for an unknown route', String(status), String(want), ex.seq);
+  const route = routeOf(ex);
+  if (route.kind === 'none') return [];
+  if (route.kind === 'routing') {
+    if (status === route.want) return [];
+    const want = route.want === 404 ? '404 NOT_FOUND ("A path with no endpoint gives 404 NOT_FOUND")' : '405 METHOD_NOT_ALLOWED ("a method the endpoint does not accept gives 405 METHOD_NOT_ALLOWED")';
+    // The order of checks is open: a key, rate or availability check may answer before routing does.
+    if (beforeRouting.has(status)) return [];
+    // A HEAD or OPTIONS the target answers (HEAD like GET, OPTIONS for CORS) is a method it accepts.
+    if (['HEAD', 'OPTIONS'].includes(ex.request.method.toUpperCase()) && status >= 200 && status < 300) return [];
+    return [finding('status_is_specified', route.requirement, 'Unexpected status for a route with no such endpoint or method', said(ex), want, ex.seq, route.bound ? 'error' : 'warning')];
   }
-  const documented = documentedStatuses(op.operationId);
-  return documented.includes(status)
-    ? undefined
-    : finding('status_is_documented', (status >= 400 ? errorListOf : successOf)[op.operationId] ?? 'ERR-ENVELOPE-SHAPE', `Undocumented status for ${op.operationId}`, String(status), documented.join(', '), ex.seq);
+  const { op, answers } = route;
+  if (status >= 400) {
+    if (!answers.errors || answers.errors.has(status)) return [];
+    const listed = [...answers.errors.keys()].join(', ');
+    if (status >= 500) {
+      return [finding('status_is_specified', answers.errorListRequirement, `${status} is not a status the spec lists for ${op.operationId}`, said(ex), `Errors: ${listed}`, ex.seq)];
+    }
+    const ours = ourChoice(op, status, codeOf(ex)) ? ' (the reference server makes the same choice)' : '';
+    return [
+      finding('status_is_specified', answers.errorListRequirement, `An answer the spec does not list, recorded: a case it leaves open may get it${ours}`, said(ex), `Errors: ${listed}`, ex.seq, 'warning'),
+    ];
+  }
+  if (!answers.success || answers.success.includes(status)) return [];
+  const requirement = status >= 200 && status < 300 ? answers.successRequirement : answers.errorListRequirement;
+  return [finding('status_is_specified', requirement, `${status} is not a status the spec gives for ${op.operationId}`, said(ex), `success: ${answers.success.join(' or ')}; Errors: ${[...(answers.errors?.keys() ?? [])].join(', ')}`, ex.seq)];
 };
 
-/** JSON answers say so in their Content-Type. */
-export const jsonContentType: Check = (ex) => {
-  const type = ex.response.headers['content-type'] ?? '';
-  const op = operationOf(ex.request.method, ex.request.url);
-  if (op?.operationId === 'getResultImage' && ex.response.status === 200) return undefined;
-  if (ex.request.method === 'HEAD') return undefined;
-  return /^application\/json\b/i.test(type)
-    ? undefined
-    : finding('json_content_type', ex.response.status >= 400 ? 'ERR-ENVELOPE-SHAPE' : 'GET-RESPONSE-200-BODY', 'Response is not JSON', type || '(no Content-Type)', 'application/json', ex.seq);
+/**
+ * The error code is one the spec gives for that status. Binding: a spec code comes with the status
+ * of the Errors table; a status whose every meaning in the table is one code (401, 402, 403, 404,
+ * 405, 413, 429, 500, 502, 503) carries that code where the operation lists it ("A missing,
+ * malformed or revoked key gives 401 with code INVALID_API_KEY"; "Over a rate limit the response
+ * is 429 RATE_LIMITED"). Recorded only: another code on a 400 or 422, where the spec leaves body
+ * and idempotency errors open ("Error codes for a body where both or neither source … : not shown").
+ */
+export const errorCodeIsSpecified: Check = (ex) => {
+  const status = ex.response.status;
+  const code = codeOf(ex);
+  if (status < 400 || code === undefined) return [];
+  const route = routeOf(ex);
+  if (route.kind === 'none' || !underBaseUrl(ex, route)) return [];
+  const tableStatus = errorsTable.get(code);
+  if (tableStatus !== undefined && tableStatus !== status) {
+    return [finding('error_code_is_specified', codeRequirement(code), `${code} with a status other than the Errors table's`, said(ex), `${tableStatus} ${code}`, ex.seq)];
+  }
+  const sole = soleCodeOf(status);
+  const soleBreak = (): Finding[] =>
+    sole === undefined || sole === code ? [] : [finding('error_code_is_specified', codeRequirement(sole), `${status} with a code other than the spec's`, said(ex), `${status} ${sole}`, ex.seq)];
+  if (route.kind === 'routing') return route.bound && (status === route.want || beforeRouting.has(status)) ? soleBreak() : [];
+  const { op, answers } = route;
+  if (!answers.errors) {
+    // GET /account: its errors are "not shown", but a key and a rate limit mean the same everywhere.
+    return status === 401 || status === 429 ? soleBreak() : [];
+  }
+  const listed = answers.errors.get(status);
+  if (listed === undefined || listed.includes(code)) return [];
+  if (sole !== undefined) return soleBreak();
+  const ours = ourChoice(op, status, code) ? ' (the reference server makes the same choice)' : '';
+  return [
+    finding('error_code_is_specified', answers.errorListRequirement, `A ${status} code the spec does not list, recorded: a case it leaves open may get it${ours}`, said(ex), `${status} ${listed.join(', ')}`, ex.seq, 'warning'),
+  ];
 };
 
-/** Errors use `{error, code}` with a code from the operation's documented set for that status. */
+/**
+ * "Every error response is JSON of the shape { "error": string, "code": string }", and "`error` is
+ * human-readable" (so not empty). Binding for paths under {base_url}; recorded for result images,
+ * which the spec places outside it and says nothing of their errors.
+ */
 export const errorEnvelope: Check = (ex) => {
   const status = ex.response.status;
-  if (status < 400 || ex.request.method === 'HEAD') return undefined;
+  if (status < 400 || ex.request.method.toUpperCase() === 'HEAD') return [];
+  const route = routeOf(ex);
+  const severity = underBaseUrl(ex, route) ? 'error' : 'warning';
   const body = ex.response.json as { error?: unknown; code?: unknown } | undefined;
-  if (typeof body !== 'object' || body === null || typeof body.error !== 'string' || body.error.length === 0 || typeof body.code !== 'string') {
-    return finding('error_envelope', 'ERR-ENVELOPE-SHAPE', 'Error without the {error, code} envelope', ex.response.text.slice(0, 200) || '(empty body)', '{"error": string, "code": string}', ex.seq);
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.error !== 'string' || typeof body.code !== 'string') {
+    return [finding('error_envelope', 'ERR-ENVELOPE-SHAPE', 'Error without the {error, code} envelope', ex.response.text.slice(0, 200) || '(empty or non-JSON body)', '{"error": string, "code": string}', ex.seq, severity)];
   }
-  const op = operationOf(ex.request.method, ex.request.url);
-  const allowed = (op ? documentedErrors(op) : routingErrors()).filter((e) => e.status === status).map((e) => e.code);
-  if (allowed.length === 0) return undefined; // the status check reports this one
-  return allowed.includes(body.code)
-    ? undefined
-    : finding('error_envelope', (op ? errorListOf[op.operationId] : undefined) ?? 'ERR-ENVELOPE-SHAPE', `Undocumented error code for ${status}`, body.code, allowed.join(', '), ex.seq);
+  if (body.error.trim().length === 0) {
+    return [finding('error_envelope', 'ERR-ERROR-HUMAN-READABLE', 'Error text is empty', JSON.stringify(body.error), '"`error` is human-readable"', ex.seq, severity)];
+  }
+  return [];
 };
 
-/** The body matches the documented schema for the operation, status and media type. */
-export const bodyMatchesSchema: Check = (ex) => {
-  const op = operationOf(ex.request.method, ex.request.url);
-  if (!op || ex.request.method === 'HEAD' || ex.response.json === undefined) return undefined;
-  const pointer = responseSchemaPointer(op.operationId, ex.response.status);
-  if (!pointer) return undefined;
-  const problems = book.validate(pointer, ex.response.json);
-  if (problems.length === 0) return undefined;
-  const requirement: RequirementId = ex.response.status >= 400 ? 'ERR-ENVELOPE-SHAPE' : (successOf[op.operationId] ?? 'ERR-ENVELOPE-SHAPE');
-  return finding('body_matches_schema', requirement, `Body does not match the ${op.operationId} ${ex.response.status} schema`, problems.map((p) => `${p.path} ${p.message}`).join('; '), pointer, ex.seq);
+/**
+ * JSON answers say so in their Content-Type. The spec never names the header ("is JSON of the
+ * shape …"), so a JSON body under another Content-Type is recorded, not failed.
+ */
+export const jsonContentType: Check = (ex) => {
+  if (ex.request.method.toUpperCase() === 'HEAD' || ex.response.json === undefined) return [];
+  const type = ex.response.headers['content-type'] ?? '';
+  if (/^application\/([\w.+-]*\+)?json\b/i.test(type)) return [];
+  const route = routeOf(ex);
+  const requirement: RequirementId = ex.response.status >= 400 || route.kind !== 'operation' ? 'ERR-ENVELOPE-SHAPE' : route.answers.successRequirement;
+  return [finding('json_content_type', requirement, 'A JSON body under another Content-Type, recorded', type || '(no Content-Type)', 'application/json (not named by the spec)', ex.seq, 'warning')];
 };
 
-/** A 429 carries Retry-After in whole seconds. */
+/**
+ * A success body has the fields the spec gives it, with the spec's types and values (Resources:
+ * Try-on, Uploaded image; Endpoints). Fields the spec does not list are allowed ("the rules for
+ * adding or changing fields: not shown"). GET /account's body shape is "not shown": never judged.
+ */
+export const bodyMatchesSpec: Check = (ex) => {
+  const status = ex.response.status;
+  if (status < 200 || status >= 300 || ex.request.method.toUpperCase() === 'HEAD') return [];
+  const route = routeOf(ex);
+  if (route.kind !== 'operation') return [];
+  const problems = bodyProblems(route.op.operationId, status, ex.response.json, ex.response.text);
+  return problems.map((p) => finding('body_matches_spec', p.requirement, `Body of ${route.op.operationId} ${status}: ${p.title}`, p.received, p.documented, ex.seq));
+};
+
+/** "Over a rate limit the response is 429 RATE_LIMITED with a Retry-After header in seconds" (delay-seconds: digits). */
 export const retryAfterOn429: Check = (ex) => {
-  if (ex.response.status !== 429) return undefined;
+  if (ex.response.status !== 429) return [];
   const value = ex.response.headers['retry-after'];
-  return value !== undefined && /^\d+$/.test(value.trim())
-    ? undefined
-    : finding('retry_after_on_429', 'LIMIT-429-RETRY-AFTER', '429 without an integer Retry-After', value ?? '(no Retry-After)', 'Retry-After: <seconds>', ex.seq);
+  if (value !== undefined && /^\d+$/.test(value.trim())) return [];
+  const route = routeOf(ex);
+  return [finding('retry_after_on_429', 'LIMIT-429-RETRY-AFTER', '429 without Retry-After in seconds', value ?? '(no Retry-After)', 'Retry-After: <seconds>', ex.seq, underBaseUrl(ex, route) ? 'error' : 'warning')];
 };
 
-export const allChecks: readonly Check[] = [statusIsDocumented, jsonContentType, errorEnvelope, bodyMatchesSchema, retryAfterOn429];
+export const allChecks: readonly Check[] = [statusIsSpecified, errorCodeIsSpecified, errorEnvelope, jsonContentType, bodyMatchesSpec, retryAfterOn429];
 
 /** Runs every check on one exchange. */
 export function runChecks(ex: Answered, checks: readonly Check[] = allChecks): Finding[] {
-  return checks.map((c) => c(ex)).filter((f): f is Finding => f !== undefined);
+  return checks.flatMap((c) => c(ex));
 }

@@ -43,3 +43,20 @@ export function isKnownPath(url: string): boolean {
   const path = pathOf(url);
   return matchers.some((m) => m.pattern.test(path));
 }
+
+/**
+ * An operation of this method whose path template matches, ignoring which template is the most
+ * literal: GET /tryons/sync read as a GET /tryons/{id} of try-on "sync". The spec's prose does not
+ * say that literal segments win ("A path with no endpoint gives 404 NOT_FOUND; a method the endpoint
+ * does not accept gives 405"), so either reading is the target's to choose.
+ */
+export function templateOperationOf(method: string, url: string): Operation | undefined {
+  const path = pathOf(url);
+  return matchers.find((m) => m.pattern.test(path) && m.operation.method === method.toLowerCase())?.operation;
+}
+
+/** True when the path lies under the API's version prefix ({base_url}). */
+export function isUnderBaseUrl(url: string): boolean {
+  const path = pathOf(url);
+  return path === apiPrefix || path.startsWith(`${apiPrefix}/`);
+}

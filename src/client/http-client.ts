@@ -121,12 +121,16 @@ function toResponse(res: Dispatcher.ResponseData, bytes: Buffer, truncated: bool
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   const type = headers['content-type'] ?? '';
-  const isText = /^(application\/(.*\+)?json|text\/)/i.test(type);
-  const text = isText ? bytes.subarray(0, 64 * 1024).toString('utf8') : '';
+  // The spec says answers are JSON, not which Content-Type they carry: a JSON body under text/plain
+  // or no Content-Type is still read as JSON (the checks record the header separately).
+  const mayBeJson = /json/i.test(type) || type === '' || /^text\//i.test(type);
+  const isText = /^(application\/(.*\+)?json|text\/)/i.test(type) || (type === '' && bytes.length <= 64 * 1024);
+  let text = isText ? bytes.subarray(0, 64 * 1024).toString('utf8') : '';
   let json: unknown;
-  if (/json/i.test(type) && !truncated) {
+  if (mayBeJson && !truncated && bytes.length > 0) {
     try {
       json = JSON.parse(bytes.toString('utf8'));
+      if (text === '') text = bytes.subarray(0, 64 * 1024).toString('utf8');
     } catch {
       json = undefined;
     }
