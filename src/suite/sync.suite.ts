@@ -1,13 +1,18 @@
 /**
  * POST /tryons/sync (spec: POST /tryons/sync; States and transitions rule 5; openapi.yaml x-point
  * sync-pick-up). 200 with the final state when the try-on finishes within the wait, 202 with a
- * pollUrl when it does not, answered within about the wait; the try-on keeps running after a 202 or
- * a dropped connection, and a repeat with the same key picks it back up without a second charge.
+ * pollUrl when it does not, after about the wait; the try-on keeps running after a 202 or a dropped
+ * connection, and a repeat with the same key picks it back up without a second charge.
+ *
+ * The wait is judged against the 55 s the spec documents. A target that declares another wait
+ * through test control (`syncWaitMs`) is judged against what it declares, and the requirement is
+ * then reported inconclusive: "not verified at the documented value".
  */
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { Api, newIdempotencyKey } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
+import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 interface Answer {
@@ -24,33 +29,70 @@ const pollsPerWait = 12;
 const pollsPerSlowWait = 40;
 /** A test that waits out a slow generation and sync waits of about 55 s, at documented limits. */
 const slowTestMs = 360_000;
-/** How much later than the sync wait an answer may come: network, queueing, a busy target. */
+/** The spec's sync wait: "Sync wait | about 55 seconds, then 202". */
+const documentedWaitMs = 55_000;
+/** How much later than the wait a 202 may come ("about"; the spec's client timeout is "at least 70 seconds"). */
 const answerSlackMs = 15_000;
+/** How much earlier than the wait a 202 may come ("about 55 seconds"). */
+const earliestShare = 0.8;
 
 const answerOf = (ex: Exchange): Answer => (ex.response?.json ?? {}) as Answer;
 const said = (ex: Exchange): string => `${ex.response?.status ?? ex.error} ${ex.response?.text ?? ''}`;
-
-
-
-/** The sync answer came within the wait plus some slack. */
-function expectWithinWait(t: ConformanceContext, ex: Exchange): void {
-  const limit = t.target.timing.syncWaitMs + answerSlackMs;
-  expect(ex.response?.durationMs ?? Infinity, `sync answer after ${Math.round(ex.response?.durationMs ?? 0)} ms; the wait is ${t.target.timing.syncWaitMs} ms`).toBeLessThanOrEqual(limit);
-}
-
-/** "Holds the request open for up to about 55 seconds": a 202 comes only once about the wait has passed. */
-function expectHeldForTheWait(t: ConformanceContext, ex: Exchange): void {
-  const { syncWaitMs } = t.target.timing;
-  expect(ex.response?.durationMs ?? 0, `202 after ${Math.round(ex.response?.durationMs ?? 0)} ms; the wait is ${syncWaitMs} ms`).toBeGreaterThanOrEqual(0.8 * syncWaitMs);
-}
+const isFinal = (status: unknown): boolean => status === 'success' || status === 'failed';
 
 /** A 202: `{id, status: pending, pollUrl: /api/v1/tryons/<id>}`. */
-function expectStillPending(ex: Exchange): string {
+function expectStillPending(t: ConformanceContext, ex: Exchange): string {
   const answer = answerOf(ex);
-  expect(typeof answer.id, said(ex)).toBe('string');
-  expect(answer.status, said(ex)).toBe('pending');
-  expect(answer.pollUrl, said(ex)).toBe(`/api/v1/tryons/${String(answer.id)}`);
+  // "202 | still working when the wait ends | `{id, status: "pending", pollUrl}`".
+  t.must('SYNC-202-STILL-PENDING', () => expect(typeof answer.id, said(ex)).toBe('string'));
+  t.must('SYNC-202-STILL-PENDING', () => expect(answer.status, said(ex)).toBe('pending'));
+  // pollUrl: "Path relative to {host}, equal to `/api/v1/tryons/<id>`."
+  t.must('RES-POLL-URL-VALUE', () => expect(answer.pollUrl, said(ex)).toBe(`/api/v1/tryons/${String(answer.id)}`));
   return answer.id as string;
+}
+
+/**
+ * A repeat of a sync request with the same key (x-point sync-pick-up): "repeating the request with
+ * the same Idempotency-Key picks the try-on back up", so the same id, as 200 with the final state or
+ * 202 pending; a 200 of a try-on already seen final carries that final status.
+ */
+function expectPickedUp(t: ConformanceContext, ex: Exchange, id: string, finalStatus: unknown, via: string): void {
+  const answer = answerOf(ex);
+  t.must('SYNC-SAME-KEY-PICKS-UP-AFTER-DROP', () => expect([200, 202], `${via}: ${said(ex)}`).toContain(ex.response?.status));
+  t.must('SYNC-SAME-KEY-PICKS-UP-AFTER-DROP', () => expect(answer.id, `${via}: ${said(ex)}`).toBe(id));
+  if (ex.response?.status === 200 && isFinal(finalStatus)) {
+    // "Any transition out of `success` or `failed`: none shown": a final try-on stays final.
+    t.must('STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED', () => expect(answer.status, `${via}: ${said(ex)}`).toBe(finalStatus));
+  }
+  t.choose('sync-pick-up', `a sync repeat of a ${String(finalStatus)} try-on: ${ex.response?.status} ${String(answer.status)}`, 'SYNC-SAME-KEY-PICKS-UP-AFTER-DROP');
+}
+
+/** A sync start whose generation outlasts the wait (slow-generation scenario), shared by the tests that read it. */
+interface SlowSync {
+  readonly api: Api;
+  readonly actor: Actor;
+  readonly body: Record<string, unknown>;
+  readonly key: string;
+  readonly ex: Exchange;
+}
+let slow: Promise<SlowSync> | undefined;
+function slowSync(t: ConformanceContext): Promise<SlowSync> {
+  slow ??= (async () => {
+    const api = new Api(t.target);
+    const actor = await t.ownAccount();
+    const body = await idBody(api, actor, 'slow-generation');
+    const key = newIdempotencyKey();
+    t.reserve(1);
+    const ex = await api.start(actor, body, { sync: true, idempotencyKey: key });
+    return { api, actor, body, key, ex };
+  })();
+  slow.catch(() => (slow = undefined));
+  return slow;
+}
+
+/** A 200 from a slow-generation sync start: the target does not honour the scenario marker. */
+function requireSlow(t: ConformanceContext, ex: Exchange): void {
+  if (ex.response?.status === 200 && isFinal(answerOf(ex).status)) t.inconclusive(`the slow-generation try-on finished within the wait (${said(ex)}): the target does not honour the scenario marker`);
 }
 
 describe('POST /tryons/sync', () => {
@@ -63,20 +105,29 @@ describe('POST /tryons/sync', () => {
       const body = await idBody(api, actor);
       t.reserve(1);
       const ex = await api.start(actor, body, { sync: true });
-      expectWithinWait(t, ex);
       if (ex.response?.status === 202) {
-        // A target whose generation outlasts its wait: legal once it has waited, but then no 200 to judge.
-        expectHeldForTheWait(t, ex);
-        const read = await api.waitFinal(actor, expectStillPending(ex));
+        // A target whose generation outlasts its wait: legal, but then there is no 200 to judge.
+        const read = await api.waitFinal(actor, expectStillPending(t, ex));
         if (answerOf(read).status !== 'success') t.target.budget.giveBack(1);
-        t.skip('the generation outlasted the sync wait, so no 200 could be observed');
+        t.inconclusive('the generation outlasted the sync wait, so no 200 could be observed');
       }
-      expect(ex.response?.status, said(ex)).toBe(200);
+      // "200 | try-on finished within the wait, as `success` | `{id, status: "success", resultUrl: string}`".
+      t.must('SYNC-200-ON-SUCCESS', () => expect(ex.response?.status, said(ex)).toBe(200));
       const answer = answerOf(ex);
-      expect(answer).toMatchObject({ id: expect.any(String), status: 'success', resultUrl: expect.any(String) });
-      expect('pollUrl' in answer, 'pollUrl in a sync 200').toBe(false);
+      if (answer.status === 'failed') {
+        // "any failure while the image is made" may end an ordinary try-on failed: no success to judge.
+        t.target.budget.giveBack(1);
+        t.inconclusive(`the ordinary try-on ended failed (allowed by the spec), so no success could be observed: ${said(ex)}`);
+      }
+      t.must('SYNC-200-ON-SUCCESS', () => expect(answer).toMatchObject({ id: expect.any(String), status: 'success', resultUrl: expect.any(String) }));
+      // pollUrl: "Only in the create response and in a `202` from the sync endpoint."
+      t.must('RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', () => expect('pollUrl' in answer, 'pollUrl in a sync 200').toBe(false));
       const read = await api.get(actor, answer.id as string);
-      expect(answerOf(read), 'GET after the sync 200').toMatchObject({ id: answer.id, status: 'success', resultUrl: answer.resultUrl });
+      // "The only way to learn a try-on's outcome described is polling or the sync endpoint": both tell the same outcome.
+      t.must('EVENTS-OUTCOME-BY-POLL-OR-SYNC', () => expect(read.response?.status, `GET after the sync 200: ${said(read)}`).toBe(200));
+      // A final state stays final (x-point terminal-transitions). The resultUrl itself may differ per read: the spec does not say it is stable.
+      t.must('STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED', () => expect(answerOf(read), 'GET after the sync 200').toMatchObject({ id: answer.id, status: 'success', resultUrl: expect.any(String) }));
+      t.choose('result-url-per-read', answerOf(read).resultUrl === answer.resultUrl ? 'the same resultUrl on every read' : 'a different resultUrl on a later read');
     },
   );
 
@@ -87,7 +138,7 @@ describe('POST /tryons/sync', () => {
       needs: ['scenarios'],
       credits: 1,
       starts: 1,
-      polls: 1,
+      polls: pollsPerWait,
       uploads: 2,
     },
     async (t) => {
@@ -98,21 +149,33 @@ describe('POST /tryons/sync', () => {
       t.reserve(1);
       const ex = await api.start(actor, body, { sync: true });
       t.target.budget.giveBack(1);
-      expectWithinWait(t, ex);
-      expect(ex.response?.status, said(ex)).toBe(200);
+      if (ex.response?.status === 202) {
+        await api.waitFinal(actor, expectStillPending(t, ex));
+        t.inconclusive('the failing generation outlasted the sync wait, so no sync 200 could be observed');
+      }
+      // "200 | finished within the wait, as `failed` | `{id, status: "failed", resultUrl: null, message: string}`".
+      t.must('SYNC-200-ON-FAILED', () => expect(ex.response?.status, said(ex)).toBe(200));
       const answer = answerOf(ex);
-      expect(answer).toMatchObject({ id: expect.any(String), status: 'failed', resultUrl: null, message: expect.any(String) });
-      expect(String(answer.message).length, 'message on failed').toBeGreaterThan(0);
+      if (answer.status === 'success') t.inconclusive('the generation-fails try-on succeeded: the target does not honour the scenario marker');
+      t.must('SYNC-200-ON-FAILED', () => expect(answer).toMatchObject({ id: expect.any(String), status: 'failed', resultUrl: null, message: expect.any(String) }));
+      // message: "On `failed`: a short explanation that may be shown to a user".
+      t.must('RES-TRYON-MESSAGE-ON-FAILED', () => expect(String(answer.message).length, 'message on failed').toBeGreaterThan(0));
       const read = await api.get(actor, answer.id as string);
-      expect(answerOf(read), 'GET after the sync 200').toMatchObject({ id: answer.id, status: 'failed', resultUrl: null, message: expect.any(String) });
-      expect(await api.credits(actor), 'balance after a failed try-on').toBe(before);
+      // Errors rule 1: "reading the try-on returns 200 with `status: "failed"` and a `message`".
+      t.must('STATE-GENERATION-PROBLEMS-NOT-HTTP-ERRORS', () => expect(read.response?.status, `GET after the sync 200: ${said(read)}`).toBe(200));
+      t.must('STATE-GENERATION-PROBLEMS-NOT-HTTP-ERRORS', () => expect(answerOf(read), 'GET after the sync 200').toMatchObject({ id: answer.id, status: 'failed', message: expect.any(String) }));
+      // resultUrl: "`null` in every other state."
+      t.must('RES-RESULT-URL-NULL-UNLESS-SUCCESS', () => expect(answerOf(read).resultUrl, 'resultUrl of a failed try-on').toBeNull());
+      // message: "the credit has already been returned"; "A try-on that fails ... is refunded automatically."
+      const after = await api.credits(actor);
+      t.must('SVC-FAILED-TRYON-REFUNDED', () => expect(after, 'balance after a failed try-on').toBe(before));
     },
   );
 
   conformance(
-    'answers 202 with pollUrl after about the wait when generation outlasts it, and the try-on polls to the final state a repeat also gives',
+    'answers 202 with pollUrl when generation outlasts the wait, and the try-on polls to a final state that a repeat also gives',
     {
-      covers: ['SYNC-202-STILL-PENDING', 'SYNC-WAIT-ABOUT-55-SECONDS', 'STATE-SYNC-KEEPS-RUNNING-AFTER-202', 'RES-POLL-URL-VALUE', 'RES-POLL-URL-ONLY-CREATE-AND-SYNC-202'],
+      covers: ['SYNC-202-STILL-PENDING', 'STATE-SYNC-KEEPS-RUNNING-AFTER-202', 'RES-POLL-URL-VALUE', 'RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', 'SYNC-SAME-KEY-PICKS-UP-AFTER-DROP'],
       needs: ['scenarios'],
       credits: 1,
       starts: 2,
@@ -121,26 +184,44 @@ describe('POST /tryons/sync', () => {
       timeoutMs: slowTestMs,
     },
     async (t) => {
-      const api = new Api(t.target);
-      const actor = await t.ownAccount();
-      const body = await idBody(api, actor, 'slow-generation');
-      const key = newIdempotencyKey();
-      t.reserve(1);
+      const { api, actor, body, key, ex } = await slowSync(t);
+      requireSlow(t, ex);
+      // "202 | still working when the wait ends".
+      t.must('SYNC-202-STILL-PENDING', () => expect(ex.response?.status, said(ex)).toBe(202));
+      const id = expectStillPending(t, ex);
 
-      const ex = await api.start(actor, body, { sync: true, idempotencyKey: key });
-      expect(ex.response?.status, said(ex)).toBe(202);
-      const id = expectStillPending(ex);
-      expectWithinWait(t, ex);
-      expectHeldForTheWait(t, ex);
-
-      // pollUrl is relative to the host and reads the same try-on.
+      // pollUrl is "relative to {host}" and reads the same try-on.
       const viaPollUrl = await t.target.send({ method: 'GET', path: `${t.target.origin}${String(answerOf(ex).pollUrl)}`, key: actor.key, operationId: 'getTryOn' });
-      expect([viaPollUrl.response?.status, answerOf(viaPollUrl).id], said(viaPollUrl)).toEqual([200, id]);
+      t.must('RES-POLL-URL-VALUE', () => expect([viaPollUrl.response?.status, answerOf(viaPollUrl).id], said(viaPollUrl)).toEqual([200, id]));
+      // pollUrl: "Only in the create response and in a `202` from the sync endpoint."
+      t.must('RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', () => expect('pollUrl' in answerOf(viaPollUrl), 'pollUrl in a read').toBe(false));
 
+      // "The try-on keeps running after a 202": it reaches success or failed.
       const final = await api.waitFinal(actor, id);
-      expect(answerOf(final).status, `the try-on after a 202: ${said(final)}`).toBe('success');
+      const status = answerOf(final).status;
+      if (status !== 'success') t.target.budget.giveBack(1);
+      t.must('STATE-SYNC-KEEPS-RUNNING-AFTER-202', () => expect(['success', 'failed'], `the try-on after a 202: ${said(final)}`).toContain(status));
       const repeat = await api.start(actor, body, { sync: true, idempotencyKey: key });
-      expect([repeat.response?.status, repeat.response?.json], 'a sync repeat after the try-on finished').toEqual([200, final.response?.json]);
+      expectPickedUp(t, repeat, id, status, 'a sync repeat after the try-on finished');
+    },
+  );
+
+  conformance(
+    'holds a sync request about the wait (55 s, or what the target declares) before it answers 202',
+    { covers: ['SYNC-WAIT-ABOUT-55-SECONDS'], needs: ['scenarios'], credits: 1, starts: 1, polls: pollsPerSlowWait, uploads: 2, timeoutMs: slowTestMs },
+    async (t) => {
+      const { ex } = await slowSync(t);
+      requireSlow(t, ex);
+      const waitMs = t.target.timing.syncWaitMs;
+      const took = Math.round(ex.response?.durationMs ?? Number.POSITIVE_INFINITY);
+      // "holds the request open up to about 55 seconds"; Limits: "Sync wait | about 55 seconds, then 202".
+      t.must('SYNC-WAIT-ABOUT-55-SECONDS', () => expect(ex.response?.status, `no 202 within the wait: ${said(ex)}`).toBe(202));
+      t.must('SYNC-WAIT-ABOUT-55-SECONDS', () => expect(took, `202 after ${took} ms; the wait is ${waitMs} ms`).toBeLessThanOrEqual(waitMs + answerSlackMs));
+      t.must('SYNC-WAIT-ABOUT-55-SECONDS', () => expect(took, `202 after ${took} ms; the wait is ${waitMs} ms`).toBeGreaterThanOrEqual(earliestShare * waitMs));
+      t.choose('sync-wait', `202 after ${took} ms${waitMs === documentedWaitMs ? '' : ` (declared wait ${waitMs} ms)`}`, 'SYNC-WAIT-ABOUT-55-SECONDS');
+      if (waitMs !== documentedWaitMs) {
+        t.inconclusive(`not verified at the documented value: the target declares a sync wait of ${waitMs} ms (test control), and held the request ${took} ms, about that; the spec's wait is about 55 s`);
+      }
     },
   );
 
@@ -149,9 +230,9 @@ describe('POST /tryons/sync', () => {
     {
       covers: ['STATE-SYNC-KEEPS-RUNNING-AFTER-DISCONNECT', 'SYNC-SAME-KEY-PICKS-UP-AFTER-DROP', 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'],
       needs: [],
-      credits: 1,
-      starts: 6,
-      polls: pollsPerSlowWait,
+      credits: 2,
+      starts: 8,
+      polls: 2 * pollsPerSlowWait,
       uploads: 2,
       timeoutMs: slowTestMs,
     },
@@ -159,36 +240,50 @@ describe('POST /tryons/sync', () => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
       // With scenarios, a generation that surely outlasts the disconnect; otherwise an ordinary one.
-      const slow = t.target.offers.get('scenarios') === true;
-      const body = await idBody(api, actor, slow ? 'slow-generation' : undefined);
+      const slowly = t.target.offers.get('scenarios') === true;
+      const body = await idBody(api, actor, slowly ? 'slow-generation' : undefined);
       const key = newIdempotencyKey();
       const before = await api.credits(actor);
-      t.reserve(1);
+      t.reserve(2);
 
+      // A twin with the same inputs and no disconnect: a generation failure the spec allows
+      // ("any failure while the image is made") is told apart from a try-on cancelled by the drop.
+      const twin = await api.start(actor, body);
+      if (twin.response?.status !== 200) t.inconclusive(`the twin start answered ${said(twin)}`);
       const dropped = await api.start(actor, body, { sync: true, idempotencyKey: key, timeoutMs: t.target.timing.syncWaitMs / 2 });
       if (dropped.response) {
-        const read = await api.waitFinal(actor, String(answerOf(dropped).id));
-        if (answerOf(read).status !== 'success') t.target.budget.giveBack(1);
-        t.skip(`the sync request answered (${dropped.response.status}) before the client dropped it`);
+        await api.waitFinal(actor, String(answerOf(twin).id));
+        t.inconclusive(`the sync request answered (${dropped.response.status}) before the client dropped it`);
       }
 
-      // The key's first request may still be creating the try-on: 409 with Retry-After, then retry.
-      let repeat = await api.start(actor, body, { idempotencyKey: key });
-      for (let i = 0; i < 5 && repeat.response?.status === 409; i++) {
-        await new Promise((r) => setTimeout(r, Number(repeat.response?.headers['retry-after'] ?? 1) * 1000));
-        repeat = await api.start(actor, body, { idempotencyKey: key });
+      // "If the connection drops, repeating the request with the same Idempotency-Key picks the try-on back up."
+      // While the first request is still creating the try-on a repeat may get 409 with Retry-After (x-point idempotency-in-flight).
+      const giveUpAt = Date.now() + t.target.timing.syncWaitMs + answerSlackMs;
+      let repeat = await api.start(actor, body, { sync: true, idempotencyKey: key });
+      while (repeat.response?.status === 409 && Date.now() < giveUpAt) {
+        await new Promise((r) => setTimeout(r, Math.max(0.1, Number(repeat.response?.headers['retry-after'] ?? 1)) * 1000));
+        repeat = await api.start(actor, body, { sync: true, idempotencyKey: key });
       }
-      expect(repeat.response?.status, `repeat after the drop: ${said(repeat)}`).toBe(200);
       const id = answerOf(repeat).id as string;
+      t.must('SYNC-SAME-KEY-PICKS-UP-AFTER-DROP', () => expect([200, 202], `repeat after the drop: ${said(repeat)}`).toContain(repeat.response?.status));
+      t.must('SYNC-SAME-KEY-PICKS-UP-AFTER-DROP', () => expect(typeof id, `repeat after the drop: ${said(repeat)}`).toBe('string'));
 
-      const final = await api.waitFinal(actor, id);
+      const [final, twinFinal] = await Promise.all([api.waitFinal(actor, id), api.waitFinal(actor, String(answerOf(twin).id))]);
       const status = answerOf(final).status;
-      expect(['success', 'failed'], `the try-on after the drop: ${said(final)}`).toContain(status);
-      if (slow) expect(status).toBe('success');
-      if (status !== 'success') t.target.budget.giveBack(1);
+      const twinStatus = answerOf(twinFinal).status;
+      // "The try-on keeps running after a 202 or a dropped connection": it reaches a final state, like its twin.
+      t.must('STATE-SYNC-KEEPS-RUNNING-AFTER-DISCONNECT', () => expect(['success', 'failed'], `the try-on after the drop: ${said(final)}`).toContain(status));
+      if (twinStatus === 'success') {
+        t.must('STATE-SYNC-KEEPS-RUNNING-AFTER-DISCONNECT', () => expect(status, `the dropped try-on ended ${String(status)} while its undropped twin succeeded`).toBe('success'));
+      }
       const again = await api.start(actor, body, { sync: true, idempotencyKey: key });
-      expect([again.response?.status, answerOf(again).id], `a sync repeat after the drop: ${said(again)}`).toEqual([200, id]);
-      expect(before - (await api.credits(actor)), 'credits used by a dropped sync request and its repeats').toBe(status === 'success' ? 1 : 0);
+      expectPickedUp(t, again, id, status, 'a sync repeat after the drop');
+      const successes = [status, twinStatus].filter((s) => s === 'success').length;
+      t.target.budget.giveBack(2 - successes);
+      // "without a second charge"; Errors rule 2: "one key can never be charged twice".
+      const used = before - (await api.credits(actor));
+      t.must('CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE', () => expect(used, 'credits used by a dropped sync request, its repeats and the twin').toBe(successes));
+      if (twinStatus !== 'success' && status !== 'success') t.inconclusive('both the dropped try-on and its twin ended failed, so the drop could not be told apart from a generation failure');
     },
   );
 });
