@@ -2,6 +2,8 @@
  * The suite's configuration, read once at the entry point (the CLI, or vitest's globalSetup from the
  * environment), frozen, and handed to the test files through vitest's provide/inject.
  */
+import type { BalanceDecision } from './account-balance.ts';
+
 export type Profile = 'quick' | 'full';
 
 export interface SuiteConfig {
@@ -12,8 +14,12 @@ export interface SuiteConfig {
   readonly revokedApiKey?: string;
   /** Base URL of a public HTTPS host serving the exported fixtures (`tryon-conformance fixtures export`). */
   readonly fixtureBaseUrl?: string;
-  /** The fixture host also answers /redirect, /status/<n>, /slow, /big (our own fixture host does). */
+  /** The fixture host also answers /redirect, /status/<n>, /slow, /drip, /big (`tryon-conformance fixtures serve` does). */
   readonly fixtureBehaviours?: boolean;
+  /** Where GET /account keeps the balance, as the user said (`--balance-path`: a JSON pointer or dotted path). */
+  readonly balancePath?: string;
+  /** How the run reads balances, decided before the tests start (the CLI's preflight); absent: decided on connect. */
+  readonly balance?: BalanceDecision;
   readonly control?: { readonly url: string; readonly token: string };
   /** The target follows the tryon-scenario image-marker convention (implied by test control). */
   readonly scenarios?: boolean;
@@ -51,6 +57,8 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     ...(env.TRYON_SECOND_API_KEY && { secondApiKey: env.TRYON_SECOND_API_KEY }),
     ...(env.TRYON_REVOKED_API_KEY && { revokedApiKey: env.TRYON_REVOKED_API_KEY }),
     ...(env.TRYON_FIXTURE_BASE_URL && { fixtureBaseUrl: env.TRYON_FIXTURE_BASE_URL.replace(/\/$/, '') }),
+    ...(env.TRYON_FIXTURE_BEHAVIOURS === '1' && { fixtureBehaviours: true }),
+    ...(env.TRYON_BALANCE_PATH && { balancePath: env.TRYON_BALANCE_PATH }),
     ...(control && { control }),
     ...(env.TRYON_SCENARIOS === '1' && { scenarios: true }),
     ...runOptionsFromEnv(env, control ? 10_000 : defaultCreditBudget),

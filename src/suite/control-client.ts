@@ -28,14 +28,35 @@ export function clockEpoch(): number {
   return clockMoves;
 }
 
+/** Test control answered something other than what openapi-control.yaml describes: a setup problem of the run. */
+export class ControlError extends Error {
+  override readonly name = 'ControlError';
+}
+
+/** The settings body must carry what the run reads from it (openapi-control.yaml, ControlSettings). */
+function checkedSettings(json: unknown): ControlSettings {
+  const s = json as Partial<ControlSettings> | undefined;
+  const n = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+  if (typeof s !== 'object' || s === null || !n(s.syncWaitMs) || !n(s.slowGenerationMs) || typeof s.limits !== 'object' || s.limits === null) {
+    throw new ControlError(`test control GET /settings answered without syncWaitMs, slowGenerationMs and limits: ${JSON.stringify(json)?.slice(0, 160) ?? 'no JSON'}`);
+  }
+  return s as ControlSettings;
+}
+
 export function controlClient(send: Send, url: string, token: string): ControlClient {
   const call = async (method: string, path: string, json?: unknown): Promise<any> => {
     const ex = await send({ method, path: `${url}${path}`, key: token, ...(json !== undefined && { json }) });
-    if (ex.response?.status !== 200) throw new Error(`test control ${method} ${path} failed: ${ex.response?.status ?? ex.error}`);
+    if (ex.response?.status !== 200) throw new ControlError(`test control ${method} ${path} answered ${ex.response ? `${ex.response.status} ${ex.response.text.slice(0, 120)}` : ex.error}`);
     return ex.response.json;
   };
   return {
-    createAccount: () => call('POST', '/accounts'),
+    createAccount: async () => {
+      const made = await call('POST', '/accounts');
+      if (typeof made?.accountId !== 'string' || typeof made?.apiKey !== 'string') {
+        throw new ControlError(`test control POST /accounts answered without accountId and apiKey: ${JSON.stringify(made)?.slice(0, 160) ?? 'no JSON'}`);
+      }
+      return made;
+    },
     rotateKey: async (id) => (await call('POST', `/accounts/${id}/rotate-key`)).apiKey,
     revokeKey: async (id) => void (await call('POST', `/accounts/${id}/revoke-key`)),
     setCredits: async (id, credits) => void (await call('PUT', `/accounts/${id}/credits`, { credits })),
@@ -44,6 +65,6 @@ export function controlClient(send: Send, url: string, token: string): ControlCl
       await call('POST', '/clock/advance', { seconds });
       clockMoves++;
     },
-    settings: () => call('GET', '/settings'),
+    settings: async () => checkedSettings(await call('GET', '/settings')),
   };
 }

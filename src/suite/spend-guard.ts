@@ -1,48 +1,77 @@
 /**
- * The hard stop of the credit budget (design brief, "Budget": the run never spends past it). On a
- * target without test control, every start that could be charged first reads the real balances
- * with GET /account: what the run has spent so far (balance at connect − balance now, over every
- * account it uses), plus the starts still in flight, plus this one, must stay within the budget.
- * Refunds count in the run's favour, exactly as the target counts them.
+ * The hard stop of the credit budget (design brief, "Budget": the run never spends past it), on a
+ * target without test control, where every credit is the user's. Two ways:
+ *
+ * - **By balance**, when the run knows where GET /account keeps it (account-balance.ts): every start
+ *   that could be charged first reads the real balances. What the run has spent (balance at enrol −
+ *   balance now, over every account it uses), plus the starts in flight, plus this one, must stay
+ *   within the budget. Refunds count in the run's favour, exactly as the target counts them.
+ * - **Pessimistic**, when it does not: nothing is read. Every start counts as spent unless the target
+ *   refused it with a 4xx (a start the spec says "cannot be started" and "uses no credit"); nothing
+ *   is ever refunded, not even a try-on that ends `failed`.
  */
 export class BudgetExhausted extends Error {
   override readonly name = 'BudgetExhausted';
 }
 
+/** What a start ended with, as far as the guard cares. */
+export interface StartAnswer {
+  readonly response?: { readonly status: number };
+}
+
+/** Gives a reservation back; pass the start's exchange so a pessimistic guard can tell a refusal. */
+export type Release = (answer?: StartAnswer) => void;
+
 export class SpendGuard {
   readonly #initial = new Map<string, number>();
   #inFlight = 0;
+  #counted = 0;
 
+  /** `readCredits` absent: the pessimistic budget. */
   constructor(
     readonly budget: number,
-    private readonly readCredits: (key: string) => Promise<number>,
+    private readonly readCredits?: (key: string) => Promise<number>,
   ) {}
 
-  /** Notes an account's balance before the run spends from it. */
-  async enrol(key: string): Promise<void> {
-    if (!this.#initial.has(key)) this.#initial.set(key, await this.readCredits(key));
+  get mode(): 'balance' | 'pessimistic' {
+    return this.readCredits ? 'balance' : 'pessimistic';
   }
 
-  /** Credits spent so far over every enrolled account, as their balances say. */
+  /** Notes an account's balance before the run spends from it (nothing to note when pessimistic). */
+  async enrol(key: string): Promise<void> {
+    if (this.readCredits && !this.#initial.has(key)) this.#initial.set(key, await this.readCredits(key));
+  }
+
+  /** Credits spent so far: over every enrolled account as their balances say, or every start counted. */
   async spent(): Promise<number> {
+    if (!this.readCredits) return this.#counted;
     let total = 0;
     for (const [key, initial] of this.#initial) total += initial - (await this.readCredits(key));
     return Math.max(0, total);
   }
 
   /** Reserves one possible charge; throws BudgetExhausted when it could pass the budget. */
-  async acquire(key: string): Promise<() => void> {
+  async acquire(key: string): Promise<Release> {
     await this.enrol(key);
     this.#inFlight++;
     const spent = await this.spent();
     if (spent + this.#inFlight > this.budget) {
       this.#inFlight--;
-      throw new BudgetExhausted(`the credit budget of ${this.budget} is used up (${spent} spent by this run, as GET /account counts it)`);
+      const how = this.readCredits ? 'as GET /account counts it' : 'counting every start that could be charged, since no balance is read';
+      throw new BudgetExhausted(`the credit budget of ${this.budget} is used up (${spent} spent by this run, ${how})`);
     }
     let released = false;
-    return () => {
-      if (!released) this.#inFlight--;
+    return (answer) => {
+      if (released) return;
       released = true;
+      this.#inFlight--;
+      if (!this.readCredits && !refused(answer)) this.#counted++;
     };
   }
+}
+
+/** A start the target answered with a 4xx: by the spec it was not started and used no credit. */
+function refused(answer: StartAnswer | undefined): boolean {
+  const status = answer?.response?.status;
+  return status !== undefined && status >= 400 && status < 500;
 }

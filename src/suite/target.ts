@@ -9,6 +9,8 @@ import { answered } from '../client/exchange.ts';
 import { CreditBudget } from '../client/credit-budget.ts';
 import { createSend, type Send } from '../client/http-client.ts';
 import { Pacer, documentedLimits, type Limits } from '../client/pacer.ts';
+import { withRetry } from '../client/retry.ts';
+import { balanceOf, decideBalance, type BalanceDecision, type BalanceSource } from './account-balance.ts';
 import { configuredOffers, type Offers } from './capabilities.ts';
 import type { SuiteConfig } from './config.ts';
 import { controlClient, type ControlClient } from './control-client.ts';
@@ -46,11 +48,29 @@ export interface SuiteTarget {
   readonly origin: string;
   /** The hard stop of the credit budget on a target without test control; undefined with it. */
   readonly spendGuard?: SpendGuard;
+  /**
+   * Reads an account's balance from GET /account (checked and recorded, retried like a client), where
+   * the run knows it sits; undefined when it does not ("no balance reading": the budget is then
+   * pessimistic, and tests that compare balances skip with that reason).
+   */
+  readonly balance?: BalanceReader;
+  /** How the run decided to read balances, or why it reads none. */
+  readonly balanceDecision: BalanceDecision;
   /** A fresh account with the documented limits (test control only). */
   freshAccount(limits?: Partial<Limits>): Promise<Actor>;
   /** Secrets to redact in evidence, with their placeholders. */
   readonly secrets: Record<string, string>;
 }
+
+/** Reads balances from GET /account at a known place. */
+export interface BalanceReader {
+  readonly source: BalanceSource;
+  /** The balance of the key's account; throws when GET /account gives none there. */
+  read(key: string): Promise<number>;
+}
+
+/** The reason tests that compare balances give when they skip. */
+export const noBalanceReading = 'no balance reading';
 
 /** Limits the suite raises its own accounts to, when the target lets it. */
 export const raisedLimits = { startsPerMinute: 100_000, pollsPerMinute: 1_000_000, uploadsPerMinute: 100_000 } as const;
@@ -72,18 +92,10 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
   const offers = configuredOffers(config);
   const secrets: Record<string, string> = {};
 
-  let control: ControlClient | undefined;
-  if (config.control) {
-    const candidate = controlClient(raw, config.control.url, config.control.token);
-    try {
-      await candidate.settings();
-      control = candidate;
-      secrets[config.control.token] = '$TRYON_CONTROL_TOKEN';
-    } catch (error) {
-      offers.set('test-control', `the control URL did not answer: ${(error as Error).message}`);
-    }
-  }
-
+  // A control URL that was given and answers wrongly stops the run (the CLI says so before the tests
+  // start, as a toolkit error): never a silent run without it.
+  const control: ControlClient | undefined = config.control && controlClient(raw, config.control.url, config.control.token);
+  if (config.control) secrets[config.control.token] = '$TRYON_CONTROL_TOKEN';
   const settings = control ? await control.settings() : undefined;
   const timing: Timing = {
     syncWaitMs: settings?.syncWaitMs ?? 55_000,
@@ -121,28 +133,29 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
     revokedKey = config.revokedApiKey;
     if (revokedKey) secrets[revokedKey] = '$TRYON_REVOKED_API_KEY';
   }
-  if (!control && config.control) {
-    // Configured but not answering: what test control would have given is not there either.
-    offers.set('second-account', second ? true : 'the test-control URL did not answer and no second key was given');
-    offers.set('revoked-key', revokedKey ? true : 'the test-control URL did not answer and no revoked key was given');
-    offers.set('scenarios', config.scenarios ? true : 'the test-control URL did not answer');
-  }
 
+  // The spec leaves GET /account's body open: read balances only where the user said or the run found.
+  const balanceDecision = config.balance ?? (await decideBalance(withRetry(raw), { balancePath: config.balancePath, key: primary.key, control }));
+  const source = balanceDecision.source;
+  const balance: BalanceReader | undefined = source && {
+    source,
+    read: async (key) => balanceOf(await withRetry(send)({ method: 'GET', path: '/account', key, operationId: 'getAccount' }), source),
+  };
   // With test control the run's accounts are its own; without it, every credit is the user's.
   const spendGuard = control
     ? undefined
-    : new SpendGuard(config.creditBudget, async (key) => {
-        const ex = await raw({ method: 'GET', path: '/account', key, operationId: 'getAccount' });
-        const credits = (ex.response?.json as { credits?: unknown } | undefined)?.credits;
-        if (typeof credits !== 'number') throw new Error(`GET /account gave no credit balance (${ex.response?.status ?? ex.error}); the budget cannot be enforced`);
-        return credits;
-      });
+    : new SpendGuard(
+        config.creditBudget,
+        source && (async (key) => balanceOf(await withRetry(raw)({ method: 'GET', path: '/account', key, operationId: 'getAccount' }), source)),
+      );
   if (spendGuard) for (const actor of [primary, second]) if (actor) await spendGuard.enrol(actor.key);
 
   return {
     config,
     offers,
     ...(spendGuard && { spendGuard }),
+    ...(balance && { balance }),
+    balanceDecision,
     send,
     pacer,
     budget,
