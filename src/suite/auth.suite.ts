@@ -1,33 +1,67 @@
 /** Spec: Authentication 1, 4, 6, 7; Errors (INVALID_API_KEY). */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
+import type { Exchange } from '../client/exchange.ts';
+import type { RequirementId } from '../spec/requirements.ts';
 import { Api } from './api.ts';
-import { conformance } from './conformance.ts';
+import { conformance, type ConformanceContext } from './conformance.ts';
+import { precondition } from './rules.ts';
 import { idBody } from './uploaded-inputs.ts';
 
-type Operation = { readonly name: string; readonly method: string; readonly path: string; readonly body?: unknown };
+type Operation = { readonly name: string; readonly method: string; readonly path: string; readonly body?: unknown; readonly upload?: true };
 
+/**
+ * Every operation, each with a request whose only fault is its Authorization (the order of checks is
+ * open, so a probe must not carry a second fault): creates with a valid body and key (the unknown ids
+ * are scoped to an account, so only an authenticated request can be judged on them), and an upload
+ * with a real image in a proper form.
+ */
 const operations: readonly Operation[] = [
   { name: 'createTryOn', method: 'POST', path: '/tryons', body: { personImageId: 'img_x', garmentImageId: 'img_y', consent: true } },
   { name: 'createTryOnSync', method: 'POST', path: '/tryons/sync', body: { personImageId: 'img_x', garmentImageId: 'img_y', consent: true } },
   { name: 'getTryOn', method: 'GET', path: '/tryons/ton_doesnotexist' },
-  { name: 'uploadImage', method: 'POST', path: '/images' },
+  { name: 'uploadImage', method: 'POST', path: '/images', upload: true },
   { name: 'getAccount', method: 'GET', path: '/account' },
 ];
 
-/** Authorization values that must never authenticate. */
-function badAuthorization(valid: string, revoked: string | undefined): fc.Arbitrary<{ label: string; header: string | undefined }> {
+/**
+ * A 1×1 PNG: a valid image, and small enough to be written whole before a target that answers 401
+ * without reading the body closes the connection (a larger body would end in EPIPE on our side).
+ */
+const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWM4wcUFAAJ6AN0yOm/LAAAAAElFTkSuQmCC', 'base64');
+
+/** Sends `op` with exactly this Authorization header value (`undefined`: none). */
+async function sendWith(t: ConformanceContext, op: Operation, authorization: string | undefined, idempotencyKey: string): Promise<Exchange> {
+  const ex = await t.target.send({
+    method: op.method,
+    path: op.path,
+    headers: {
+      ...(authorization !== undefined && { authorization }),
+      ...(op.body !== undefined && { 'content-type': 'application/json', 'idempotency-key': idempotencyKey }),
+    },
+    ...(op.body !== undefined && { rawBody: JSON.stringify(op.body) }),
+    ...(op.upload && { multipart: { field: 'file', filename: 'pixel.png', contentType: 'image/png', bytes: tinyPng } }),
+    operationId: op.name,
+  });
+  // No answer at all (a transport error on our side) judges nothing.
+  if (!ex.response) t.inconclusive(`${op.method} ${op.path} got no answer: ${ex.error ?? 'no response'}`);
+  return ex;
+}
+
+const codeOf = (ex: Exchange): unknown => (ex.response?.json as { code?: unknown } | undefined)?.code;
+
+/** Authorization values that must never authenticate; `missing` ones carry no key at all. */
+function badAuthorization(valid: string): fc.Arbitrary<{ label: string; header: string | undefined; missing: boolean }> {
   const flip = (key: string, i: number) => key.slice(0, i) + (key[i] === 'a' ? 'b' : 'a') + key.slice(i + 1);
   return fc.oneof(
-    fc.constant({ label: 'missing', header: undefined }),
-    fc.constant({ label: 'empty', header: '' }),
-    fc.constant({ label: 'Bearer only', header: 'Bearer' }),
-    fc.string({ maxLength: 60 }).map((s) => ({ label: 'random Bearer', header: `Bearer ${s.replace(/[\r\n]/g, '')}` })),
-    fc.constant({ label: 'Basic scheme', header: `Basic ${Buffer.from(`${valid}:`).toString('base64')}` }),
-    fc.constant({ label: 'key without scheme', header: valid }),
-    fc.integer({ min: 0, max: valid.length - 1 }).map((i) => ({ label: `key with char ${i} changed`, header: `Bearer ${flip(valid, i)}` })),
-    fc.constant({ label: 'truncated key', header: `Bearer ${valid.slice(0, -1)}` }),
-    ...(revoked ? [fc.constant({ label: 'revoked key', header: `Bearer ${revoked}` })] : []),
+    fc.constant({ label: 'missing', header: undefined, missing: true }),
+    fc.constant({ label: 'empty', header: '', missing: true }),
+    fc.constant({ label: 'Bearer only', header: 'Bearer', missing: true }),
+    fc.string({ maxLength: 60 }).map((s) => ({ label: 'random Bearer', header: `Bearer ${s.replace(/[\r\n]/g, '')}`, missing: false })),
+    fc.constant({ label: 'Basic scheme', header: `Basic ${Buffer.from(`${valid}:`).toString('base64')}`, missing: false }),
+    fc.constant({ label: 'key without scheme', header: valid, missing: false }),
+    fc.integer({ min: 0, max: valid.length - 1 }).map((i) => ({ label: `key with char ${i} changed`, header: `Bearer ${flip(valid, i)}`, missing: false })),
+    fc.constant({ label: 'truncated key', header: `Bearer ${valid.slice(0, -1)}`, missing: false }),
   );
 }
 
@@ -36,25 +70,16 @@ describe('authentication', () => {
     'gives 401 INVALID_API_KEY for any missing or malformed Authorization, on every operation',
     { covers: ['AUTH-BEARER-REQUIRED', 'ERR-INVALID-API-KEY'], needs: [] },
     async (t) => {
-      const { target } = t;
       await t.check(
-        fc.asyncProperty(fc.constantFrom(...operations), badAuthorization(target.primary.key, undefined), async (op, auth) => {
-          const ex = await target.send({
-            method: op.method,
-            path: op.path,
-            headers: {
-              ...(auth.header !== undefined && { authorization: auth.header }),
-              ...(op.body !== undefined && { 'content-type': 'application/json', 'idempotency-key': 'auth-probe-0001' }),
-            },
-            ...(op.body !== undefined && { rawBody: JSON.stringify(op.body) }),
-            operationId: op.name,
-          });
-          expect({ op: op.name, auth: auth.label, status: ex.response?.status, code: (ex.response?.json as { code?: string })?.code }).toEqual({
-            op: op.name,
-            auth: auth.label,
-            status: 401,
-            code: 'INVALID_API_KEY',
-          });
+        fc.asyncProperty(fc.constantFrom(...operations), badAuthorization(t.target.primary.key), async (op, auth) => {
+          const ex = await sendWith(t, op, auth.header, 'auth-probe-0001');
+          // A request with no key: "Every request carries `Authorization: Bearer <API_KEY>`" and
+          // "A missing, malformed or revoked key gives 401 with code `INVALID_API_KEY`" (Authentication 1, 4).
+          // Any other bad value: "401 | INVALID_API_KEY | key missing, malformed or revoked" (Errors).
+          const id: RequirementId = auth.missing ? 'AUTH-BEARER-REQUIRED' : 'ERR-INVALID-API-KEY';
+          t.must(id, () =>
+            expect({ op: op.name, auth: auth.label, status: ex.response?.status ?? ex.error, code: codeOf(ex) }).toEqual({ op: op.name, auth: auth.label, status: 401, code: 'INVALID_API_KEY' }),
+          );
         }),
         60,
       );
@@ -64,20 +89,23 @@ describe('authentication', () => {
   conformance('gives 401 INVALID_API_KEY for a revoked key, on every operation', { covers: ['AUTH-REVOKED-KEY-401'] }, async (t) => {
     const revoked = t.target.revokedKey ?? t.skip('no revoked key');
     for (const op of operations) {
-      const ex = await t.target.send({
-        method: op.method,
-        path: op.path,
-        key: revoked,
-        ...(op.body !== undefined && { json: op.body, headers: { 'idempotency-key': 'auth-probe-0002' } }),
-        operationId: op.name,
-      });
-      expect([op.name, ex.response?.status, (ex.response?.json as { code?: string })?.code]).toEqual([op.name, 401, 'INVALID_API_KEY']);
+      const ex = await sendWith(t, op, `Bearer ${revoked}`, 'auth-probe-0002');
+      // "A missing, malformed or revoked key gives 401 with code `INVALID_API_KEY`." (Authentication 4)
+      t.must('AUTH-REVOKED-KEY-401', () => expect([op.name, ex.response?.status ?? ex.error, codeOf(ex)]).toEqual([op.name, 401, 'INVALID_API_KEY']));
     }
   });
 
-  conformance('accepts the configured key', { covers: ['AUTH-BEARER-REQUIRED', 'ACCOUNT-GET-READS-CREDITS'] }, async (t) => {
-    const credits = await new Api(t.target).credits(t.target.primary);
-    expect(credits).toBeGreaterThanOrEqual(0);
+  conformance('accepts the configured key, and GET /account answers it', { covers: ['AUTH-BEARER-REQUIRED', 'ACCOUNT-GET-READS-CREDITS'] }, async (t) => {
+    const ex = await t.target.send({ method: 'GET', path: '/account', key: t.target.primary.key, operationId: 'getAccount' });
+    const status = ex.response?.status ?? ex.error;
+    // "All requests need `Authorization: Bearer <API_KEY>`": the key of the account authenticates.
+    t.must('AUTH-BEARER-REQUIRED', () => expect({ 'GET /account with the configured key': status }).not.toEqual({ 'GET /account with the configured key': 401 }));
+    // GET /account is "Referred to as the way to read the number of credits left on the account";
+    // its status, body shape and errors are "not shown", so only a success is asked for, and the shape is recorded.
+    t.must('ACCOUNT-GET-READS-CREDITS', () => expect({ 'GET /account answered with a success': typeof status === 'number' && status >= 200 && status < 300 }).toEqual({ 'GET /account answered with a success': true }));
+    const json = ex.response?.json;
+    const shape = typeof json === 'object' && json !== null && !Array.isArray(json) ? `{${Object.keys(json).join(', ')}}` : (ex.response?.headers['content-type'] ?? 'no body');
+    t.choose('account-shape', `${String(status)} ${shape}`, 'ACCOUNT-GET-SHAPE-IMPL-DEFINED');
   });
 });
 
@@ -92,13 +120,17 @@ describe('ownership', () => {
       const owner = await t.ownAccount();
       const body = await idBody(api, owner);
       const foreignStart = await api.start(second, body);
-      expect([foreignStart.response?.status, (foreignStart.response?.json as { code?: string })?.code]).toEqual([400, 'INVALID_IMAGE_ID']);
+      // "another account's image id gives `INVALID_IMAGE_ID`" (Authentication 6), a 400 in the Errors table.
+      t.must('AUTH-FOREIGN-IMAGE-ID-INVALID', () => expect([foreignStart.response?.status ?? foreignStart.error, codeOf(foreignStart)]).toEqual([400, 'INVALID_IMAGE_ID']));
       t.target.budget.giveBack(1);
       const created = await api.start(owner, body);
-      expect(created.response?.status).toBe(200);
-      const id = String((created.response?.json as { id?: string }).id);
+      const id = (created.response?.json as { id?: unknown } | undefined)?.id;
+      const started = created.response?.status === 200 && typeof id === 'string';
+      if (!started) t.target.budget.giveBack(1);
+      precondition(started && typeof id === 'string', `the owner's own start gave no try-on to read (${created.response?.status ?? created.error}), so the foreign read cannot be tried`);
       const foreignRead = await api.get(second, id);
-      expect([foreignRead.response?.status, (foreignRead.response?.json as { code?: string })?.code]).toEqual([404, 'NOT_FOUND']);
+      // "another account's try-on id gives `NOT_FOUND`" (Authentication 6), a 404 in the Errors table.
+      t.must('AUTH-FOREIGN-TRYON-NOT-FOUND', () => expect([foreignRead.response?.status ?? foreignRead.error, codeOf(foreignRead)]).toEqual([404, 'NOT_FOUND']));
       const final = await api.waitFinal(owner, id);
       if ((final.response?.json as { status?: string })?.status !== 'success') t.target.budget.giveBack(1);
     },
