@@ -72,6 +72,9 @@ export interface Mutation {
   readonly response?: (res: ProxiedResponse, req: ProxiedRequest, ctx: MutantContext) => Promise<ProxiedResponse> | ProxiedResponse;
 }
 
+/** What the proxy plays: a mutant's hooks, or a conforming variant's (tests/variants). */
+export type ProxyHooks = Pick<Mutation, 'request' | 'response'>;
+
 export interface MutatingProxy {
   readonly url: string;
   readonly traffic: Traffic;
@@ -86,7 +89,7 @@ const isResponse = (x: ProxiedRequest | ProxiedResponse): x is ProxiedResponse =
 
 export async function startMutatingProxy(
   upstreamOrigin: string,
-  mutation: Mutation,
+  mutation: ProxyHooks,
   env: Omit<MutantEnv, 'upstreamOrigin' | 'proxyOrigin'>,
 ): Promise<MutatingProxy> {
   const agent = new Agent({ connections: 512, headersTimeout: 0, bodyTimeout: 0 });

@@ -13,23 +13,12 @@
  * `--jobs N` runs N mutants at a time, each in a child process of its own (a run is mostly waiting,
  * so 2 jobs on 2 cores roughly halve the wall time).
  */
-import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import type { TestModule } from 'vitest/node';
-import { runSuite } from '../../src/cli/run.ts';
-import { outcomeOf } from '../../src/report/verdict.ts';
 import type { RequirementId } from '../../src/spec/requirements.ts';
-import { startEmbeddedTarget } from '../../src/suite/embedded-target.ts';
-import { startMutatingProxy, type Mutation } from './mutating-proxy.ts';
+import type { Mutation } from './mutating-proxy.ts';
 import { mutants, quickMutants } from './mutants.ts';
-
-interface RunResult {
-  readonly failed: Set<RequirementId>;
-  readonly failedTests: string[];
-  readonly seconds: number;
-  readonly faults: readonly string[];
-  readonly tests: number;
-}
+import { pool, printResult, runInChild, runThroughProxy, type RunResult } from './proxy-run.ts';
+import { specificityLine } from '../variants/last-result.ts';
 
 interface Outcome extends RunResult {
   readonly mutant: Mutation;
@@ -37,65 +26,10 @@ interface Outcome extends RunResult {
   readonly collateral: readonly RequirementId[];
 }
 
-/** Requirements the run failed, by the report's own verdict rules (per requirement, not per test). */
-export function failedRequirements(modules: readonly TestModule[]): Set<RequirementId> {
-  const failed = new Set<RequirementId>();
-  for (const module of modules) {
-    for (const test of module.children.allTests()) {
-      const meta = test.meta();
-      const result = test.result();
-      const state = result.state === 'passed' || result.state === 'failed' ? result.state : ('skipped' as const);
-      const ran = { entry: { requirements: meta.requirements ?? [], state }, meta, errors: result.errors ?? [] };
-      const named = new Set<RequirementId>([...(meta.requirements ?? []), ...(meta.findings ?? []).map((f) => f.requirement), ...(meta.broken ?? []).map((b) => b.requirement)]);
-      for (const id of named) if (outcomeOf(ran, id) === 'fail') failed.add(id);
-    }
-  }
-  return failed;
-}
-
-function failedTests(modules: readonly TestModule[]): string[] {
-  const out: string[] = [];
-  for (const module of modules) {
-    const tests = [...module.children.allTests()];
-    if (module.state() === 'failed' && tests.length === 0) out.push(`${module.moduleId}: the file failed to load`);
-    for (const test of tests) {
-      const result = test.result();
-      if (result.state !== 'failed') continue;
-      const first = (result.errors?.[0]?.message ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
-      out.push(`${test.fullName} — ${first.slice(0, 240)}`);
-    }
-  }
-  return out;
-}
-
 const identity: Mutation = { name: '(baseline: no mutation)', family: 'auth', breaks: [] };
 const silent = new URL('./silent-reporter.ts', import.meta.url).pathname;
 
-async function runOnce(mutant: Mutation, seed: number, grep: string | undefined): Promise<RunResult> {
-  const started = performance.now();
-  const embedded = await startEmbeddedTarget({ creditBudget: 10_000, seed, profile: 'quick' });
-  const origin = new URL(embedded.config.baseUrl).origin;
-  const control = embedded.config.control!;
-  const proxy = await startMutatingProxy(origin, mutant, {
-    controlToken: control.token,
-    fixtureBaseUrl: embedded.config.fixtureBaseUrl!,
-    fixtureCa: embedded.fixtures.ca,
-  });
-  try {
-    const config = { ...embedded.config, baseUrl: `${proxy.url}/api/v1`, control: { url: `${proxy.url}/_control`, token: control.token } };
-    const modules = await runSuite(config, grep, [silent]);
-    return {
-      failed: failedRequirements(modules),
-      failedTests: failedTests(modules),
-      seconds: (performance.now() - started) / 1000,
-      faults: [...proxy.faults],
-      tests: modules.reduce((n, m) => n + [...m.children.allTests()].length, 0),
-    };
-  } finally {
-    await proxy.close();
-    await embedded.close();
-  }
-}
+const runOnce = (mutant: Mutation, seed: number, grep: string | undefined): Promise<RunResult> => runThroughProxy(mutant, { seed, grep, reporters: [silent] });
 
 const { values } = parseArgs({
   options: {
@@ -130,34 +64,14 @@ if (values.list) {
   process.exit(0);
 }
 
-const resultTag = '@@mutant-result ';
-const serialise = (r: RunResult) => JSON.stringify({ ...r, failed: [...r.failed] });
-const deserialise = (line: string): RunResult => {
-  const raw = JSON.parse(line) as Omit<RunResult, 'failed'> & { failed: RequirementId[] };
-  return { ...raw, failed: new Set(raw.failed) };
-};
-
 if (values.worker) {
-  for (const mutant of selected) process.stdout.write(`${resultTag}${JSON.stringify({ name: mutant.name, result: JSON.parse(serialise(await runOnce(mutant, seed, values.grep))) })}\n`);
+  for (const mutant of selected) printResult(mutant.name, await runOnce(mutant, seed, values.grep));
   process.exit(0);
 }
 
 /** Runs one mutant in a child process (same loader flags as this one) and reads its result line. */
-function runInChild(mutant: Mutation): Promise<RunResult> {
-  const args = [...process.execArgv, new URL(import.meta.url).pathname, '--worker', '--only', mutant.name, '--seed', String(seed), ...(values.grep ? ['--grep', values.grep] : [])];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith(resultTag));
-      if (!line) return reject(new Error(`the worker for ${mutant.name} exited ${code} without a result`));
-      const parsed = JSON.parse(line.slice(resultTag.length)) as { result: unknown };
-      resolve(deserialise(JSON.stringify(parsed.result)));
-    });
-  });
-}
+const inChild = (mutant: Mutation): Promise<RunResult> =>
+  runInChild(new URL(import.meta.url).pathname, ['--worker', '--only', mutant.name, '--seed', String(seed), ...(values.grep ? ['--grep', values.grep] : [])], mutant.name);
 
 const wall = performance.now();
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -192,15 +106,7 @@ const record = (i: number, mutant: Mutation, result: RunResult): void => {
 if (jobs === 1) {
   for (const [i, mutant] of selected.entries()) record(i, mutant, await runOnce(mutant, seed, values.grep));
 } else {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(jobs, selected.length) }, async () => {
-      while (next < selected.length) {
-        const i = next++;
-        record(i, selected[i]!, await runInChild(selected[i]!));
-      }
-    }),
-  );
+  await pool(selected, jobs, inChild, record);
   // Back in list order for the table.
   outcomes.sort((a, b) => selected.indexOf(a.mutant) - selected.indexOf(b.mutant));
 }
@@ -219,6 +125,7 @@ process.stdout.write(
     ...rows,
     '',
     `Mutation score: ${killed}/${outcomes.length} (${((100 * killed) / Math.max(1, outcomes.length)).toFixed(0)}%); wall time ${minutes.toFixed(1)} min${baseline ? ` (baseline ${baseline.seconds.toFixed(0)} s included)` : ''}`,
+    specificityLine(),
     '',
   ].join('\n'),
 );

@@ -1,0 +1,122 @@
+/**
+ * `npm run variants`: runs the conformance suite against every conforming variant (a fresh
+ * embedded reference server behind the proxy each time, playing one spec-allowed choice) and
+ * prints which passed, which requirements and tests failed, and the specificity. A variant passes
+ * only when the run fails no requirement; one that fails is a defect in the suite. Exit 1 when any
+ * variant fails.
+ *
+ *   npx tsx tests/variants/run-variants.ts [--quick] [--only a,b] [--class c] [--jobs N] [--seed N]
+ *                                          [--grep pattern] [--verbose] [--list]
+ */
+import { parseArgs } from 'node:util';
+import { pool, printResult, runInChild, runThroughProxy, type RunResult } from '../mutants/proxy-run.ts';
+import { writeLastResult } from './last-result.ts';
+import type { Variant } from './variant.ts';
+import { quickVariants, variants } from './variants.ts';
+
+const silent = new URL('../mutants/silent-reporter.ts', import.meta.url).pathname;
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    class: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    seed: { type: 'string' },
+    grep: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+    list: { type: 'boolean', default: false },
+    jobs: { type: 'string' },
+    /** Internal: run the --only variants and print each result as one JSON line, for a parent's pool. */
+    worker: { type: 'boolean', default: false },
+  },
+});
+const jobs = Math.max(1, Number(values.jobs ?? 1));
+const seed = Number(values.seed ?? 42);
+let selected: readonly Variant[] = variants;
+if (values.quick) selected = selected.filter((v) => quickVariants.includes(v.name));
+if (values.class) selected = selected.filter((v) => values.class!.split(',').includes(v.class));
+if (values.only) {
+  const names = values.only.split(',');
+  const unknown = names.filter((n) => !variants.some((v) => v.name === n));
+  if (unknown.length > 0) throw new Error(`unknown variant(s): ${unknown.join(', ')}`);
+  selected = selected.filter((v) => names.includes(v.name));
+}
+
+const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
+if (values.list) {
+  process.stdout.write(
+    ['| variant | class | does | allowed by |', '|---|---|---|---|', ...selected.map((v) => `| ${v.name} | ${v.class} | ${cell(v.does)} | ${cell(v.allowedBy)} |`), '', `${selected.length} variants`, ''].join('\n'),
+  );
+  process.exit(0);
+}
+
+const runOnce = (v: Variant): Promise<RunResult> =>
+  runThroughProxy(v, { seed, grep: values.grep, reporters: [silent], ...(v.settings && { settings: v.settings }), ...(v.config && { config: v.config }) });
+
+if (values.worker) {
+  for (const v of selected) printResult(v.name, await runOnce(v));
+  process.exit(0);
+}
+
+const inChild = (v: Variant): Promise<RunResult> =>
+  runInChild(new URL(import.meta.url).pathname, ['--worker', '--only', v.name, '--seed', String(seed), ...(values.grep ? ['--grep', values.grep] : [])], v.name);
+
+interface Outcome extends RunResult {
+  readonly variant: Variant;
+  readonly passed: boolean;
+}
+
+const wall = performance.now();
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const outcomes: Outcome[] = [];
+const record = (i: number, variant: Variant, result: RunResult): void => {
+  // A proxy fault is a defect of the variant itself: it cannot count as a pass.
+  const passed = result.failed.size === 0 && result.failedTests.length === 0 && result.faults.length === 0;
+  outcomes.push({ ...result, variant, passed });
+  log(`[${i + 1}/${selected.length}] ${variant.name} (${variant.class}): ${passed ? 'passed' : 'FAILED'} in ${result.seconds.toFixed(1)} s${result.failed.size > 0 ? `; failed requirements: ${[...result.failed].join(', ')}` : ''}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`);
+  if (values.verbose || !passed) {
+    for (const f of result.failures) {
+      log(`      failed: ${f.test}${f.requirements.length > 0 ? ` [${f.requirements.join(', ')}]` : ''}`);
+      for (const m of f.messages) log(`        ${m}`);
+    }
+    for (const t of result.failedTests.filter((t) => !result.failures.some((f) => t.startsWith(f.test)))) log(`      failed: ${t}`);
+    for (const f of result.faults.slice(0, 3)) log(`      fault: ${f.split('\n').slice(0, 3).join(' / ')}`);
+  }
+};
+if (jobs === 1) {
+  for (const [i, v] of selected.entries()) record(i, v, await runOnce(v));
+} else {
+  await pool(selected, jobs, inChild, record);
+  outcomes.sort((a, b) => selected.indexOf(a.variant) - selected.indexOf(b.variant));
+}
+
+const passed = outcomes.filter((o) => o.passed).length;
+const minutes = (performance.now() - wall) / 60_000;
+process.stdout.write(
+  [
+    '',
+    '| variant | class | verdict | failed requirements | failed tests | time |',
+    '|---|---|---|---|---|---|',
+    ...outcomes.map(
+      (o) =>
+        `| ${o.variant.name} | ${o.variant.class} | ${o.passed ? 'passed' : '**FAILED**'} | ${[...o.failed].join(', ') || '-'} | ${o.failedTests.length} | ${o.seconds.toFixed(1)} s |${o.faults.length > 0 ? ` ${o.faults.length} proxy fault(s)` : ''}`,
+    ),
+    '',
+    `Specificity: ${passed}/${outcomes.length} variants passed; wall time ${minutes.toFixed(1)} min`,
+    '',
+  ].join('\n'),
+);
+const failing = outcomes.filter((o) => !o.passed);
+if (failing.length > 0) process.stdout.write(`Failing (defects in the suite): ${failing.map((o) => o.variant.name).join(', ')}\n`);
+if (values.grep === undefined) {
+  writeLastResult({
+    at: new Date().toISOString(),
+    seed,
+    scope: values.only ? `only ${values.only}` : values.quick ? 'quick' : values.class ? `class ${values.class}` : 'all',
+    passed,
+    total: outcomes.length,
+    variants: outcomes.map((o) => ({ name: o.variant.name, class: o.variant.class, passed: o.passed, failed: [...o.failed], seconds: Math.round(o.seconds) })),
+  });
+}
+// Undici keep-alive sockets of the per-run agents must not keep the process up.
+process.exit(failing.length === 0 ? 0 : 1);
