@@ -6,7 +6,7 @@
  */
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
-import { readAiLabel } from '../fixtures/ai-label-reader.ts';
+import { aiLabelFields } from '../fixtures/ai-label-fields.ts';
 import { makeGarmentImage, makePersonPhoto } from '../fixtures/images.ts';
 import { isJpeg } from '../fixtures/jpeg-segments.ts';
 import { isPng } from '../fixtures/png-chunks.ts';
@@ -25,30 +25,33 @@ interface Answer {
 /** Polls one wait for a final state takes at the spec's 2-3 s: most results come within 30 s. */
 const pollsPerWait = 12;
 const day = 24 * 3600;
-
-/** The IPTC DigitalSourceType values that say "made with AI" (openapi.yaml, getResultImage). */
-const aiLabels = [
-  'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia',
-  'http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia',
-];
+/** Ordinary try-ons tried for one success: the spec lets any of them fail ("any failure while the image is made"). */
+const attempts = 3;
 
 const answerOf = (ex: Exchange): Answer => (ex.response?.json ?? {}) as Answer;
 const said = (ex: Exchange): string => `${ex.response?.status ?? ex.error} ${ex.response?.text ?? ''}`;
 
-
-/** Starts a try-on and polls it to success; returns its resultUrl. Reserves the credit it spends. */
+/**
+ * Starts try-ons until one succeeds (at most `attempts`, each failed one refunded); returns its
+ * resultUrl. A start that is not accepted, or no success at all, leaves nothing to judge here.
+ */
 async function succeed(t: ConformanceContext, api: Api, actor: Actor, body: Record<string, unknown>): Promise<string> {
-  if (!t.target.budget.tryReserve(1)) t.skip('the credit budget has no credit left');
-  const started = await api.start(actor, body);
-  expect(started.response?.status, said(started)).toBe(200);
-  const final = await api.waitFinal(actor, String(answerOf(started).id));
-  const answer = answerOf(final);
-  if (answer.status !== 'success') t.target.budget.giveBack(1);
-  expect(answer.status, `the try-on: ${said(final)}`).toBe('success');
-  expect(typeof answer.resultUrl, said(final)).toBe('string');
-  return answer.resultUrl as string;
+  const outcomes: string[] = [];
+  for (let i = 0; i < attempts; i++) {
+    if (!t.target.budget.tryReserve(1)) t.skip('the credit budget has no credit left');
+    const started = await api.start(actor, body);
+    if (started.response?.status !== 200) {
+      t.target.budget.giveBack(1);
+      t.inconclusive(`a valid start answered ${said(started)}, so there is no result to judge`);
+    }
+    const final = await api.waitFinal(actor, String(answerOf(started).id));
+    const answer = answerOf(final);
+    if (answer.status === 'success' && typeof answer.resultUrl === 'string') return answer.resultUrl;
+    t.target.budget.giveBack(1);
+    outcomes.push(said(final).slice(0, 120));
+  }
+  return t.inconclusive(`no ordinary try-on of ${attempts} succeeded (the spec allows failures): ${outcomes.join('; ')}`);
 }
-
 /** One success per file run, shared by the tests that only read it. */
 let shared: Promise<string> | undefined;
 function sharedResult(t: ConformanceContext): Promise<string> {
@@ -70,36 +73,46 @@ function formatOf(bytes: Buffer): 'image/jpeg' | 'image/png' | 'neither JPEG nor
 
 describe('result images', () => {
   conformance(
-    'serves a success’s resultUrl from the API host under /i/, without a key, as a JPEG or PNG whose Content-Type matches its bytes',
-    { covers: ['RES-RESULT-URL-ON-SUCCESS', 'RES-RESULT-URL-HOST-AND-PATH', 'AUTH-RESULT-URL-PUBLIC'], credits: 1, starts: 1, polls: pollsPerWait, uploads: 2 },
+    'serves a success’s resultUrl from the API host under /i/, without a key, as a JPEG or PNG (and an image Content-Type, when given, matches its bytes)',
+    { covers: ['RES-RESULT-URL-ON-SUCCESS', 'RES-RESULT-URL-HOST-AND-PATH', 'AUTH-RESULT-URL-PUBLIC'], credits: 1, starts: attempts, polls: attempts * pollsPerWait, uploads: 2 },
     async (t) => {
       const resultUrl = await sharedResult(t);
       const url = new URL(resultUrl);
-      expect(url.host, `resultUrl ${resultUrl} against the API host`).toBe(new URL(t.target.origin).host);
-      expect(url.pathname, `resultUrl ${resultUrl}`).toMatch(/^\/i\/./);
+      // resultUrl: "served from {host} under a path beginning `/i/`" ({host}: the host part of {base_url}). Any path below /i/ will do.
+      t.must('RES-RESULT-URL-HOST-AND-PATH', () => expect(url.host, `resultUrl ${resultUrl} against the API host`).toBe(new URL(t.target.origin).host));
+      t.must('RES-RESULT-URL-HOST-AND-PATH', () => expect(url.pathname, `resultUrl ${resultUrl}`).toMatch(/^\/i\//));
+      t.choose('result-url-path', `/i/ + ${url.pathname.slice(3).split('/').length} segment(s)${url.search ? ' + query' : ''}`, 'RES-RESULT-URL-HOST-AND-PATH');
 
       const image = await fetchWithoutKey(t, resultUrl);
-      expect(image.response?.status, `GET ${resultUrl} without a key: ${image.error ?? image.response?.status}`).toBe(200);
-      const type = (image.response?.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-      expect(['image/jpeg', 'image/png'], `Content-Type of ${resultUrl}`).toContain(type);
-      expect(formatOf(image.response?.bytes ?? Buffer.alloc(0)), `the bytes of ${resultUrl} against its Content-Type`).toBe(type);
+      // Authentication 7: "Result image URLs are public and need no key."
+      t.must('AUTH-RESULT-URL-PUBLIC', () => expect(image.response?.status, `GET ${resultUrl} without a key: ${image.error ?? image.response?.status}`).toBe(200));
+      // resultUrl: "On `success`: URL of the finished image (JPEG or PNG)."
+      const format = formatOf(image.response?.bytes ?? Buffer.alloc(0));
+      t.must('RES-RESULT-URL-ON-SUCCESS', () => expect(['image/jpeg', 'image/png'], `the bytes of ${resultUrl}`).toContain(format));
+      // The spec names no header; a Content-Type that names one of the two formats must name the right one.
+      const type = (image.response?.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      if (type === 'image/jpeg' || type === 'image/png') t.must('RES-RESULT-URL-ON-SUCCESS', () => expect(format, `the bytes of ${resultUrl} against its Content-Type ${type}`).toBe(type));
+      t.choose('result-content-type', type === '' ? '(none)' : type, 'RES-RESULT-URL-ON-SUCCESS');
     },
   );
 
   conformance(
-    'labels the result image as made with AI in its metadata (XMP Iptc4xmpExt:DigitalSourceType)',
-    { covers: ['SVC-RESULT-AI-LABEL'], credits: 1, starts: 1, polls: pollsPerWait, uploads: 2 },
+    'labels the result image as made with AI in its metadata (any field: XMP, PNG text, EXIF, COM, IPTC, C2PA)',
+    { covers: ['SVC-RESULT-AI-LABEL'], credits: 1, starts: attempts, polls: attempts * pollsPerWait, uploads: 2 },
     async (t) => {
       const resultUrl = await sharedResult(t);
       const image = await fetchWithoutKey(t, resultUrl);
-      expect(image.response?.status, said(image)).toBe(200);
-      expect(aiLabels, `the DigitalSourceType of ${resultUrl}`).toContain(readAiLabel(image.response?.bytes ?? Buffer.alloc(0)));
+      if (image.response?.status !== 200) t.inconclusive(`GET ${resultUrl}: ${said(image)}; no image to read the label from`);
+      // "Every result image carries a machine-readable label in its metadata saying it was made with AI." No format is named.
+      const fields = aiLabelFields(image.response?.bytes ?? Buffer.alloc(0));
+      t.must('SVC-RESULT-AI-LABEL', () => expect(fields.length, `metadata fields of ${resultUrl} that say "made with AI"`).toBeGreaterThan(0));
+      t.choose('ai-label-format', fields.map((f) => `${f.field} (${f.evidence})`).join(', '), 'SVC-RESULT-AI-LABEL');
     },
   );
 
   conformance(
-    'keeps serving a resultUrl until 24 h after the success, and not after 24 h + 1 s on the test clock (any 4xx)',
-    { covers: ['RES-RESULT-URL-VALID-24H'], credits: 1, starts: 1, polls: pollsPerWait, uploads: 2 },
+    'keeps serving a resultUrl until 24 h after the success, and no longer serves it 24 h + 1 s after (test clock)',
+    { covers: ['RES-RESULT-URL-VALID-24H'], credits: 1, starts: attempts, polls: attempts * pollsPerWait, uploads: 2 },
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
@@ -108,17 +121,20 @@ describe('result images', () => {
 
       await control.advanceClock(day - 60);
       const before = await fetchWithoutKey(t, resultUrl);
-      expect(before.response?.status, `${resultUrl} 24 h − 60 s after the success`).toBe(200);
+      // resultUrl: "valid for 24 hours".
+      t.must('RES-RESULT-URL-VALID-24H', () => expect(before.response?.status, `${resultUrl} 24 h − 60 s after the success: ${said(before)}`).toBe(200));
       await control.advanceClock(61);
       const after = await fetchWithoutKey(t, resultUrl);
-      const status = after.response?.status ?? 0;
-      expect(status >= 400 && status < 500, `${resultUrl} 24 h + 1 s after the success: ${said(after)}`).toBe(true);
+      // Limits: "Result URL lifetime | 24 hours": past it the URL no longer serves the image. Which answer it gives is open (x-point result-expiry).
+      t.must('RES-RESULT-URL-VALID-24H', () => expect(after.response?.status, `${resultUrl} 24 h + 1 s after the success: ${said(after)}`).not.toBe(200));
+      const code = (after.response?.json as { code?: unknown } | undefined)?.code;
+      t.choose('result-expiry', `${after.response?.status ?? after.error}${typeof code === 'string' ? ` ${code}` : ''}`, 'RES-RESULT-URL-VALID-24H');
     },
   );
 
   conformance(
     'accepts an uploaded image id until 24 h after the upload, and gives 400 INVALID_IMAGE_ID once it is older',
-    { covers: ['RES-IMAGE-ID-INVALID-AFTER-EXPIRY', 'ERR-INVALID-IMAGE-ID'], credits: 2, starts: 2, polls: pollsPerWait, uploads: 2 },
+    { covers: ['RES-IMAGE-ID-INVALID-AFTER-EXPIRY', 'RES-IMAGE-ID-REUSABLE-WITHIN-24H', 'ERR-INVALID-IMAGE-ID'], credits: 2, starts: 2, polls: pollsPerWait, uploads: 2 },
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
@@ -129,19 +145,27 @@ describe('result images', () => {
           { bytes: await makeGarmentImage({ format: 'png' }), filename: 'garment.png', contentType: 'image/png' },
         ].map(async (f) => {
           const ex = await api.upload(actor, f.bytes, { filename: f.filename, contentType: f.contentType });
-          expect(ex.response?.status, said(ex)).toBe(200);
+          if (ex.response?.status !== 200) t.inconclusive(`the upload of ${f.filename} answered ${said(ex)}`);
           return String(answerOf(ex).id);
         }),
       );
       const body = { personImageId: uploaded[0], garmentImageId: uploaded[1], consent: true };
 
       await control.advanceClock(day - 60);
-      await succeed(t, api, actor, body);
+      if (!t.target.budget.tryReserve(1)) t.skip('the credit budget has no credit left');
+      const within = await api.start(actor, body);
+      if (within.response?.status === 429 || (within.response?.status ?? 500) >= 500) t.inconclusive(`a start 24 h − 60 s after the upload answered ${said(within)}`);
+      // "An id may be used in any number of try-ons within its 24 hours."
+      t.must('RES-IMAGE-ID-REUSABLE-WITHIN-24H', () => expect(within.response?.status, `a start with ids uploaded 24 h − 60 s ago: ${said(within)}`).toBe(200));
+      const final = await api.waitFinal(actor, String(answerOf(within).id));
+      if (answerOf(final).status !== 'success') t.target.budget.giveBack(1);
+
       await control.advanceClock(61);
       if (!t.target.budget.tryReserve(1)) t.skip('the credit budget has no credit left');
       const expired = await api.start(actor, body);
       if (expired.response?.status !== 200) t.target.budget.giveBack(1);
-      expect([expired.response?.status, answerOf(expired).code], `a start with ids uploaded 24 h + 1 s ago: ${said(expired)}`).toEqual([400, 'INVALID_IMAGE_ID']);
+      // expiresAt: "After it the id is permanently invalid"; Errors: INVALID_IMAGE_ID "unknown, older than 24 hours, or uploaded by another account".
+      t.must('RES-IMAGE-ID-INVALID-AFTER-EXPIRY', () => expect([expired.response?.status, answerOf(expired).code], `a start with ids uploaded 24 h + 1 s ago: ${said(expired)}`).toEqual([400, 'INVALID_IMAGE_ID']));
     },
   );
 });
