@@ -15,15 +15,13 @@
  * 401s or 429s cannot pass for speed. Afterwards the reference server is CPU-profiled (inspector,
  * in the child) under GET /tryons/{id} at 100 connections.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { request } from 'undici';
 import { makeGarmentImage, makePersonPhoto } from '../src/fixtures/images.ts';
+import { prismKey, prismPackage, startPrism, stop } from './prism-process.ts';
 import { summariseProfile, type CpuProfile, type ProfileSummary } from './cpu-profile.ts';
-import { freePort, log, newAccount, repoRoot, round, sleep, startServerChild, startTryOn, upload, waitFinished } from './common.ts';
+import { freePort, log, newAccount, round, startServerChild, startTryOn, upload, waitFinished } from './common.ts';
 
 export type TargetName = 'reference' | 'prism' | 'prism-silent';
 export type EndpointName = 'GET /tryons/{id}' | 'POST /tryons (consent false)' | 'GET /account';
@@ -63,11 +61,6 @@ export interface PrismResult {
   readonly profile: (ProfileSummary & { readonly file: string; readonly load: string; readonly reqPerSec: number }) | { readonly error: string };
 }
 
-const require = createRequire(import.meta.url);
-const prismPackage = require.resolve('@stoplight/prism-cli/package.json');
-const prismBin = join(prismPackage, '..', 'dist', 'index.js');
-// Prism checks only the scheme and shape of the bearer token; the reference server needs a real key.
-const prismKey = `vto_live_${'b'.repeat(44)}`;
 
 interface Target {
   readonly name: TargetName;
@@ -76,41 +69,6 @@ interface Target {
   /** Per cell: the API key and the id of a try-on of that key's account. */
   prepare(): Promise<{ apiKey: string; tryOnId: string }>;
   readonly expected: Record<EndpointName, number>;
-}
-
-/** Starts Prism (bounded: 60 s to answer); its stdout and stderr go to `logPath`. */
-async function startPrism(port: number, logPath: string, silent: boolean): Promise<{ child: ChildProcess; startupMs: number }> {
-  const fd = openSync(logPath, 'w');
-  const args = [prismBin, 'mock', '-h', '127.0.0.1', '-p', String(port), ...(silent ? ['-v', 'silent'] : []), 'openapi.yaml'];
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  const deadline = started + 60_000;
-  while (performance.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}; see ${logPath}`);
-    try {
-      const res = await request(`http://127.0.0.1:${port}/account`, { headers: { authorization: `Bearer ${prismKey}` }, headersTimeout: 2_000, bodyTimeout: 2_000 });
-      await res.body.dump();
-      if (res.statusCode === 200) return { child, startupMs: Math.round(performance.now() - started) };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  child.kill('SIGKILL');
-  throw new Error(`prism did not answer within 60 s; see ${logPath}`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 async function load(base: string, endpoint: EndpointName, apiKey: string, tryOnId: string, connections: number, duration: number) {
