@@ -3,7 +3,7 @@
  * the same thing the same way.
  */
 import { specSections } from '../spec/requirements.ts';
-import type { Report, RequirementResult, Verdict } from './model.ts';
+import type { ChoiceResult, Report, RequirementResult, Verdict } from './model.ts';
 
 export const verdictLabel: Readonly<Record<Verdict, string>> = {
   pass: 'pass',
@@ -37,20 +37,42 @@ export function formatTimestamp(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** The headline of a run, as the first line of every report. */
+/** The headline of a run, as the first line of every report ("Title: detail"). */
 export function headline(report: Report): string {
   const s = report.summary;
-  if (s.outcome === 'pass') {
-    return s.requirements.fail > 0
-      ? `Conforms: every exercised MUST requirement passes (${s.requirements.fail} SHOULD/MAY failing)`
-      : 'Conforms: every exercised requirement passes';
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const binding = bindingFailures(report.requirements).length;
+  const others = s.requirements.fail - binding;
+  const inconclusive = s.requirements.inconclusive > 0 ? `${s.requirements.inconclusive} inconclusive` : undefined;
+  if (s.outcome === 'error') {
+    const also = [binding > 0 && `${plural(binding, 'MUST requirement')} failing`, inconclusive].filter((r): r is string => typeof r === 'string');
+    return `Run error: ${plural(s.errors, 'error')} of the run itself; the verdicts are incomplete${also.length === 0 ? '' : ` (${also.join(', ')})`}`;
   }
-  const reasons = [
-    s.byLevel.MUST.fail > 0 && `${s.byLevel.MUST.fail} MUST requirement${s.byLevel.MUST.fail === 1 ? '' : 's'} failing`,
-    s.errors > 0 && `${s.errors} run error${s.errors === 1 ? '' : 's'}`,
-    s.byLevel.MUST.fail === 0 && s.errors === 0 && 'a test without requirements failed',
-  ].filter((r): r is string => typeof r === 'string');
+  if (s.outcome === 'pass') {
+    const notes = [others > 0 && `${others} SHOULD/MAY or implementation-defined failing`, inconclusive].filter((r): r is string => typeof r === 'string');
+    if (notes.length === 0) return 'Conforms: every exercised requirement passes';
+    return `Conforms: every judged MUST requirement passes (${notes.join(', ')})`;
+  }
+  const reasons = [binding > 0 && `${plural(binding, 'MUST requirement')} failing`, binding === 0 && 'a test without requirements failed'].filter((r): r is string => typeof r === 'string');
   return `Does not conform: ${reasons.join(', ')}`;
+}
+
+/** The failures that decide the outcome: MUST requirements the spec's own words make (not implementation-defined). */
+export function bindingFailures(requirements: readonly RequirementResult[]): RequirementResult[] {
+  return requirements.filter((r) => r.verdict === 'fail' && r.level === 'MUST' && r.implementationDefined !== true);
+}
+
+/** The outcome as a mark: ✓ pass, ✗ fail, ! error. */
+export const outcomeMark: Readonly<Record<Report['summary']['outcome'], string>> = { pass: '✓', fail: '✗', error: '!' };
+
+/** A choice's values as one line: `409 IDEMPOTENCY_KEY_CONFLICT (×2); 422 IDEMPOTENCY_KEY_REUSED`. */
+export function choiceValues(c: ChoiceResult): string {
+  return c.values.map((v) => (v.count > 1 ? `${v.value} (×${v.count})` : v.value)).join('; ');
+}
+
+/** Every test that recorded a choice, once. */
+export function choiceTests(c: ChoiceResult): string[] {
+  return [...new Set(c.values.flatMap((v) => v.tests))];
 }
 
 /** The failing requirements, MUST before SHOULD before MAY, each level in spec order. */

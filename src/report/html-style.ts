@@ -8,7 +8,7 @@ export const reportCss = `
   --bg: #f5f6f8; --panel: #fff; --text: #1f2328; --muted: #5b6570; --line: #d5dbe1; --soft: #eef1f4; --code: #f3f5f7;
   --accent: #0b61d6; --shadow: 0 1px 2px rgba(16, 24, 40, .06), 0 1px 3px rgba(16, 24, 40, .08);
   --pass: #1a7f37; --pass-bg: #dcf7e3; --fail: #cf222e; --fail-bg: #ffe9e7; --skip: #9a6700; --skip-bg: #fff4c2;
-  --nobs: #7a4fd1; --nobs-bg: #f3ecff; --ncov: #6e7781; --ncov-bg: #e9edf1;
+  --nobs: #7a4fd1; --nobs-bg: #f3ecff; --ncov: #6e7781; --ncov-bg: #e9edf1; --inc: #0e7c86; --inc-bg: #daf5f7; --err: #bc4c00; --err-bg: #fff1e5;
   --mono: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace;
 }
 @media screen and (prefers-color-scheme: dark) {
@@ -17,6 +17,7 @@ export const reportCss = `
     --accent: #58a6ff; --shadow: 0 0 0 1px rgba(240, 246, 252, .04);
     --pass: #3fb950; --pass-bg: rgba(46, 160, 67, .16); --fail: #ff6b61; --fail-bg: rgba(248, 81, 73, .16); --skip: #e3b341; --skip-bg: rgba(187, 128, 9, .18);
     --nobs: #b28cff; --nobs-bg: rgba(163, 113, 247, .16); --ncov: #8b949e; --ncov-bg: rgba(110, 118, 129, .2);
+    --inc: #39c5cf; --inc-bg: rgba(57, 197, 207, .16); --err: #f0883e; --err-bg: rgba(219, 109, 40, .18);
   }
 }
 * { box-sizing: border-box; }
@@ -32,6 +33,8 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .muted { color: var(--muted); }
 .v-pass { --v: var(--pass); --vbg: var(--pass-bg); }
 .v-fail { --v: var(--fail); --vbg: var(--fail-bg); }
+.v-inconclusive { --v: var(--inc); --vbg: var(--inc-bg); }
+.v-error { --v: var(--err); --vbg: var(--err-bg); }
 .v-skip { --v: var(--skip); --vbg: var(--skip-bg); }
 .v-not-observable { --v: var(--nobs); --vbg: var(--nobs-bg); }
 .v-not-covered { --v: var(--ncov); --vbg: var(--ncov-bg); }
@@ -53,7 +56,7 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 
 /* summary */
 .summary { margin-top: 20px; }
-.cards { display: grid; grid-template-columns: repeat(5, minmax(0, 1fr)); gap: 12px; }
+.cards { display: grid; grid-template-columns: repeat(6, minmax(0, 1fr)); gap: 12px; }
 .card { font: inherit; color: inherit; text-align: left; cursor: pointer; background: var(--panel); border: 1px solid var(--line); border-top: 4px solid var(--v); border-radius: 10px; padding: 12px 16px 12px; box-shadow: var(--shadow); transition: background .12s, box-shadow .12s; }
 .card:hover { background: var(--vbg); }
 .card[aria-pressed="true"] { background: var(--vbg); box-shadow: inset 0 0 0 2px var(--v); }
@@ -114,7 +117,7 @@ a.badge:hover { text-decoration: none; box-shadow: inset 0 0 0 1px var(--v); }
 .lvl-MUST { color: var(--text); border-color: var(--text); }
 .lvl-MAY { border-style: dashed; }
 .rid { font-family: var(--mono); font-size: 12.5px; font-weight: 600; color: var(--text); white-space: nowrap; }
-.notice { border-left: 4px solid var(--fail); background: var(--fail-bg); padding: 10px 14px; border-radius: 6px; margin-top: 20px; }
+.notice { border-left: 4px solid var(--err); background: var(--err-bg); padding: 10px 14px; border-radius: 6px; margin-top: 20px; }
 .notice ul { margin: 6px 0 0; padding-left: 18px; }
 
 /* failures */
@@ -150,6 +153,19 @@ pre.cmd { border-left: 3px solid var(--accent); }
 .ex-body.s2 { border-left-color: var(--pass); } .ex-body.s4 { border-left-color: var(--skip); } .ex-body.s5, .ex-body.s0 { border-left-color: var(--fail); }
 details.older > summary { cursor: pointer; color: var(--accent); font-size: 12.5px; margin: 4px 0; }
 
+/* implementation-defined points */
+table.choices { width: 100%; border-collapse: collapse; table-layout: fixed; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; box-shadow: var(--shadow); overflow: hidden; }
+table.choices th { text-align: left; font-size: 11px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); font-weight: 600; padding: 8px 12px; border-bottom: 1px solid var(--line); background: var(--soft); }
+table.choices td { padding: 9px 12px; border-bottom: 1px solid var(--line); vertical-align: top; }
+table.choices tr:last-child td { border-bottom: 0; }
+table.choices col.c-point { width: 40%; } table.choices col.c-id { width: 25%; }
+table.choices .rid { white-space: normal; overflow-wrap: anywhere; }
+table.choices .stmt-sub b { font-weight: 600; color: var(--text); margin-right: 4px; }
+.point { font-weight: 600; }
+.values { margin: 0; padding: 0; list-style: none; }
+.values li + li { margin-top: 6px; }
+.values .value { font-family: var(--mono); font-size: 12.5px; font-weight: 600; }
+
 /* traceability matrix */
 .spec-section { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; box-shadow: var(--shadow); margin-bottom: 14px; overflow: hidden; }
 .spec-section > header { display: flex; align-items: center; gap: 12px; flex-wrap: wrap; padding: 11px 16px; background: var(--soft); border-bottom: 1px solid var(--line); }
@@ -174,7 +190,7 @@ table.matrix col.c-id { width: 25%; } table.matrix col.c-lvl { width: 84px; } ta
 .tests { margin: 0; padding: 0; list-style: none; font-size: 12.5px; }
 .tests li { padding-left: 16px; text-indent: -16px; }
 .ts { display: inline-block; width: 16px; text-indent: 0; font-weight: 700; }
-.ts-passed { color: var(--pass); } .ts-failed { color: var(--fail); } .ts-skipped { color: var(--muted); }
+.ts-passed { color: var(--pass); } .ts-failed { color: var(--fail); } .ts-inconclusive { color: var(--inc); } .ts-skipped { color: var(--muted); }
 .empty { text-align: center; color: var(--muted); padding: 30px; border: 1px dashed var(--line); border-radius: 10px; }
 
 /* tests */
@@ -195,7 +211,7 @@ footer { color: var(--muted); font-size: 12px; padding: 24px 0 40px; border-top:
 @media print {
   :root { color-scheme: light; --bg: #fff; --panel: #fff; --soft: #f3f5f7; --shadow: none; }
   body { font-size: 11px; }
-  .cards { grid-template-columns: repeat(5, minmax(0, 1fr)); }
+  .cards { grid-template-columns: repeat(6, minmax(0, 1fr)); }
   .toolbar, .copy, .link-button, .brand nav { display: none !important; }
   .card { cursor: default; }
   pre { max-height: none; white-space: pre-wrap; }

@@ -11,7 +11,7 @@ import type { Profile } from '../suite/config.ts';
 import type { Cost } from '../suite/conformance.ts';
 import { clip } from './failures.ts';
 import { summarise } from './summary.ts';
-import { judge, type Ran } from './verdict.ts';
+import { judge, testOutcome, type Ran, type TestOutcome } from './verdict.ts';
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'skip' | 'not-observable' | 'not-covered';
 
@@ -92,7 +92,13 @@ export type TestState = 'passed' | 'failed' | 'skipped';
 export interface TestEntry {
   readonly name: string;
   readonly file: string;
+  /** vitest's state of the test. */
   readonly state: TestState;
+  /**
+   * What the test says as a whole (verdict.ts `testOutcome`): `inconclusive` for a failed test that
+   * failed none of its requirements (a precondition, our timeout). Absent in version 1 reports.
+   */
+  readonly outcome?: TestOutcome;
   readonly durationMs: number;
   readonly requirements: readonly string[];
   readonly skipReason?: string;
@@ -270,7 +276,8 @@ export function choicesOf(ran: readonly Ran[], catalogue: readonly Requirement[]
   for (const r of ran) {
     for (const c of r.meta.choices ?? []) {
       const point: Point = points.get(c.point) ?? { values: new Map() };
-      point.requirement ??= c.requirement ?? catalogue.find((q) => q.xPoint === c.point)?.id;
+      const owners = catalogue.filter((q) => q.xPoint === c.point);
+      point.requirement ??= c.requirement ?? (owners.find((q) => q.implementationDefined === true) ?? owners[0])?.id;
       points.set(c.point, point);
       const value = point.values.get(c.value) ?? { count: 0, tests: new Set<string>() };
       point.values.set(c.value, value);
@@ -310,7 +317,7 @@ function describeTest(test: TestCaseLike, file: string, grep: string | undefined
     findings: { errors: findings.filter((f) => f.severity === 'error').length, warnings: findings.filter((f) => f.severity === 'warning').length },
     ...(meta.cost !== undefined && { cost: meta.cost }),
   };
-  return { test, entry, meta, errors };
+  return { test, entry: { ...entry, outcome: testOutcome({ entry, meta, errors }).outcome }, meta, errors };
 }
 
 function skipReasonOf(meta: TaskMeta, result: TestResultLike, grep: string | undefined): string {

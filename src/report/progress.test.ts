@@ -21,7 +21,7 @@ describe('ProgressReporter', () => {
     expect(liveProgress({}, {})).toBe(false);
   });
 
-  it('prints one plain line per finished test in CI: ✓, ✗ with the first line of the error, ↓ with the reason', () => {
+  it('prints one plain line per finished test in CI: ✓, ✗ with the failed requirement or the first line of the error, ? with why it is inconclusive, ↓ with the reason', () => {
     let out = '';
     let clock = 0;
     const reporter = new ProgressReporter({ live: false, write: (t) => (out += t), creditBudget: 8, now: () => clock, events: new ProgressEvents() });
@@ -40,13 +40,16 @@ describe('ProgressReporter', () => {
       "    expected 'ton_02' to deeply equal 'ton_01'",
       '✗ body rules > refuses a title over 120 characters with 400 INVALID_REQUEST [CREATE-TITLE-OPTIONAL-UP-TO-120, ERR-TITLE-TOO-LONG-IMPL-DEFINED]',
       '    2 check(s) failed on the exchanges of this test:',
+      '✗ create > an accepted start answers 200 with {id, status, pollUrl}, status pending [CREATE-ACCEPTED-IS-200, CREATE-RESPONSE-STATUS-PENDING]',
+      '    CREATE-ACCEPTED-IS-200: status differs: expected 200, received 201',
+      '? uploads > accepts a JPEG of exactly 4 MB [RES-IMAGE-UP-TO-4MB-ACCEPTED] (inconclusive: the fixture host answered 503 for the 4 MB image, so the upload could not be tried)',
       '✓ rate limits > the 13th start in a minute gets 429 RATE_LIMITED with Retry-After [LIMIT-STARTS-12-PER-MINUTE, LIMIT-429-RETRY-AFTER]',
       '✓ routing > unknown paths get 404 NOT_FOUND [ROUTING-UNKNOWN-PATH-404, ERR-NOT-FOUND]',
       '✓ sync > answers 200 with the final try-on when it finishes within the wait [SYNC-200-ON-SUCCESS, STATE-CREATE-STARTS-PENDING]',
       '✗ sync > most try-ons finish within 30 seconds [SVC-MOST-RESULTS-UNDER-30-SECONDS]',
       '    expected 41200 to be below 30000 (median of 3 try-ons, ms)',
       '↓ credits > a failed try-on gives its credit back [SVC-FAILED-TRYON-REFUNDED] (needs scenarios: the target is not known to follow the tryon-scenario convention (set TRYON_SCENARIOS=1 if it does))',
-      'Tests: 9 (4 passed, 3 failed, 2 skipped) · credits ≤ 6 of 8 · 3 min 12 s',
+      'Tests: 11 (4 passed, 4 failed, 1 inconclusive, 2 skipped) · credits ≤ 7 of 8 · 3 min 12 s',
       '',
     ]);
   });
@@ -73,17 +76,21 @@ describe('ProgressReporter', () => {
     reporter.onTestCaseResult(fakeTest({ name: 'x', state: 'passed', requirements: ['AUTH-BEARER-REQUIRED'], meta: { cost: { credits: 3, starts: 0, polls: 0, uploads: 0 } } }));
     reporter.onTestModuleCollected({ children: { allTests: () => allFakeTests().slice(2) } });
     reporter.onTestCaseReady(b!);
-    expect(reporter.statusLine()).toBe('1/9 tests · file 2/2 │ ✓ 1 ✗ 0 ↓ 0 │ credits ≤ 3 of 8 │ AUTH-REVOKED-KEY-401 │ authentication > a revoked key gets 401…');
+    expect(reporter.statusLine()).toBe('1/11 tests · file 2/2 │ ✓ 1 ✗ 0 ↓ 0 │ credits ≤ 3 of 8 │ AUTH-REVOKED-KEY-401 │ authentication > a revoked key gets 40…');
     // Every redraw starts with a carriage return and a line clear, and the line never wraps.
     expect(out.split('\r\x1b[2K').slice(1).every((line) => [...line].length < 120)).toBe(true);
 
     out = '';
     reporter.onTestCaseResult(fakeTest({ name: 'breaks', describe: 'd', state: 'failed', requirements: ['ERR-NOT-FOUND'], errors: [{ message: 'expected 500 to be 404' }] }));
-    expect(out.startsWith('\r\x1b[2K✗ d > breaks [ERR-NOT-FOUND]\n    expected 500 to be 404\n\r\x1b[2K2/9 tests')).toBe(true);
+    expect(out.startsWith('\r\x1b[2K✗ d > breaks [ERR-NOT-FOUND]\n    expected 500 to be 404\n\r\x1b[2K2/11 tests')).toBe(true);
+
+    out = '';
+    reporter.onTestCaseResult(fakeTest({ name: 'times out', describe: 'd', state: 'failed', requirements: ['ERR-NOT-FOUND'], errors: [{ message: 'Test timed out in 120000ms.' }] }));
+    expect(out.startsWith('\r\x1b[2K? d > times out [ERR-NOT-FOUND] (inconclusive: Test timed out in 120000ms.)\n\r\x1b[2K3/11 tests · file 2/2 │ ✓ 1 ✗ 1 ? 1 ↓ 0 │')).toBe(true);
 
     out = '';
     reporter.onTestRunEnd([], []);
-    expect(out).toBe('\r\x1b[2KTests: 2 (1 passed, 1 failed, 0 skipped) · credits ≤ 3 of 8 · 50 s\n');
+    expect(out).toBe('\r\x1b[2KTests: 3 (1 passed, 1 failed, 1 inconclusive, 0 skipped) · credits ≤ 3 of 8 · 50 s\n');
   });
 
   it('shows the waits of a real vitest run, sent from its worker process', async () => {

@@ -1,14 +1,17 @@
 /**
  * The progress of a run, as a vitest reporter. On a terminal: one live status line (tests done of
  * total, the requirement under test, credits against the budget, a countdown while the pacer waits
- * on a rate limit), with failures printed above it. In CI or a pipe: one plain line per finished
- * test (`✓ name [IDS]`, `✗ …`, `↓ … (reason)`).
+ * on a rate limit), with failures and inconclusive tests printed above it. In CI or a pipe: one
+ * plain line per finished test (`✓ name [IDS]`, `✗ …` with the failed requirement, `? … (inconclusive:
+ * reason)`, `↓ … (reason)`), judged per requirement as the report does (verdict.ts).
  */
 import type { TaskMeta, TestArtifact } from 'vitest';
 import type { Reporter } from 'vitest/node';
+import { failureOfRule } from './failures.ts';
 import { formatDuration } from './format.ts';
 import type { TestResultLike } from './model.ts';
 import { progressEvents, waitArtifactType, type ProgressEventMap, type ProgressEvents } from './progress-events.ts';
+import { testOutcome, type TestOutcome } from './verdict.ts';
 
 export interface ProgressOptions {
   /** One live line (a TTY outside CI) or plain lines; the caller decides, e.g. with {@link liveProgress}. */
@@ -58,6 +61,7 @@ export class ProgressReporter implements Hooks {
   #filesCollected = 0;
   #passed = 0;
   #failed = 0;
+  #inconclusive = 0;
   #skipped = 0;
   #declaredCredits = 0;
   #current: ProgressTest | undefined;
@@ -74,7 +78,7 @@ export class ProgressReporter implements Hooks {
   }
 
   onTestRunStart(specifications: ReadonlyArray<unknown> = []): void {
-    this.#total = this.#passed = this.#failed = this.#skipped = this.#declaredCredits = this.#filesCollected = 0;
+    this.#total = this.#passed = this.#failed = this.#inconclusive = this.#skipped = this.#declaredCredits = this.#filesCollected = 0;
     this.#files = specifications.length;
     this.#current = this.#wait = undefined;
     this.#startedAt = this.#now();
@@ -96,14 +100,16 @@ export class ProgressReporter implements Hooks {
   onTestCaseResult(test: ProgressTest): void {
     const result = test.result();
     const meta = test.meta();
-    if (result.state === 'passed') this.#passed++;
-    else if (result.state === 'failed') this.#failed++;
+    const outcome = outcomeOfTest(result, meta);
+    if (outcome === 'pass') this.#passed++;
+    else if (outcome === 'fail') this.#failed++;
+    else if (outcome === 'inconclusive') this.#inconclusive++;
     else this.#skipped++;
     if (result.state === 'passed' || result.state === 'failed') this.#declaredCredits += meta.cost?.credits ?? 0;
     if (this.#current === test) this.#current = undefined;
-    const line = finishedLine(test, result, meta);
+    const line = finishedLine(test, result, meta, outcome);
     if (!this.#o.live) this.#write(`${line}\n`);
-    else if (result.state === 'failed') this.#print(line);
+    else if (outcome === 'fail' || outcome === 'inconclusive') this.#print(line);
     this.#render();
   }
 
@@ -118,9 +124,10 @@ export class ProgressReporter implements Hooks {
     this.#wait = this.#current = undefined;
     if (this.#lineShown) this.#write(clearLine);
     this.#lineShown = false;
-    const done = this.#passed + this.#failed + this.#skipped;
+    const done = this.#passed + this.#failed + this.#inconclusive + this.#skipped;
+    const inconclusive = this.#inconclusive > 0 ? `${this.#inconclusive} inconclusive, ` : '';
     const parts = [
-      `Tests: ${done} (${this.#passed} passed, ${this.#failed} failed, ${this.#skipped} skipped)`,
+      `Tests: ${done} (${this.#passed} passed, ${this.#failed} failed, ${inconclusive}${this.#skipped} skipped)`,
       this.#credits(),
       formatDuration(this.#now() - this.#startedAt),
       ...(unhandledErrors.length > 0 ? [`${unhandledErrors.length} unhandled error${unhandledErrors.length === 1 ? '' : 's'}`] : []),
@@ -155,11 +162,12 @@ export class ProgressReporter implements Hooks {
 
   /** The live status line, cut to the terminal width so `\r` can always redraw it. */
   statusLine(): string {
-    const done = this.#passed + this.#failed + this.#skipped;
+    const done = this.#passed + this.#failed + this.#inconclusive + this.#skipped;
     // Files are collected as they start, so the total grows until the last file: "+" says so.
     const more = this.#filesCollected < this.#files ? '+' : '';
     const files = this.#files > 1 ? ` · file ${Math.max(1, this.#filesCollected)}/${this.#files}` : '';
-    const parts = [`${done}/${Math.max(this.#total, done)}${more} tests${files}`, `✓ ${this.#passed} ✗ ${this.#failed} ↓ ${this.#skipped}`, this.#credits()];
+    const counts = `✓ ${this.#passed} ✗ ${this.#failed}${this.#inconclusive > 0 ? ` ? ${this.#inconclusive}` : ''} ↓ ${this.#skipped}`;
+    const parts = [`${done}/${Math.max(this.#total, done)}${more} tests${files}`, counts, this.#credits()];
     if (this.#wait !== undefined) {
       const left = this.#wait.until - this.#now();
       if (left > 0) parts.push(`waiting ${Math.ceil(left / 1000)} s for the ${this.#wait.bucket} limit`);
@@ -192,17 +200,32 @@ export class ProgressReporter implements Hooks {
   }
 }
 
-function finishedLine(test: ProgressTest, result: TestResultLike, meta: TaskMeta): string {
+/** The test as a whole, judged per requirement as the report does. */
+function outcomeOfTest(result: TestResultLike, meta: TaskMeta): TestOutcome {
+  const state = result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
+  return testOutcome({ entry: { requirements: meta.requirements ?? [], state }, meta, errors: result.errors ?? [] }).outcome;
+}
+
+function finishedLine(test: ProgressTest, result: TestResultLike, meta: TaskMeta, outcome: TestOutcome): string {
   const ids = meta.requirements ?? [];
   const tag = ids.length === 0 ? '' : ` [${ids.join(', ')}]`;
-  if (result.state === 'passed') return `✓ ${test.fullName}${tag}`;
-  if (result.state === 'failed') {
-    const first = result.errors?.[0];
-    const cause = (first as { cause?: { message?: unknown } } | undefined)?.cause?.message;
-    const message = typeof cause === 'string' ? cause : (first?.message ?? '');
-    const line = message.split('\n').find((l) => l.trim() !== '') ?? '';
-    return `✗ ${test.fullName}${tag}${line === '' ? '' : `\n    ${line.trim()}`}`;
+  if (outcome === 'pass') return `✓ ${test.fullName}${tag}`;
+  if (outcome === 'skip') {
+    const reason = meta.skipReason ?? result.note;
+    return `↓ ${test.fullName}${tag}${reason === undefined || reason === '' ? '' : ` (${reason})`}`;
   }
-  const reason = meta.skipReason ?? result.note;
-  return `↓ ${test.fullName}${tag}${reason === undefined || reason === '' ? '' : ` (${reason})`}`;
+  if (outcome === 'inconclusive') {
+    const reason = meta.inconclusive ?? firstLine(result.errors?.[0]?.message ?? '').replace(/^\[[A-Z0-9, -]+\] /, '');
+    return `? ${test.fullName}${tag} (inconclusive: ${reason})`;
+  }
+  const broken = meta.broken ?? [];
+  if (broken.length > 0) return `✗ ${test.fullName}${tag}${broken.map((b) => `\n    ${b.requirement}: ${firstLine(failureOfRule(b).message)}`).join('')}`;
+  const first = result.errors?.[0];
+  const cause = (first as { cause?: { message?: unknown } } | undefined)?.cause?.message;
+  const line = firstLine(typeof cause === 'string' ? cause : (first?.message ?? ''));
+  return `✗ ${test.fullName}${tag}${line === '' ? '' : `\n    ${line}`}`;
+}
+
+function firstLine(message: string): string {
+  return (message.split('\n').find((l) => l.trim() !== '') ?? '').trim();
 }

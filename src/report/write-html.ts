@@ -6,22 +6,22 @@
  * grouped by spec section; and every test. All text is HTML-escaped.
  */
 import { escapeHtml as h } from './escape.ts';
-import { bySection, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, prettyCurl, sectionAnchor, verdictLabel } from './format.ts';
+import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, outcomeMark, prettyCurl, sectionAnchor, verdictLabel } from './format.ts';
 import { reportJs } from './html-script.ts';
 import { reportCss } from './html-style.ts';
-import { levels, verdicts, type Evidence, type Failure, type Report, type RequirementResult, type TestEntry, type Verdict } from './model.ts';
+import { levels, verdicts, type ChoiceResult, type Evidence, type Failure, type Report, type RequirementResult, type TestEntry, type Verdict } from './model.ts';
 import { countOf } from './summary.ts';
 
 /** The report as one HTML page. */
 export function renderHtml(report: Report): string {
-  const states = new Map(report.tests.map((t) => [t.name, t.state]));
+  const states = new Map(report.tests.map((t) => [t.name, stateOf(t)]));
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${h(`${report.summary.outcome === 'pass' ? '✓' : '✗'} Conformance report · ${report.target.baseUrl} · ${formatTimestamp(report.startedAt)}`)}</title>
+<title>${h(`${outcomeMark[report.summary.outcome]} Conformance report · ${report.target.baseUrl} · ${formatTimestamp(report.startedAt)}`)}</title>
 <link rel="icon" href="data:,">
 <style>${reportCss}</style>
 </head>
@@ -32,6 +32,7 @@ ${toolbar(report)}
 <main class="wrap">
 ${runErrors(report)}
 ${failuresSection(report)}
+${choicesSection(report)}
 ${matrix(report, states)}
 ${testsSection(report.tests)}
 </main>
@@ -44,10 +45,10 @@ ${testsSection(report.tests)}
 
 function masthead(r: Report): string {
   const [title, detail] = splitHeadline(headline(r));
-  const v = r.summary.outcome === 'pass' ? 'v-pass' : 'v-fail';
+  const v = `v-${r.summary.outcome}`;
   return `<header class="masthead"><div class="wrap">
-<div class="brand"><span><strong>${h(r.tool.name)}</strong> ${h(r.tool.version)} · Virtual Try-On API conformance report</span><nav><a href="#failures">Failures</a><a href="#matrix">Traceability</a><a href="#tests">Tests</a></nav></div>
-<div class="headline ${v}"><div class="outcome-icon" aria-hidden="true">${r.summary.outcome === 'pass' ? '✓' : '✗'}</div><div><h1>${h(title)}</h1>${detail === '' ? '' : `<p>${h(detail)}</p>`}</div></div>
+<div class="brand"><span><strong>${h(r.tool.name)}</strong> ${h(r.tool.version)} · Virtual Try-On API conformance report</span><nav><a href="#failures">Failures</a><a href="#choices">Choices</a><a href="#matrix">Traceability</a><a href="#tests">Tests</a></nav></div>
+<div class="headline ${v}"><div class="outcome-icon" aria-hidden="true">${outcomeMark[r.summary.outcome]}</div><div><h1>${h(title)}</h1>${detail === '' ? '' : `<p>${h(detail)}</p>`}</div></div>
 <dl class="facts">
 ${fact('Target', `<code>${h(r.target.baseUrl)}</code>${r.target.embedded ? ' <span class="tag">embedded reference server</span>' : ''}`)}
 ${fact('Started', h(formatTimestamp(r.startedAt)))}
@@ -76,7 +77,8 @@ function summary(r: Report): string {
   const exercised = s.requirements.pass + s.requirements.fail;
   const sub: Record<string, string> = {
     fail: s.requirements.fail === 0 ? 'nothing failed' : `${s.byLevel.MUST.fail} of them MUST`,
-    pass: `of ${exercised} exercised`,
+    pass: `of ${exercised} judged`,
+    inconclusive: 'stopped before judging',
     skip: 'capability or budget missing',
     'not-observable': 'no HTTP exchange shows it',
     'not-covered': 'no test yet',
@@ -111,7 +113,7 @@ function summary(r: Report): string {
 <div class="panels">
 <div class="panel">
 <h2>Pass rate</h2>
-<div class="rate-head"><span class="rate-num">${formatRate(s.passRate)}</span><span class="muted">${s.requirements.pass} of ${exercised} exercised requirements pass · ${s.requirements.total} in the catalogue</span></div>
+<div class="rate-head"><span class="rate-num">${formatRate(s.passRate)}</span><span class="muted">${s.requirements.pass} of ${exercised} judged requirements pass · ${s.requirements.total} in the catalogue</span></div>
 <div class="bar" role="img" aria-label="${h(verdicts.map((v) => `${countOf(s.requirements, v)} ${verdictLabel[v]}`).join(', '))}">${bar}</div>
 <div class="legend">${legend}</div>
 <div class="tests-line">${s.tests.total} tests: <span class="v-pass">${s.tests.passed} passed</span>, <span class="v-fail">${s.tests.failed} failed</span>, ${s.tests.skipped} skipped</div>
@@ -148,7 +150,7 @@ function toolbar(r: Report): string {
 
 function runErrors(r: Report): string {
   if (r.errors.length === 0) return '';
-  return `<div class="notice" role="alert"><strong>${r.errors.length} run error${r.errors.length === 1 ? '' : 's'}</strong>: these stopped tests from running, so requirements they would cover may show as not covered.<ul>${r.errors
+  return `<div class="notice" role="alert"><strong>${r.errors.length} run error${r.errors.length === 1 ? '' : 's'}</strong>: errors of the run itself, not findings about the target (exit status 2). They stopped tests from running, so requirements they would cover may show as not covered or inconclusive.<ul>${r.errors
     .map((e) => `<li>${e.file === undefined ? '' : `<code>${h(e.file)}</code>: `}${h(e.message)}</li>`)
     .join('')}</ul></div>`;
 }
@@ -222,7 +224,35 @@ function exchange(e: Evidence): string {
   }</li>`;
 }
 
-function matrix(r: Report, states: ReadonlyMap<string, string>): string {
+function choicesSection(r: Report): string {
+  const lead = 'Where the spec leaves the answer open, the suite records what this target did and never fails it for that.';
+  const body =
+    r.choices.length === 0
+      ? `<p class="hint">${lead} This run recorded no such choice.</p>`
+      : `<p class="hint">${lead} Beneath each point: what any target may do (openapi.yaml <code>x-conformance</code>) and what our reference server does, as one example.</p>
+<table class="choices"><colgroup><col class="c-point"><col><col class="c-id"></colgroup>
+<thead><tr><th>Point</th><th>What this target did</th><th>Requirement</th></tr></thead>
+<tbody>${r.choices.map((c) => choiceRow(c, new Set(r.requirements.map((q) => q.id)))).join('\n')}</tbody></table>`;
+  return `<section id="choices" aria-label="Implementation-defined points">
+<div class="block-title"><h2>Implementation-defined points</h2><span class="count">${r.choices.length}</span></div>
+${body}
+</section>`;
+}
+
+function choiceRow(c: ChoiceResult, known: ReadonlySet<string>): string {
+  const doc = [
+    c.conformance === undefined ? '' : `<div class="stmt-sub"><b>Accepted</b> ${h(c.conformance.replace(/^Accepted: /, ''))}</div>`,
+    c.referenceServer === undefined ? '' : `<div class="stmt-sub"><b>Reference server</b> ${h(c.referenceServer)}</div>`,
+  ].join('');
+  const values = c.values
+    .map((v) => `<li><span class="value">${h(v.value)}</span>${v.count > 1 ? ` <span class="muted">×${v.count}</span>` : ''}<div class="stmt-sub">${v.tests.map(h).join(' · ')}</div></li>`)
+    .join('');
+  const varies = c.values.length > 1 ? ' <span class="tag">varies</span>' : '';
+  const requirement = c.requirement === undefined ? '<span class="muted">—</span>' : known.has(c.requirement) ? `<a class="rid" href="#req-${h(c.requirement)}">${h(c.requirement)}</a>` : `<code class="rid">${h(c.requirement)}</code>`;
+  return `<tr data-search="${h([c.point, c.requirement ?? '', ...choiceTests(c), ...c.values.map((v) => v.value)].join(' ').toLowerCase())}"><td><code class="point">${h(c.point)}</code>${varies}${doc}</td><td><ul class="values">${values}</ul></td><td>${requirement}</td></tr>`;
+}
+
+function matrix(r: Report, states: ReadonlyMap<string, ShownState>): string {
   const groups = bySection(r.requirements).map(({ section, requirements }) => {
     const total = requirements.length;
     const mini = verdicts
@@ -245,7 +275,7 @@ ${groups.join('\n')}
 </section>`;
 }
 
-function matrixRow(q: RequirementResult, states: ReadonlyMap<string, string>): string {
+function matrixRow(q: RequirementResult, states: ReadonlyMap<string, ShownState>): string {
   const sub = [q.subsection, q.implementationDefined ? 'implementation-defined' : undefined].filter((s): s is string => s !== undefined);
   const verdict = q.verdict === 'fail' ? `<a class="badge v-fail" href="#fail-${h(q.id)}">fail</a>` : `<span class="badge v-${q.verdict}">${verdictLabel[q.verdict]}</span>`;
   const obs = q.observations.length === 0 ? '' : `<ul class="obs">${q.observations.map((o) => `<li${o.type === 'warning' ? ' class="warning"' : ''} title="${h(o.test)}">${h(o.message)}</li>`).join('')}</ul>`;
@@ -255,7 +285,7 @@ function matrixRow(q: RequirementResult, states: ReadonlyMap<string, string>): s
       : `<ul class="tests">${q.tests
           .map((t) => {
             const state = states.get(t) ?? 'skipped';
-            const mark = state === 'passed' ? '✓' : state === 'failed' ? '✗' : '↓';
+            const mark = testMark[state];
             return `<li><span class="ts ts-${state}" title="${state}">${mark}</span>${h(t)}</li>`;
           })
           .join('')}</ul>`;
@@ -265,12 +295,21 @@ function matrixRow(q: RequirementResult, states: ReadonlyMap<string, string>): s
 <td>${verdict}</td><td>${tests}</td></tr>`;
 }
 
+type ShownState = TestEntry['state'] | 'inconclusive';
+
+const testMark: Readonly<Record<ShownState, string>> = { passed: '✓', failed: '✗', inconclusive: '?', skipped: '↓' };
+
+/** A failed test that failed none of its requirements shows as inconclusive, not as a failure. */
+function stateOf(t: TestEntry): ShownState {
+  return t.state === 'failed' && t.outcome === 'inconclusive' ? 'inconclusive' : t.state;
+}
+
 function testsSection(tests: readonly TestEntry[]): string {
   const rows = tests
     .map((t) => {
-      const mark = t.state === 'passed' ? '✓' : t.state === 'failed' ? '✗' : '↓';
+      const state = stateOf(t);
       const note = t.state === 'skipped' ? (t.skipReason ?? '') : t.state === 'failed' ? (t.errors[0]?.split('\n')[0] ?? '') : '';
-      return `<tr><td><span class="ts ts-${t.state}">${mark}</span>${h(t.name)}${note === '' ? '' : `<div class="stmt-sub">${h(note)}</div>`}</td><td><code>${h(t.file)}</code></td><td>${t.requirements.map((id) => `<a class="rid" href="#req-${h(id)}">${h(id)}</a>`).join('<br>')}</td><td class="num">${h(formatDuration(t.durationMs))}</td><td class="num">${t.cost?.credits ?? 0}</td></tr>`;
+      return `<tr><td><span class="ts ts-${state}" title="${state}">${testMark[state]}</span>${h(t.name)}${note === '' ? '' : `<div class="stmt-sub">${h(note)}</div>`}</td><td><code>${h(t.file)}</code></td><td>${t.requirements.map((id) => `<a class="rid" href="#req-${h(id)}">${h(id)}</a>`).join('<br>')}</td><td class="num">${h(formatDuration(t.durationMs))}</td><td class="num">${t.cost?.credits ?? 0}</td></tr>`;
     })
     .join('\n');
   return `<section id="tests" aria-label="Tests">

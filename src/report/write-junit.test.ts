@@ -85,7 +85,16 @@ describe('junit.xml', () => {
     expect(cases.map((c) => c.attrs.name)).toEqual(expect.arrayContaining(report.requirements.map((r) => r.id)));
     expect(cases).toHaveLength(report.requirements.length);
     for (const c of cases) expect(c.attrs.classname).toBe(report.requirements.find((r) => r.id === c.attrs.name)?.section);
-    expect(root.attrs).toMatchObject({ tests: '20', failures: '6', skipped: '6', errors: '0' });
+    expect(root.attrs).toMatchObject({ tests: '23', failures: '6', skipped: '8', errors: '0' });
+  });
+
+  it('gives an inconclusive requirement <skipped> with the reason, never a <failure>, and puts the target’s choices in the <system-out> of their requirement', () => {
+    const cases = all(parseXml(renderJunit(fakeReport())), 'testcase');
+    const byId = (id: string): XmlElement => cases.find((c) => c.attrs.name === id)!;
+    const pending = byId('CREATE-RESPONSE-STATUS-PENDING');
+    expect(all(pending, 'failure')).toEqual([]);
+    expect(all(pending, 'skipped')[0]?.attrs.message).toBe('inconclusive: the test stopped when CREATE-ACCEPTED-IS-200 failed');
+    expect(all(byId('ERR-TITLE-TOO-LONG-IMPL-DEFINED'), 'system-out')[0]?.text).toContain('Implementation-defined points (what this target chose; never judged):\n  - title-length: counted in UTF-16 code units');
   });
 
   it('gives failing requirements a <failure> with the message and the evidence, and the others <skipped> with the reason', () => {

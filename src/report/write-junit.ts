@@ -1,12 +1,19 @@
 /**
  * junit.xml: one `<testcase>` per requirement of the catalogue, one `<testsuite>` per spec section
  * (classname = section), so CI test views list requirements, not vitest tests. A failing
- * requirement carries one `<failure>` with every failure and its evidence in CDATA; skipped,
- * not-observable and not-covered requirements are `<skipped>` with the reason.
+ * requirement carries one `<failure>` with every failure and its evidence in CDATA; inconclusive,
+ * skipped, not-observable and not-covered requirements are `<skipped>` with the reason.
+ *
+ * Inconclusive is `<skipped>`, not `<failure>` or `<error>`: nothing was found against the target
+ * (the test stopped before judging it), so CI must not count it as a failure; and not a pass with a
+ * note in `<system-out>`, because CI views would then show a requirement nobody judged as green.
+ * `<skipped message="inconclusive: …">` is the one JUnit state that says "not judged, and why".
+ * What the target chose on an implementation-defined point goes into the `<system-out>` of the
+ * requirement the point belongs to.
  */
 import { cdata, escapeXmlAttr } from './escape.ts';
-import { bySection, verdictLabel } from './format.ts';
-import type { Failure, Report, RequirementResult } from './model.ts';
+import { bySection, choiceValues, verdictLabel } from './format.ts';
+import type { ChoiceResult, Failure, Report, RequirementResult } from './model.ts';
 
 /** The report as JUnit XML (the subset Jenkins, GitLab and GitHub test reporters read). */
 export function renderJunit(report: Report): string {
@@ -35,7 +42,7 @@ export function renderJunit(report: Report): string {
       '    <properties>',
       ...properties.map(([name, value]) => `      <property ${attrs({ name: name ?? '', value: value ?? '' })}/>`),
       '    </properties>',
-      ...group.requirements.map((r) => testcase(r, secondsOf(r))),
+      ...group.requirements.map((r) => testcase(r, secondsOf(r), report.choices.filter((c) => c.requirement === r.id))),
       '  </testsuite>',
     ].join('\n');
   });
@@ -47,7 +54,7 @@ export function renderJunit(report: Report): string {
       tests: s.total,
       failures: s.fail,
       errors: report.errors.length,
-      skipped: s.skip + s.notObservable + s.notCovered,
+      skipped: s.inconclusive + s.skip + s.notObservable + s.notCovered,
       time: seconds(report.durationMs / 1000),
       timestamp: report.startedAt,
     })}>`,
@@ -58,9 +65,9 @@ export function renderJunit(report: Report): string {
   ].join('\n');
 }
 
-function testcase(r: RequirementResult, time: number): string {
+function testcase(r: RequirementResult, time: number, choices: readonly ChoiceResult[]): string {
   const open = `    <testcase ${attrs({ classname: r.section, name: r.id, time: seconds(time) })}>`;
-  const out = `      <system-out>${cdata(systemOut(r))}</system-out>`;
+  const out = `      <system-out>${cdata(systemOut(r, choices))}</system-out>`;
   switch (r.verdict) {
     case 'pass':
       return [open, out, '    </testcase>'].join('\n');
@@ -74,13 +81,14 @@ function testcase(r: RequirementResult, time: number): string {
   }
 }
 
-function systemOut(r: RequirementResult): string {
+function systemOut(r: RequirementResult, choices: readonly ChoiceResult[]): string {
   return [
     `${r.id} (${r.level}${r.implementationDefined ? ', implementation-defined' : ''}): ${r.statement}`,
     `Section: ${r.section}${r.subsection === undefined ? '' : ` › ${r.subsection}`}`,
     `Verdict: ${verdictLabel[r.verdict]}${r.reason === undefined ? '' : ` (${r.reason})`}`,
     ...(r.tests.length > 0 ? ['Tests:', ...r.tests.map((t) => `  - ${t}`)] : []),
     ...(r.observations.length > 0 ? ['Observations:', ...r.observations.map((o) => `  - [${o.type}] ${o.message} (${o.test})`)] : []),
+    ...(choices.length > 0 ? ['Implementation-defined points (what this target chose; never judged):', ...choices.map((c) => `  - ${c.point}: ${choiceValues(c)}`)] : []),
   ].join('\n');
 }
 

@@ -21,10 +21,39 @@ describe('report.md', () => {
   const md = renderMarkdown(fakeReport());
 
   it('opens with the outcome and the summary table', () => {
-    expect(md.split('\n')[0]).toBe('## ❌ Does not conform: 4 MUST requirements failing');
-    expect(md).toContain('| ❌ fail | 6 | 4 | 1 | 1 |');
-    expect(md).toContain('| **total** | **20** | 17 | 2 | 1 |');
-    expect(md).toContain('Pass rate **57.1%**');
+    expect(md.split('\n')[0]).toBe('## ❌ Does not conform: 5 MUST requirements failing');
+    expect(md).toContain('| ❌ fail | 6 | 5 | 1 | 0 |');
+    expect(md).toContain('| ❔ inconclusive | 2 | 2 | 0 | 0 |');
+    expect(md).toContain('| **total** | **23** | 20 | 2 | 1 |');
+    expect(md).toContain('Pass rate **60%** of the judged requirements (9 of 15)');
+    expect(md).toContain('2 requirements are inconclusive: every test covering them stopped before judging them');
+  });
+
+  it('has the implementation-defined points as a table after the summary: what the target did, with openapi.yaml’s text for the point', () => {
+    const section = md.slice(md.indexOf('### Implementation-defined points (3)'), md.indexOf('### Failures'));
+    expect(md.indexOf('### Implementation-defined points')).toBeGreaterThan(md.indexOf('Pass rate'));
+    expect(section).toContain('| Point | What this target did | Requirement | Tests |');
+    expect(section).toContain(
+      '| `idempotency-different-body`<br><sub>Accepted: any 4xx with the error envelope, or a replay of the earlier try-on. Never a new try-on or a second charge.</sub> | 409 IDEMPOTENCY_KEY_CONFLICT (×2) | `CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED` | idempotency &gt; replays the first try-on for a reused Idempotency-Key |',
+    );
+    // A point openapi.yaml does not name gets no text; one the test left without a requirement gets the catalogue's.
+    expect(section).toContain('| `retry-after-window` | rolling window, Retry-After 47 s | `LIMIT-429-RETRY-AFTER` |');
+    expect(section).toContain('| counted in UTF-16 code units | `ERR-TITLE-TOO-LONG-IMPL-DEFINED` |');
+    expect(renderMarkdown({ ...fakeReport(), choices: [] })).toContain('This run recorded no such choice.');
+  });
+
+  it('shows a broken rule by the fields that differ, not by vitest’s abbreviated objects', () => {
+    const failure = md.slice(md.indexOf('#### ❌ `CREATE-ACCEPTED-IS-200`'));
+    expect(failure).toContain('```text\nstatus differs: expected 200, received 201\n```');
+    expect(failure).toContain('| **expected** | `status: 200` |\n| **received** | `status: 201` |');
+    expect(md).not.toContain('…(3)');
+  });
+
+  it('opens with the run errors when the run had errors of its own', () => {
+    const out = renderMarkdown({ ...fakeReport(), errors: [{ file: 'src/suite/x.suite.ts', message: 'SyntaxError: oops' }], summary: { ...fakeReport().summary, outcome: 'error', errors: 1 } });
+    expect(out.split('\n')[0]).toBe('## ⚠️ Run error: 1 error of the run itself; the verdicts are incomplete (5 MUST requirements failing, 2 inconclusive)');
+    expect(out.indexOf('### Run errors (1)')).toBeLessThan(out.indexOf('### Failures'));
+    expect(out).toContain('Errors of the run itself, not findings about the target (exit status 2).');
   });
 
   it('lists failures first, MUST before SHOULD, each with its ID, statement, expected/received, replay command and curl', () => {
@@ -40,7 +69,9 @@ describe('report.md', () => {
   });
 
   it('has the traceability table grouped by section, sections with failures open', () => {
-    expect(md).toContain('<details open><summary><b>Endpoints</b> — ❌ 3 · ✅ 2</summary>');
+    expect(md).toContain('<details open><summary><b>Endpoints</b> — ❌ 4 · ✅ 2 · ❔ 1</summary>');
+    expect(md).toContain('| `CREATE-RESPONSE-STATUS-PENDING` | MUST | ');
+    expect(md).toContain(' | ❔ inconclusive<br><sub>the test stopped when CREATE-ACCEPTED-IS-200 failed</sub> |');
     expect(md).toContain('<details><summary><b>Limits</b> — ✅ 2</summary>');
     expect(md).toContain('| `AUTH-REVOKED-KEY-401` | MUST | A revoked key gets 401 INVALID_API_KEY on every endpoint. | ⏭️ skip<br><sub>needs revoked-key:');
   });

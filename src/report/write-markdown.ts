@@ -4,7 +4,7 @@
  * last exchange as curl; then the traceability table grouped by spec section, folded.
  */
 import { fence, inlineCode, markdownCell, markdownText } from './escape.ts';
-import { bySection, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, prettyCurl, verdictLabel } from './format.ts';
+import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, prettyCurl, verdictLabel } from './format.ts';
 import { levels, verdicts, type Failure, type Report, type RequirementResult, type Verdict } from './model.ts';
 import { countOf } from './summary.ts';
 
@@ -19,8 +19,10 @@ const icon: Readonly<Record<Verdict, string>> = {
 
 /** The report as GitHub-flavoured Markdown. */
 export function renderMarkdown(report: Report): string {
-  return [...summary(report), ...failures(report), ...runErrors(report), ...traceability(report)].join('\n') + '\n';
+  return [...summary(report), ...runErrors(report), ...choices(report), ...failures(report), ...traceability(report)].join('\n') + '\n';
 }
+
+const outcomeIcon = { pass: '✅', fail: '❌', error: '⚠️' } as const;
 
 function summary(report: Report): string[] {
   const s = report.summary;
@@ -30,7 +32,7 @@ function summary(report: Report): string[] {
   );
   const missing = Object.entries(report.capabilities).filter(([, v]) => v !== true);
   return [
-    `## ${s.outcome === 'pass' ? '✅' : '❌'} ${markdownText(headline(report))}`,
+    `## ${outcomeIcon[s.outcome]} ${markdownText(headline(report))}`,
     '',
     `Virtual Try-On API conformance run against ${target} · ${formatTimestamp(report.startedAt)} · ${formatDuration(report.durationMs)} · seed ${inlineCode(String(report.seed))} · profile ${inlineCode(report.profile)} · ${markdownText(report.tool.name)} ${markdownText(report.tool.version)}`,
     '',
@@ -39,8 +41,33 @@ function summary(report: Report): string[] {
     ...rows,
     `| **total** | **${s.requirements.total}** | ${levels.map((l) => s.byLevel[l].total).join(' | ')} |`,
     '',
-    `Pass rate **${formatRate(s.passRate)}** of the exercised requirements (${s.requirements.pass} of ${s.requirements.pass + s.requirements.fail}) · tests: ${s.tests.total} (${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped)`,
+    `Pass rate **${formatRate(s.passRate)}** of the judged requirements (${s.requirements.pass} of ${s.requirements.pass + s.requirements.fail}) · tests: ${s.tests.total} (${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped)`,
+    ...(s.requirements.inconclusive > 0
+      ? ['', `${s.requirements.inconclusive} requirement${s.requirements.inconclusive === 1 ? ' is' : 's are'} inconclusive: every test covering them stopped before judging them (another requirement failed first, a precondition of the run did not hold, or a timeout). They are neither passed nor failed; the traceability table gives each reason.`]
+      : []),
+    ...(s.outcome === 'pass' && s.requirements.fail > 0 ? ['', 'Failures of SHOULD, MAY and implementation-defined requirements are reported but do not change the outcome.'] : []),
     ...(missing.length > 0 ? ['', `Not offered by this configuration: ${missing.map(([name]) => inlineCode(name)).join(', ')} (their requirements are skipped; see the traceability table).`] : []),
+    '',
+  ];
+}
+
+/** What the target chose where the spec leaves the answer open: recorded, never judged. */
+function choices(report: Report): string[] {
+  const title = `### Implementation-defined points (${report.choices.length})`;
+  const lead = 'Where the spec leaves the answer open, the suite records what this target did and never fails it for that.';
+  if (report.choices.length === 0) return [title, '', `${lead} This run recorded no such choice.`, ''];
+  return [
+    title,
+    '',
+    lead,
+    '',
+    '| Point | What this target did | Requirement | Tests |',
+    '|:--|:--|:--|:--|',
+    ...report.choices.map((c) => {
+      const doc = c.conformance === undefined ? '' : `<br><sub>Accepted: ${markdownCell(c.conformance.replace(/^Accepted: /, ''))}</sub>`;
+      const requirement = c.requirement === undefined ? '—' : inlineCode(c.requirement);
+      return `| ${inlineCode(c.point)}${doc} | ${c.values.map((v) => `${markdownCell(v.value)}${v.count > 1 ? ` (×${v.count})` : ''}`).join('<br>')} | ${requirement} | ${choiceTests(c).map(markdownCell).join('<br>')} |`;
+    }),
     '',
   ];
 }
@@ -93,7 +120,7 @@ function runErrors(report: Report): string[] {
   return [
     `### Run errors (${report.errors.length})`,
     '',
-    'These stopped tests from running; requirements they would have covered may show as not covered.',
+    'Errors of the run itself, not findings about the target (exit status 2). They stopped tests from running; requirements they would have covered may show as not covered or inconclusive.',
     '',
     ...report.errors.flatMap((e) => [`- ${e.file === undefined ? '' : `${inlineCode(e.file)}: `}${markdownText(e.message.split('\n')[0] ?? '')}`]),
     '',
