@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../client/exchange.ts';
 import type { Bucket } from '../client/pacer.ts';
-import { withRetry } from '../client/retry.ts';
 import type { ScenarioName } from '../fixtures/scenarios.ts';
+import { describeBalance } from './account-balance.ts';
 import { Inconclusive } from './rules.ts';
-import type { Actor, SuiteTarget } from './target.ts';
+import { noBalanceReading, type Actor, type SuiteTarget } from './target.ts';
 
 export interface StartOptions {
   readonly sync?: boolean;
@@ -116,16 +116,24 @@ export class Api {
 }
 
 /**
- * The credit balance of the account behind `key`: the one place the suite reads a balance, so that
- * where the balance lives is one edit. The spec leaves the shape of GET /account open ("response body
- * shape ... not shown"), so a balance the run cannot read is a precondition of the run's own that did
- * not hold: it throws Inconclusive (no verdict), never a failure of the target.
+ * The credit balance of the account behind `key`: the one place the suite reads a balance, through
+ * the run's balance reader (`target.balance`: where the user said, or where the run found it). The
+ * spec leaves the shape of GET /account open ("response body shape ... not shown"), so a balance the
+ * run cannot read is a precondition of the run's own that did not hold: Inconclusive, never a
+ * failure of the target. Tests that cannot do without a balance call `requireBalance` first.
  */
 export async function balanceOf(target: SuiteTarget, key: string): Promise<number> {
-  const ex = await withRetry(target.send)({ method: 'GET', path: '/account', key, operationId: 'getAccount' });
-  const credits = (ex.response?.json as { credits?: unknown } | undefined)?.credits;
-  if (typeof credits !== 'number') throw new Inconclusive(`the run cannot read a credit balance: GET /account gave ${ex.response?.status ?? ex.error} with no numeric "credits"`);
-  return credits;
+  if (!target.balance) throw new Inconclusive(`${noBalanceReading}: ${describeBalance(target.balanceDecision)}`);
+  try {
+    return await target.balance.read(key);
+  } catch (error) {
+    throw new Inconclusive(`the run cannot read a credit balance: ${(error as Error).message}`);
+  }
+}
+
+/** Skips the test, before it sends anything, when the run reads no balance (a test that compares balances needs one). */
+export function requireBalance(t: { readonly target: SuiteTarget; skip(reason: string): never }): void {
+  if (!t.target.balance) t.skip(`${noBalanceReading}: ${describeBalance(t.target.balanceDecision)}`);
 }
 
 /** A valid create body from fixture URLs; `scenario` marks the person photo. */
