@@ -6,7 +6,10 @@
  * variant fails.
  *
  *   npx tsx tests/variants/run-variants.ts [--quick] [--only a,b] [--class c] [--jobs N] [--seed N]
- *                                          [--grep pattern] [--verbose] [--list]
+ *                                          [--grep pattern] [--baseline] [--verbose] [--list]
+ *
+ * `--baseline` first runs the suite through the proxy with no variant; requirements that fail there
+ * (a defect of the reference server or the suite on its own) are shown apart and not counted.
  */
 import { parseArgs } from 'node:util';
 import { pool, printResult, runInChild, runThroughProxy, type RunResult } from '../mutants/proxy-run.ts';
@@ -24,6 +27,8 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     grep: { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    /** First run the proxy with no variant: requirements that fail there fail every variant, and are shown apart. */
+    baseline: { type: 'boolean', default: false },
     list: { type: 'boolean', default: false },
     jobs: { type: 'string' },
     /** Internal: run the --only variants and print each result as one JSON line, for a parent's pool. */
@@ -50,11 +55,13 @@ if (values.list) {
   process.exit(0);
 }
 
+const identity: Variant = { name: '(baseline: the reference server)', class: 'reference-choices', allowedBy: '', does: '' };
+
 const runOnce = (v: Variant): Promise<RunResult> =>
   runThroughProxy(v, { seed, grep: values.grep, reporters: [silent], ...(v.settings && { settings: v.settings }), ...(v.config && { config: v.config }) });
 
 if (values.worker) {
-  for (const v of selected) printResult(v.name, await runOnce(v));
+  for (const v of values.only === identity.name ? [identity] : selected) printResult(v.name, await runOnce(v));
   process.exit(0);
 }
 
@@ -69,17 +76,24 @@ interface Outcome extends RunResult {
 const wall = performance.now();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const outcomes: Outcome[] = [];
+let baseline: RunResult | undefined;
+if (values.baseline) {
+  log(`baseline: the suite through the proxy with no variant (seed ${seed}) …`);
+  baseline = await runOnce(identity);
+  log(`baseline: ${baseline.tests} tests, ${baseline.seconds.toFixed(1)} s; failed requirements: ${[...baseline.failed].join(', ') || 'none'}`);
+  for (const f of baseline.failures) log(`  baseline failure: ${f.test} [${f.requirements.join(', ')}] ${f.messages.join(' / ')}`);
+}
 const record = (i: number, variant: Variant, result: RunResult): void => {
-  // A proxy fault is a defect of the variant itself: it cannot count as a pass.
-  const passed = result.failed.size === 0 && result.failedTests.length === 0 && result.faults.length === 0;
+  // Inconclusive tests are no verdict; a proxy fault is a defect of the variant itself and cannot count as a pass.
+  const fresh = [...result.failed].filter((id) => !baseline?.failed.has(id));
+  const passed = fresh.length === 0 && result.faults.length === 0;
   outcomes.push({ ...result, variant, passed });
-  log(`[${i + 1}/${selected.length}] ${variant.name} (${variant.class}): ${passed ? 'passed' : 'FAILED'} in ${result.seconds.toFixed(1)} s${result.failed.size > 0 ? `; failed requirements: ${[...result.failed].join(', ')}` : ''}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`);
+  log(`[${i + 1}/${selected.length}] ${variant.name} (${variant.class}): ${passed ? 'passed' : 'FAILED'} in ${result.seconds.toFixed(1)} s${fresh.length > 0 ? `; failed requirements: ${fresh.join(', ')}` : ''}${result.failed.size > fresh.length ? ` (and ${result.failed.size - fresh.length} that fail in the baseline too)` : ''}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`);
   if (values.verbose || !passed) {
     for (const f of result.failures) {
       log(`      failed: ${f.test}${f.requirements.length > 0 ? ` [${f.requirements.join(', ')}]` : ''}`);
       for (const m of f.messages) log(`        ${m}`);
     }
-    for (const t of result.failedTests.filter((t) => !result.failures.some((f) => t.startsWith(f.test)))) log(`      failed: ${t}`);
     for (const f of result.faults.slice(0, 3)) log(`      fault: ${f.split('\n').slice(0, 3).join(' / ')}`);
   }
 };
@@ -99,10 +113,10 @@ process.stdout.write(
     '|---|---|---|---|---|---|',
     ...outcomes.map(
       (o) =>
-        `| ${o.variant.name} | ${o.variant.class} | ${o.passed ? 'passed' : '**FAILED**'} | ${[...o.failed].join(', ') || '-'} | ${o.failedTests.length} | ${o.seconds.toFixed(1)} s |${o.faults.length > 0 ? ` ${o.faults.length} proxy fault(s)` : ''}`,
+        `| ${o.variant.name} | ${o.variant.class} | ${o.passed ? 'passed' : '**FAILED**'} | ${[...o.failed].join(', ') || '-'} | ${o.failures.length} | ${o.seconds.toFixed(1)} s |${o.faults.length > 0 ? ` ${o.faults.length} proxy fault(s)` : ''}`,
     ),
     '',
-    `Specificity: ${passed}/${outcomes.length} variants passed; wall time ${minutes.toFixed(1)} min`,
+    `Specificity: ${passed}/${outcomes.length} variants passed; wall time ${minutes.toFixed(1)} min${baseline ? `; the baseline fails ${baseline.failed.size} requirement(s) by itself: ${[...baseline.failed].join(', ') || 'none'} (not counted against the variants)` : ''}`,
     '',
   ].join('\n'),
 );
