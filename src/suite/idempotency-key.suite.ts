@@ -3,12 +3,14 @@
  * `_` or `-`"); Errors (MISSING_IDEMPOTENCY_KEY: "Idempotency-Key missing or not 8-128 allowed
  * characters").
  *
- * Free by construction: every body is valid except `consent: false`, so a key that passes gives
- * 403 CONSENT_REQUIRED (no try-on, no credit) and a key that does not gives 400
- * MISSING_IDEMPOTENCY_KEY. The body never changes, so a target that binds a key on a 403 replays
- * the same 403.
+ * Every probe has exactly one fault, because the order of checks is open: a key the pattern takes
+ * goes with a body whose only fault is `consent: false` (so it must get 403 CONSENT_REQUIRED: free,
+ * and proof that the key passed), and a key it refuses goes with a valid body (so it must get 400
+ * MISSING_IDEMPOTENCY_KEY; only a target that wrongly takes the key starts, and charges, a try-on).
+ * Fixed keys are drawn afresh each run, so a key never meets a body it met in an earlier run.
  */
 import fc from 'fast-check';
+import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { Api } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
@@ -68,54 +70,74 @@ const keyValue: fc.Arbitrary<{ readonly label: string; readonly value: string | 
 const runsFor = (t: ConformanceContext): number => (t.target.pacer.limits.starts >= 1_000 ? 100 : 12);
 
 
-/** Sends the consent-less body with one Idempotency-Key value (`null`: none). */
-async function prober(t: ConformanceContext): Promise<(value: string | null) => Promise<{ status: number | string | undefined; code: unknown }>> {
+/** Whether a conforming target takes this header value as a key: the pattern, after HTTP strips the value's outer whitespace. */
+const takes = (value: string | null): boolean => value !== null && keyPattern.test(received(value));
+
+/** A fresh key of `n` allowed characters, new on every run. */
+const freshKey = (n: number): string => {
+  const bytes = randomBytes(n);
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+};
+
+/**
+ * Sends one Idempotency-Key value (`null`: none) and judges the answer: a key the pattern takes
+ * (with the consent-less body) must get 403 CONSENT_REQUIRED, one it refuses (with a valid body)
+ * 400 MISSING_IDEMPOTENCY_KEY.
+ */
+async function prober(t: ConformanceContext): Promise<(label: string, value: string | null) => Promise<void>> {
   const api = new Api(t.target);
   const actor = await t.ownAccount();
-  const body = await idBody(api, actor, undefined, { consent: false });
-  return async (value) => {
-    const ex = await api.start(actor, body, { idempotencyKey: value });
-    return { status: ex.response?.status ?? ex.error, code: (ex.response?.json as { code?: unknown } | undefined)?.code };
+  const valid = await idBody(api, actor);
+  const consentless = { ...valid, consent: false };
+  return async (label, value) => {
+    const key = value === null ? '(none)' : JSON.stringify(value);
+    if (takes(value)) {
+      const ex = await api.start(actor, consentless, { idempotencyKey: value });
+      const answer = { label, key, status: ex.response?.status ?? ex.error, code: (ex.response?.json as { code?: unknown } | undefined)?.code };
+      // "Idempotency-Key | yes | 8-128 characters: letters, digits, `_` or `-`": the key is taken, so
+      // the only fault left is consent ("403 | CONSENT_REQUIRED | `consent` was not `true`").
+      t.must('CREATE-IDEMPOTENCY-KEY-FORMAT', () => expect(answer).toEqual({ label, key, status: 403, code: 'CONSENT_REQUIRED' }));
+    } else {
+      const ex = await api.start(actor, valid, { idempotencyKey: value });
+      const answer = { label, key, status: ex.response?.status ?? ex.error, code: (ex.response?.json as { code?: unknown } | undefined)?.code };
+      // "400 | MISSING_IDEMPOTENCY_KEY | Idempotency-Key missing or not 8-128 allowed characters" (Errors).
+      t.must('ERR-MISSING-IDEMPOTENCY-KEY', () => expect(answer).toEqual({ label, key, status: 400, code: 'MISSING_IDEMPOTENCY_KEY' }));
+    }
   };
-}
-
-/** What a conforming target answers for the consent-less body with this key. */
-function verdictFor(value: string | null): { status: number; code: string } {
-  return value !== null && keyPattern.test(received(value)) ? { status: 403, code: 'CONSENT_REQUIRED' } : { status: 400, code: 'MISSING_IDEMPOTENCY_KEY' };
 }
 
 describe('Idempotency-Key format', () => {
   conformance(
     'refuses a missing key and keys of 7 or 129 characters with 400 MISSING_IDEMPOTENCY_KEY, and takes keys of 8 and 128',
-    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], starts: 6, uploads: 2 },
+    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], credits: 1, starts: 6, uploads: 2 },
     async (t) => {
+      // A conforming target charges nothing here; the credit is for one that takes a key it must refuse.
+      t.reserve(1);
       const rows: ReadonlyArray<readonly [string, string | null]> = [
         ['missing', null],
         ['empty', ''],
-        ['7 characters', 'a-b_C7x'],
-        ['8 characters', 'a-b_C78x'],
-        ['128 characters', 'K'.repeat(64) + '_-'.repeat(32)],
-        ['129 characters', 'K'.repeat(65) + '_-'.repeat(32)],
+        ['7 characters', freshKey(7)],
+        ['8 characters', freshKey(8)],
+        ['128 characters', freshKey(128)],
+        ['129 characters', freshKey(129)],
       ];
       const probe = await prober(t);
-      for (const [label, value] of rows) {
-        expect({ key: label, ...(await probe(value)) }).toEqual({ key: label, ...verdictFor(value) });
-      }
+      for (const [label, value] of rows) await probe(label, value);
+      t.target.budget.giveBack(1);
     },
   );
 
   conformance(
     'accepts an Idempotency-Key exactly when it is 8-128 letters, digits, _ or -',
-    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], starts: 12, uploads: 2 },
+    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], credits: 1, starts: 12, uploads: 2 },
     async (t) => {
+      t.reserve(1);
       const probe = await prober(t);
       await t.check(
-        fc.asyncProperty(keyValue, async ({ label, value }) => {
-          const key = value === null ? '(none)' : JSON.stringify(value);
-          expect({ label, key, ...(await probe(value)) }).toEqual({ label, key, ...verdictFor(value) });
-        }),
+        fc.asyncProperty(keyValue, ({ label, value }) => probe(label, value)),
         runsFor(t),
       );
+      t.target.budget.giveBack(1);
     },
   );
 });
