@@ -1,8 +1,10 @@
 /**
  * `tryon-conformance compare A/report.json B/report.json`: the requirements whose verdicts differ,
- * e.g. an integrator's mock against staging, or before and after a release. Exit 1 when B regressed.
+ * and the implementation-defined points on which the targets chose differently, e.g. an
+ * integrator's mock against staging, or before and after a release. Exit 1 when B regressed (a
+ * different choice is never a regression).
  */
-import { compareReports, formatComparison } from '../report/compare.ts';
+import { compareReports, formatChoiceComparison, formatComparison } from '../report/compare.ts';
 import { InvalidReportError, readReport } from '../report/read-report.ts';
 import { parseFlags } from './parse-flags.ts';
 import { ToolkitError } from './toolkit-errors.ts';
@@ -12,7 +14,9 @@ export async function compare(argv: readonly string[]): Promise<number> {
   const f = parseFlags('compare', flags, { help: { type: 'boolean', short: 'h', default: false } });
   const files = argv.filter((a) => !a.startsWith('-'));
   if (f.help) {
-    process.stdout.write('usage: tryon-conformance compare A/report.json B/report.json\n\nLists the requirements whose verdicts differ; exits 1 when B regressed.\n');
+    process.stdout.write(
+      'usage: tryon-conformance compare A/report.json B/report.json\n\nLists the requirements whose verdicts differ, and the implementation-defined points on which\nthe two targets chose differently; exits 1 when B regressed (a different choice never does).\n',
+    );
     return 0;
   }
   const [a, b] = files;
@@ -20,7 +24,7 @@ export async function compare(argv: readonly string[]): Promise<number> {
   try {
     const [ra, rb] = await Promise.all([readReport(a), readReport(b)]);
     const changes = compareReports(ra, rb);
-    process.stdout.write(formatComparison(changes, { a, b }));
+    process.stdout.write(`${formatComparison(changes, { a, b })}\n${formatChoiceComparison(ra, rb, { a, b })}`);
     return changes.some((c) => c.kind === 'regressed') ? 1 : 0;
   } catch (error) {
     if (error instanceof InvalidReportError) throw new ToolkitError('USAGE', `compare: ${error.message}`);

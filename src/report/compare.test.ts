@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compareReports, formatComparison } from './compare.ts';
+import { compareChoices, compareReports, formatChoiceComparison, formatComparison } from './compare.ts';
 import { fakeReport } from './fake-run.ts';
-import type { Report, RequirementResult, Verdict } from './model.ts';
+import type { ChoiceResult, Report, RequirementResult, Verdict } from './model.ts';
 
 function withVerdicts(base: Report, verdicts: Record<string, Verdict | 'absent'>): Report {
   const requirements = base.requirements.flatMap((r): RequirementResult[] => {
@@ -52,6 +52,59 @@ describe('compareReports', () => {
         '3 requirements changed: 1 regressed, 1 fixed, 1 otherwise changed',
         '',
       ].join('\n'),
+    );
+  });
+});
+
+describe('compareChoices', () => {
+  const a = fakeReport();
+  const choice = (point: string, ...values: string[]): ChoiceResult => ({ point, values: values.map((value) => ({ value, count: 1, tests: ['t'] })) });
+  const b: Report = {
+    ...a,
+    choices: [
+      { ...choice('idempotency-different-body', '422 IDEMPOTENCY_KEY_REUSED'), requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED' },
+      choice('malformed-json', '400 INVALID_REQUEST'),
+      // Same values, other counts and tests: no difference.
+      { ...choice('title-length', 'counted in UTF-16 code units'), values: [{ value: 'counted in UTF-16 code units', count: 7, tests: ['x', 'y'] }] },
+    ],
+  };
+
+  it('finds nothing between a report and itself', () => {
+    expect(compareChoices(a, a)).toEqual([]);
+    expect(formatChoiceComparison(a, a)).toBe('No implementation-defined point differs: both targets chose the same where both were seen.\n');
+  });
+
+  it('lists the points chosen differently, then the points seen in one run only', () => {
+    expect(compareChoices(b, a)).toEqual([
+      { point: 'idempotency-different-body', requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED', a: ['422 IDEMPOTENCY_KEY_REUSED'], b: ['409 IDEMPOTENCY_KEY_CONFLICT'], kind: 'differs' },
+      { point: 'malformed-json', a: ['400 INVALID_REQUEST'], kind: 'only-a' },
+      { point: 'retry-after-window', requirement: 'LIMIT-429-RETRY-AFTER', b: ['rolling window, Retry-After 47 s'], kind: 'only-b' },
+    ]);
+    expect(formatChoiceComparison(b, a)).toBe(
+      [
+        'Implementation-defined points (what each target chose where the spec leaves it open; never a regression):',
+        '',
+        'Chosen differently:',
+        '  idempotency-different-body (CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED): A 422 IDEMPOTENCY_KEY_REUSED, B 409 IDEMPOTENCY_KEY_CONFLICT',
+        '',
+        'Seen only in A:',
+        '  malformed-json: A 400 INVALID_REQUEST',
+        '',
+        'Seen only in B:',
+        '  retry-after-window (LIMIT-429-RETRY-AFTER): B rolling window, Retry-After 47 s',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('never counts a different choice as a changed verdict', () => {
+    expect(compareReports(b, a)).toEqual([]);
+  });
+
+  it('does not compare choices with a report written before they were recorded (schema v1)', () => {
+    const old: Report = { ...a, schemaVersion: 1, choices: [] };
+    expect(formatChoiceComparison(old, a, { a: 'old/report.json' })).toBe(
+      'Implementation-defined points: not compared; A (old/report.json) was written before choices were recorded (report.json schema v1).\n',
     );
   });
 });

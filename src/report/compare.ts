@@ -1,9 +1,10 @@
 /**
  * Two reports side by side (`tryon-conformance compare A/report.json B/report.json`): the
- * requirements whose verdict differs, regressions first, as data and as a terminal table.
+ * requirements whose verdict differs, regressions first, as data and as a terminal table; and the
+ * implementation-defined points on which the two targets chose differently (never a regression).
  */
 import { verdictLabel } from './format.ts';
-import type { Report, RequirementResult, Verdict } from './model.ts';
+import type { ChoiceResult, Report, RequirementResult, Verdict } from './model.ts';
 import type { Level } from '../spec/requirements.ts';
 
 /** `absent`: the requirement is not in that report (the catalogue changed between the runs). */
@@ -68,5 +69,72 @@ export function formatComparison(changes: readonly VerdictChange[], labels: Comp
     '',
     `${changes.length} requirement${changes.length === 1 ? '' : 's'} changed: ${count('regressed')} regressed, ${count('fixed')} fixed, ${count('changed')} otherwise changed`,
     '',
+  ].join('\n');
+}
+
+/** One implementation-defined point on which the two targets were seen to choose differently. */
+export interface ChoiceChange {
+  readonly point: string;
+  readonly requirement?: string;
+  /** The values seen in A (sorted), or undefined when A never recorded the point. */
+  readonly a?: readonly string[];
+  readonly b?: readonly string[];
+  /** differs: both recorded it, with other values · only-a / only-b: one run never recorded it. */
+  readonly kind: 'differs' | 'only-a' | 'only-b';
+}
+
+const choiceOrder = { differs: 0, 'only-a': 1, 'only-b': 2 } as const;
+
+/**
+ * The points whose observed values differ between `a` and `b`, then the points seen in one run only
+ * (each group by point name). Choices are never judged: a difference here is never a regression.
+ */
+export function compareChoices(a: Report, b: Report): ChoiceChange[] {
+  const valuesOf = (r: Report): Map<string, ChoiceResult> => new Map((r.choices ?? []).map((c) => [c.point, c]));
+  const inA = valuesOf(a);
+  const inB = valuesOf(b);
+  const changes: ChoiceChange[] = [];
+  for (const point of [...new Set([...inA.keys(), ...inB.keys()])].sort()) {
+    const ca = inA.get(point);
+    const cb = inB.get(point);
+    const va = ca === undefined ? undefined : ca.values.map((v) => v.value).sort();
+    const vb = cb === undefined ? undefined : cb.values.map((v) => v.value).sort();
+    if (va !== undefined && vb !== undefined && va.join('\u0000') === vb.join('\u0000')) continue;
+    const requirement = cb?.requirement ?? ca?.requirement;
+    changes.push({
+      point,
+      ...(requirement !== undefined && { requirement }),
+      ...(va !== undefined && { a: va }),
+      ...(vb !== undefined && { b: vb }),
+      kind: va === undefined ? 'only-b' : vb === undefined ? 'only-a' : 'differs',
+    });
+  }
+  return changes.sort((x, y) => choiceOrder[x.kind] - choiceOrder[y.kind]);
+}
+
+/**
+ * The choice differences as plain text: `idempotency-different-body: A 422 IDEMPOTENCY_KEY_REUSED,
+ * B 409 IDEMPOTENCY_KEY_CONFLICT`. A report written before choices were recorded (schema v1) is
+ * named instead of reporting every point of the other as "only in".
+ */
+export function formatChoiceComparison(a: Report, b: Report, labels: ComparisonLabels = {}): string {
+  const la = labels.a ?? 'A';
+  const lb = labels.b ?? 'B';
+  const old = [a.schemaVersion === 1 && `A (${la})`, b.schemaVersion === 1 && `B (${lb})`].filter((x): x is string => typeof x === 'string');
+  if (old.length > 0) return `Implementation-defined points: not compared; ${old.join(' and ')} ${old.length === 1 ? 'was' : 'were'} written before choices were recorded (report.json schema v1).\n`;
+  const changes = compareChoices(a, b);
+  if (changes.length === 0) return 'No implementation-defined point differs: both targets chose the same where both were seen.\n';
+  const show = (values: readonly string[] | undefined): string => (values === undefined ? '(not seen)' : values.join(' | '));
+  const line = (c: ChoiceChange): string => `  ${c.point}${c.requirement === undefined ? '' : ` (${c.requirement})`}: ${c.kind === 'only-b' ? `B ${show(c.b)}` : c.kind === 'only-a' ? `A ${show(c.a)}` : `A ${show(c.a)}, B ${show(c.b)}`}`;
+  const group = (kind: ChoiceChange['kind'], title: string): string[] => {
+    const rows = changes.filter((c) => c.kind === kind);
+    return rows.length === 0 ? [] : [title, ...rows.map(line), ''];
+  };
+  return [
+    'Implementation-defined points (what each target chose where the spec leaves it open; never a regression):',
+    '',
+    ...group('differs', 'Chosen differently:'),
+    ...group('only-a', 'Seen only in A:'),
+    ...group('only-b', 'Seen only in B:'),
   ].join('\n');
 }
