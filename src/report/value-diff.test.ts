@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { describeDiff, diffValues, isSubsetMatch } from './value-diff.ts';
+
+const json = (v: unknown): string => JSON.stringify(v, null, 2);
+
+describe('diffValues: only the fields that differ', () => {
+  const rows: Array<[string, { expected: string; received: string; subset?: boolean; want: ReturnType<typeof diffValues> }]> = [
+    [
+      'one top-level field',
+      { expected: json({ op: 'createTryOn', status: 200, keys: ['id'] }), received: json({ op: 'createTryOn', status: 201, keys: ['id'] }), want: { fields: ['status'], expected: 'status: 200', received: 'status: 201' } },
+    ],
+    [
+      'nested fields and array items, as paths',
+      {
+        expected: json({ body: { status: 'pending', code: 'X' }, keys: ['id', 'pollUrl'] }),
+        received: json({ body: { status: 'queued', code: 'X' }, keys: ['id', 'poll_url'] }),
+        want: { fields: ['body.status', 'keys[1]'], expected: 'body.status: "pending"\nkeys[1]: "pollUrl"', received: 'body.status: "queued"\nkeys[1]: "poll_url"' },
+      },
+    ],
+    ['a field missing on one side', { expected: json({ a: 1, b: 2 }), received: json({ a: 1 }), want: { fields: ['b'], expected: 'b: 2', received: 'b: (absent)' } }],
+    ['an extra received field is a difference for equality', { expected: json({ a: 1 }), received: json({ a: 1, c: 3 }), want: { fields: ['c'], expected: 'c: (absent)', received: 'c: 3' } }],
+    ['but not for a subset match (toMatchObject)', { expected: json({ a: 1 }), received: json({ a: 2, c: 3 }), subset: true, want: { fields: ['a'], expected: 'a: 1', received: 'a: 2' } }],
+    ['arrays of other lengths compare whole', { expected: json({ ids: [1, 2] }), received: json({ ids: [1] }), want: { fields: ['ids'], expected: 'ids: [1,2]', received: 'ids: [1]' } }],
+    ['nothing when they are equal', { expected: json({ a: [1, { b: 2 }] }), received: json({ a: [1, { b: 2 }] }), want: undefined }],
+    ['nothing for text that is not JSON (vitest’s own serialisation)', { expected: 'Object {\n  "a": 1,\n}', received: 'Object {\n  "a": 2,\n}', want: undefined }],
+    ['nothing for scalars, which read well as they are', { expected: '200', received: '201', want: undefined }],
+  ];
+
+  it.each(rows)('%s', (_name, { expected, received, subset, want }) => {
+    expect(diffValues(expected, received, { subset: subset === true })).toEqual(want);
+  });
+});
+
+describe('describeDiff: the message names the differing fields instead of …(n)', () => {
+  const one = { fields: ['status'], expected: 'status: 200', received: 'status: 201' };
+  const two = { fields: ['status', 'body.code'], expected: '', received: '' };
+  const rows: Array<[string, { message: string; diff: typeof one; want: string }]> = [
+    ['one field: both values inline', { message: "expected { op: 'createTryOn', …(3) } to deeply equal { op: 'createTryOn', …(3) }", diff: one, want: 'status differs: expected 200, received 201' }],
+    ['several fields: their paths', { message: "expected { op: 'x', …(2) } to match object { op: 'x', …(2) }", diff: two, want: '2 fields differ: status, body.code' }],
+    ['a custom message and the lines after the first stay', { message: "the create answer: expected { op: 'x', …(3) } to deeply equal { op: 'x', …(3) }\nCounterexample: [1]", diff: one, want: 'the create answer: status differs: expected 200, received 201\nCounterexample: [1]' }],
+    ['a message that hides nothing stays as it is', { message: 'expected 201 to be 200', diff: one, want: 'expected 201 to be 200' }],
+  ];
+
+  it.each(rows)('%s', (_name, { message, diff, want }) => {
+    expect(describeDiff(message, diff)).toBe(want);
+  });
+
+  it('tells a subset match from equality', () => {
+    expect(isSubsetMatch("expected { a: 1 } to match object { a: 2 }")).toBe(true);
+    expect(isSubsetMatch("expected { a: 1 } to deeply equal { a: 2 }")).toBe(false);
+  });
+});
