@@ -15,7 +15,7 @@ export interface Command {
 export const commands: readonly Command[] = [
   { name: 'run', summary: 'run the conformance suite (against --base-url, or the embedded reference server)', run },
   { name: 'compare', summary: 'list the requirements whose verdicts differ between two report.json files', run: compare },
-  { name: 'fixtures', summary: 'export the fixture images for a public HTTPS host (fixtures export DIR)', run: fixtures },
+  { name: 'fixtures', summary: 'export the fixture images (fixtures export DIR), or serve them with the behaviour routes (fixtures serve)', run: fixtures },
   { name: 'serve', summary: 'start the reference server (a stateful mock of the whole API)', run: serve },
   {
     name: 'docs',

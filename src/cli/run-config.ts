@@ -17,7 +17,12 @@ target:
   --api-key KEY            API key (prefer env TRYON_API_KEY)
   --second-api-key KEY     a second account's key (env TRYON_SECOND_API_KEY)
   --revoked-api-key KEY    a revoked key (env TRYON_REVOKED_API_KEY)
-  --fixture-base-url URL   public HTTPS host serving \`tryon-conformance fixtures export\` files
+  --fixture-base-url URL   HTTPS host serving the fixture files (\`fixtures export\` or \`fixtures serve\`)
+  --fixture-behaviours     it also has the misbehaving routes of \`fixtures serve\` (/redirect, /status/<n>,
+                           /slow, /drip, /big); without the flag the run probes /status/418 to find out
+  --balance-path P         where GET /account keeps the balance: a JSON pointer (/credits) or a dotted
+                           path (data.credits) (env TRYON_BALANCE_PATH); without it the run uses the one
+                           numeric field, or reads no balance and counts every start as spent
   --control-url URL        the test-control extension (e.g. https://staging.example.com/_control)
   --control-token T        its token (prefer env TRYON_CONTROL_TOKEN)
   --scenarios              the target follows the tryon-scenario image-marker convention
@@ -49,6 +54,8 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     'second-api-key': { type: 'string' },
     'revoked-api-key': { type: 'string' },
     'fixture-base-url': { type: 'string' },
+    'fixture-behaviours': { type: 'boolean', default: false },
+    'balance-path': { type: 'string' },
     'control-url': { type: 'string' },
     'control-token': { type: 'string' },
     scenarios: { type: 'boolean', default: false },
@@ -78,12 +85,21 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
   const secondApiKey = f['second-api-key'] ?? env.TRYON_SECOND_API_KEY;
   const revokedApiKey = f['revoked-api-key'] ?? env.TRYON_REVOKED_API_KEY;
   const embedded = baseUrl === undefined;
+  const fixtureBaseUrl = (f['fixture-base-url'] ?? env.TRYON_FIXTURE_BASE_URL)?.replace(/\/$/, '');
+  if (fixtureBaseUrl !== undefined && !/^https:\/\/[^/]+(\/.*)?$/.test(fixtureBaseUrl)) throw new ToolkitError('USAGE', `run: --fixture-base-url must be an https URL, got '${fixtureBaseUrl}'`);
+  if (f['fixture-behaviours'] && fixtureBaseUrl === undefined) throw new ToolkitError('USAGE', 'run: --fixture-behaviours needs --fixture-base-url');
+  const balancePath = f['balance-path'] ?? env.TRYON_BALANCE_PATH;
+  if (balancePath !== undefined && !/^(\/[^/]+)+$|^[^./][^.]*(\.[^.]+)*$/.test(balancePath)) {
+    throw new ToolkitError('USAGE', `run: --balance-path must be a JSON pointer (/credits) or a dotted path (data.credits), got '${balancePath}'`);
+  }
   const config = Object.freeze({
     ...(baseUrl !== undefined && { baseUrl: baseUrl.replace(/\/$/, '') }),
     ...(apiKey !== undefined && { apiKey }),
     ...(secondApiKey !== undefined && { secondApiKey }),
     ...(revokedApiKey !== undefined && { revokedApiKey }),
-    ...(f['fixture-base-url'] !== undefined && { fixtureBaseUrl: f['fixture-base-url'].replace(/\/$/, '') }),
+    ...(fixtureBaseUrl !== undefined && { fixtureBaseUrl }),
+    ...(f['fixture-behaviours'] && { fixtureBehaviours: true }),
+    ...(balancePath !== undefined && { balancePath }),
     ...(control && { control }),
     ...(f.scenarios && { scenarios: true }),
     creditBudget: f['credit-budget'] !== undefined ? whole('--credit-budget', f['credit-budget'], 0, 1_000_000) : embedded || control ? 10_000 : defaultCreditBudget,

@@ -1,16 +1,18 @@
 /**
  * `tryon-conformance run`: the main job. Plans or runs the conformance suite (vitest project
  * `conformance`) against a base URL or the embedded reference server. Exit 0 when every MUST
- * requirement that was exercised passed, 1 on conformance failures, 2 on usage errors or an
- * unreachable target.
+ * requirement that was judged passed, 1 when one failed (the report's outcome, per requirement),
+ * 2 on usage errors, an unreachable target, or errors of the run itself (a file that did not load,
+ * an unhandled error).
  */
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { createVitest, startVitest, type Reporter, type TestModule } from 'vitest/node';
+import { headline } from '../report/format.ts';
 import { buildReport } from '../report/model.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
 import { runInfo } from '../report/run-info.ts';
+import { exitStatusOf } from '../report/summary.ts';
 import { writeReport } from '../report/write-report.ts';
 import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
@@ -19,7 +21,7 @@ import { startEmbeddedTarget, type EmbeddedTarget } from '../suite/embedded-targ
 import { formatPlan, makePlan, type PlannedTest } from '../suite/plan.ts';
 import { requirement, type Capability, type RequirementId } from '../spec/requirements.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
-import { ToolkitError } from './toolkit-errors.ts';
+import { preflight } from './preflight.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -32,45 +34,78 @@ export async function run(argv: readonly string[]): Promise<number> {
   if (parsed.plan) return printPlan(parsed);
   let embedded: EmbeddedTarget | undefined;
   let config: SuiteConfig;
+  const log = (line: string): void => void process.stdout.write(`${line}\n`);
   if (parsed.config.baseUrl === undefined) {
     embedded = await startEmbeddedTarget(parsed.config);
-    config = embedded.config;
-    process.stdout.write(`Embedded reference server at ${config.baseUrl} (test control on), fixtures at ${config.fixtureBaseUrl}\n`);
-  } else {
-    config = parsed.config as SuiteConfig;
-    await assertReachable(config.baseUrl);
+    log(`Embedded reference server at ${embedded.config.baseUrl} (test control on), fixtures at ${embedded.config.fixtureBaseUrl}`);
+  }
+  try {
+    // Setup problems stop the run here, before any test file starts (toolkit errors, exit 2).
+    config = await preflight(embedded?.config ?? (parsed.config as SuiteConfig), { embedded: embedded !== undefined, log });
+  } catch (error) {
+    await embedded?.close();
+    throw error;
   }
   process.stdout.write(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)\n`);
   const startedAt = new Date();
-  let modules: readonly TestModule[];
+  let ran: SuiteRun;
   try {
     const progress = new ProgressReporter({ live: liveProgress(process.stdout, process.env), creditBudget: config.creditBudget });
-    modules = await runSuite(config, parsed.grep, [progress]);
+    ran = await runSuiteWithErrors(config, parsed.grep, [progress]);
   } finally {
     await embedded?.close();
   }
   const report = buildReport(
-    modules,
-    runInfo({ config, embedded: embedded !== undefined, startedAt, durationMs: Date.now() - startedAt.getTime(), ...(parsed.grep !== undefined && { grep: parsed.grep }) }),
+    ran.modules,
+    runInfo({
+      config,
+      embedded: embedded !== undefined,
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
+      ...(parsed.grep !== undefined && { grep: parsed.grep }),
+      unhandledErrors: ran.unhandledErrors,
+    }),
   );
   const written = await writeReport(report, { root: parsed.reportRoot ?? join(root, 'reports') });
   process.stdout.write(
     `\nReport: ${written.files.html}\n  also ${written.files.json}, ${written.files.junit}, ${written.files.markdown}\n  latest copy: ${written.latest}\n`,
   );
   if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, await readFile(written.files.markdown, 'utf8'));
-  return verdict(modules);
+  // The report's own outcome, judged per requirement: 0 pass, 1 a binding MUST failed, 2 errors of the run itself.
+  process.stdout.write(`${headline(report)}\n`);
+  return exitStatusOf(report.summary.outcome);
 }
 
 
 /** Runs the conformance project once against `config` and returns its test modules. */
 export async function runSuite(config: SuiteConfig, grep?: string, reporters: Array<string | Reporter> = ['default']): Promise<readonly TestModule[]> {
+  return (await runSuiteWithErrors(config, grep, reporters)).modules;
+}
+
+/** What one run of the suite left: its test modules, and vitest's unhandled errors (errors of the run, not findings). */
+export interface SuiteRun {
+  readonly modules: readonly TestModule[];
+  readonly unhandledErrors: ReadonlyArray<{ readonly message: string }>;
+}
+
+/** Runs the conformance project once against `config`; the unhandled errors go into the report's errors. */
+export async function runSuiteWithErrors(config: SuiteConfig, grep?: string, reporters: Array<string | Reporter> = ['default']): Promise<SuiteRun> {
   const vitest = await startVitest(
     'test',
     [],
     { root, project: ['conformance'], watch: false, run: true, reporters, provide: { suiteConfig: config }, ...(grep !== undefined && { testNamePattern: grep }) },
   );
   await vitest.close();
-  return vitest.state.getTestModules();
+  const unhandledErrors = vitest.state.getUnhandledErrors().map((e) => ({ message: messageOf(e) }));
+  return { modules: vitest.state.getTestModules(), unhandledErrors };
+}
+
+function messageOf(error: unknown): string {
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
+    const e = error as { name?: unknown; message: string };
+    return typeof e.name === 'string' && e.name !== '' && e.name !== 'Error' ? `${e.name}: ${e.message}` : e.message;
+  }
+  return String(error);
 }
 
 /** 0 when no exercised test that proves a MUST requirement failed; 1 otherwise. */
@@ -119,11 +154,3 @@ async function printPlan(parsed: RunRequest): Promise<number> {
   }
 }
 
-async function assertReachable(baseUrl: string): Promise<void> {
-  try {
-    const res = await request(`${baseUrl}/account`, { method: 'GET', headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(15_000) });
-    await res.body.dump();
-  } catch (error) {
-    throw new ToolkitError('UNREACHABLE', `run: cannot reach ${baseUrl}: ${(error as { code?: string }).code ?? (error as Error).message}`);
-  }
-}

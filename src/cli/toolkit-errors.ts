@@ -1,11 +1,15 @@
 /**
  * Errors of the toolkit itself (family 3 of ARCHITECTURE.md): bad flags, bad configuration,
- * an unreachable target. Each has a stable code and the exit status the CLI ends with.
+ * an unreachable target, and a setup that fails before any test starts (test control answering
+ * wrongly, the key refused, the fixture host down): one line and exit 2, never a finding. Each has a stable code and the exit status the CLI ends with.
  */
 export const toolkitErrors = {
   USAGE: { exitCode: 2, summary: 'bad command line' },
   CONFIG: { exitCode: 2, summary: 'bad configuration' },
   UNREACHABLE: { exitCode: 2, summary: 'target unreachable' },
+  CONTROL: { exitCode: 2, summary: 'the test-control API answered wrongly' },
+  KEY_REFUSED: { exitCode: 2, summary: 'the API key was refused at start' },
+  FIXTURE_HOST: { exitCode: 2, summary: 'the fixture host is unreachable or serves no fixtures' },
   BUILD_FAILED: { exitCode: 1, summary: 'a build step failed' },
 } as const;
 

@@ -1,0 +1,206 @@
+/**
+ * Setup problems stop `run` before any test file starts, as toolkit errors (exit 2, one line):
+ * test control that answers wrongly, a refused key, a fixture host that serves nothing, a balance
+ * path that holds no number. And what the preflight finds: the behaviour routes, where the balance is.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { generate } from 'selfsigned';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preflight } from '../../src/cli/preflight.ts';
+import { ToolkitError } from '../../src/cli/toolkit-errors.ts';
+import { fixtureCatalogue } from '../../src/fixtures/export.ts';
+import { startFixtureHost, type FixtureHost } from '../../src/fixtures/fixture-host.ts';
+import type { SuiteConfig } from '../../src/suite/config.ts';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const json = (res: ServerResponse, status: number, body: unknown): void => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+/** A fake target: routes by "METHOD /path" prefix; anything else is 404 NOT_FOUND. */
+function fakeTarget(routes: Record<string, Handler>): Handler {
+  return (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const hit = Object.entries(routes).find(([route]) => `${req.method} ${path}`.startsWith(route));
+    if (hit) return hit[1](req, res);
+    json(res, 404, { error: 'No such thing.', code: 'NOT_FOUND' });
+  };
+}
+
+let server: Server;
+let base: string;
+let handler: Handler = () => undefined;
+let fixtureHost: FixtureHost;
+let plainHost: FixtureHost;
+
+beforeAll(async () => {
+  server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const person = fixtureCatalogue().find((f) => f.file === 'person.jpg');
+  if (!person) throw new Error('no person.jpg in the catalogue');
+  const files = { 'person.jpg': { body: await person.make(), contentType: 'image/jpeg' } };
+  fixtureHost = await startFixtureHost({ files });
+  plainHost = await startFixtureHost({ files: { 'other.jpg': files['person.jpg'] } });
+});
+
+afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+  await fixtureHost.close();
+  await plainHost.close();
+});
+
+const config = (extra: Partial<SuiteConfig> = {}): SuiteConfig => ({ baseUrl: `${base}/api/v1`, apiKey: 'vto_live_test', creditBudget: 8, seed: 1, profile: 'quick', ...extra });
+
+const goodAccount: Record<string, Handler> = { 'GET /api/v1/account': (_q, r) => json(r, 200, { credits: 20 }) };
+
+async function toolkitError(p: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof ToolkitError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('no toolkit error');
+}
+
+describe('run preflight: setup problems are toolkit errors', () => {
+  it.each<[string, Record<string, Handler>, Partial<SuiteConfig>, string, RegExp]>([
+    [
+      'the key is refused (401)',
+      { 'GET /api/v1/tryons/': (_q, r) => json(r, 401, { error: 'Bad key.', code: 'INVALID_API_KEY' }) },
+      {},
+      'KEY_REFUSED',
+      /^run: the API key was refused \(401 INVALID_API_KEY\) at http:\/\/127\.0\.0\.1:\d+\/api\/v1$/,
+    ],
+    [
+      'the second key is refused (401)',
+      { 'GET /api/v1/tryons/': (q, r) => (q.headers.authorization === 'Bearer vto_live_second' ? json(r, 401, { error: 'Bad key.', code: 'INVALID_API_KEY' }) : json(r, 404, { error: 'x', code: 'NOT_FOUND' })) },
+      { secondApiKey: 'vto_live_second' },
+      'KEY_REFUSED',
+      /^run: the second API key \(TRYON_SECOND_API_KEY\) was refused \(401 INVALID_API_KEY\)/,
+    ],
+    ['test control answers 404', {}, { control: { url: '', token: 't' } }, 'CONTROL', /^run: the test-control API at http:\/\/127\.0\.0\.1:\d+\/_control answered wrongly: test control GET \/settings answered 404/],
+    [
+      'test control answers 200 without settings',
+      { 'GET /_control/settings': (_q, r) => json(r, 200, { ok: true }) },
+      { control: { url: '', token: 't' } },
+      'CONTROL',
+      /answered wrongly: test control GET \/settings answered without syncWaitMs/,
+    ],
+    [
+      'test control gives settings but cannot create an account',
+      { 'GET /_control/settings': (_q, r) => json(r, 200, { syncWaitMs: 1, slowGenerationMs: 1, limits: {} }), 'POST /_control/accounts': (_q, r) => json(r, 500, {}) },
+      { control: { url: '', token: 't' } },
+      'CONTROL',
+      /answered wrongly: test control POST \/accounts answered 500/,
+    ],
+    ['the balance path holds no number', { 'GET /api/v1/account': (_q, r) => json(r, 200, { balance: 5 }) }, { balancePath: '/credits' }, 'CONFIG', /^run: the balance path \/credits \(--balance-path\) holds no number/],
+  ])('%s', async (_name, routes, extra, code, message) => {
+    handler = fakeTarget(routes);
+    const c = config(extra.control ? { ...extra, control: { url: `${base}/_control`, token: 't' } } : extra);
+    const e = await toolkitError(preflight(c));
+    expect(e.code).toBe(code);
+    expect(e.message).toMatch(message);
+    expect(e.message.split('\n')).toHaveLength(1);
+  });
+
+  it('stops when the fixture host is unreachable', async () => {
+    handler = fakeTarget(goodAccount);
+    const e = await toolkitError(preflight(config({ fixtureBaseUrl: 'https://127.0.0.1:9/f' })));
+    expect(e).toEqual({ code: 'FIXTURE_HOST', message: 'run: the fixture host is unreachable: GET https://127.0.0.1:9/f/person.jpg gave ECONNREFUSED' });
+  });
+
+  it('stops when the fixture host does not serve person.jpg', async () => {
+    handler = fakeTarget(goodAccount);
+    const e = await toolkitError(preflight(config({ fixtureBaseUrl: `${plainHost.origin}/f` })));
+    expect(e.message).toBe(`run: the fixture host is unreachable: GET ${plainHost.origin}/f/person.jpg gave 404`);
+  });
+});
+
+describe('run preflight: what it finds', () => {
+  it.each<[string, unknown, Partial<SuiteConfig>, string | undefined]>([
+    ['the one numeric field', { credits: 20 }, {}, '/credits detected'],
+    ['the one numeric field, nested', { data: { remaining: 3 }, plan: 'pro' }, {}, '/data/remaining detected'],
+    ['the one field named like a balance among numbers', { balance: 20, startsPerMinute: 12 }, {}, '/balance detected'],
+    ['the path the user gave, dotted', { a: 1, b: { c: 2 } }, { balancePath: 'b.c' }, '/b/c given'],
+    ['nothing when it is ambiguous', { a: 1, b: 2 }, {}, undefined],
+    ['nothing when GET /account is not there', 404, {}, undefined],
+  ])('reads the balance at %s', async (_name, body, extra, want) => {
+    handler = fakeTarget({
+      'GET /api/v1/account': (_q, r) => (typeof body === 'number' ? json(r, body, { error: 'x', code: 'NOT_FOUND' }) : json(r, 200, body)),
+    });
+    const lines: string[] = [];
+    const out = await preflight(config(extra), { log: (l) => lines.push(l) });
+    const got = out.balance?.source ? `${out.balance.source.pointer} ${out.balance.source.how}` : undefined;
+    expect(got).toBe(want);
+    expect(lines.at(-1)).toMatch(want ? /^Balance: read from GET \/account at / : /^Balance: not read \(.+\); pessimistic budget/);
+  });
+
+  it('finds the balance by the value it set through test control', async () => {
+    let credits = 20;
+    handler = fakeTarget({
+      'GET /_control/settings': (_q, r) => json(r, 200, { syncWaitMs: 1, slowGenerationMs: 1, limits: {} }),
+      'POST /_control/accounts': (_q, r) => json(r, 200, { accountId: 'acc_1', apiKey: 'vto_live_probe', credits }),
+      'PUT /_control/accounts/acc_1/credits': (q, r) => {
+        let text = '';
+        q.on('data', (d: Buffer) => (text += d.toString()));
+        q.on('end', () => {
+          credits = (JSON.parse(text) as { credits: number }).credits;
+          json(r, 200, { credits });
+        });
+      },
+      // Two numbers: only the value the run set tells which is the balance.
+      'GET /api/v1/account': (_q, r) => json(r, 200, { limit: 12, wallet: { amount: credits } }),
+    });
+    const out = await preflight(config({ control: { url: `${base}/_control`, token: 't' } }));
+    expect(out.balance?.source).toEqual({ pointer: '/wallet/amount', how: 'detected' });
+  });
+
+  it('finds the behaviour routes of our fixture host', async () => {
+    handler = fakeTarget(goodAccount);
+    const withRoutes = await preflight(config({ fixtureBaseUrl: `${fixtureHost.origin}/f` }));
+    expect(withRoutes.fixtureBehaviours).toBe(true);
+  });
+
+  it('refuses --fixture-behaviours for a file host that has no behaviour routes', async () => {
+    handler = fakeTarget(goodAccount);
+    const pems = await generate([{ name: 'commonName', value: 'plain file host' }], { keyType: 'ec', algorithm: 'sha256', extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }] });
+    // A plain file host: /f/person.jpg, and 404 for anything else.
+    const plain = createHttpsServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+      res.writeHead(req.url === '/f/person.jpg' ? 200 : 404, { 'content-type': 'image/jpeg' });
+      res.end(req.url === '/f/person.jpg' ? Buffer.from([0xff, 0xd8, 0xff, 0xd9]) : undefined);
+    });
+    await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+    try {
+      const url = `https://127.0.0.1:${(plain.address() as AddressInfo).port}/f`;
+      expect((await preflight(config({ fixtureBaseUrl: url }))).fixtureBehaviours).toBe(false);
+      const e = await toolkitError(preflight(config({ fixtureBaseUrl: url, fixtureBehaviours: true })));
+      expect(e).toEqual({ code: 'FIXTURE_HOST', message: 'run: --fixture-behaviours was given, but the fixture host has no behaviour routes (GET /status/418 gave 404)' });
+    } finally {
+      plain.close();
+      plain.closeAllConnections();
+    }
+  });
+});
+
+describe('run: a setup problem is one line and exit 2', () => {
+  it('exits 2 with one line when the key is refused', async () => {
+    handler = fakeTarget({ 'GET /api/v1/': (_q, r) => json(r, 401, { error: 'Bad key.', code: 'INVALID_API_KEY' }) });
+    const bin = new URL('../../bin/tryon-conformance.js', import.meta.url).pathname;
+    const child = spawn(process.execPath, [bin, 'run', '--base-url', `${base}/api/v1`, '--report-dir', '/tmp/tryon-preflight-never'], {
+      env: { ...process.env, TRYON_API_KEY: 'vto_live_refused' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const status = await new Promise<number | null>((r) => child.once('exit', r));
+    expect(status).toBe(2);
+    expect(stderr).toBe(`tryon-conformance: run: the API key was refused (401 INVALID_API_KEY) at ${base}/api/v1\n`);
+  });
+});
