@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { requirement, type RequirementId } from '../spec/requirements.ts';
 import { fakeInfo, fakeModule, fakeTest, type FakeTest } from './fake-run.ts';
-import { buildReport, type ErrorLike, type Report, type Verdict } from './model.ts';
+import { buildReport, type ErrorLike, type Report, type TestState, type Verdict } from './model.ts';
 import { outcomeOf, testOutcome, type TestOutcome } from './verdict.ts';
 
 const A: RequirementId = 'CREATE-ACCEPTED-IS-200';
@@ -21,7 +21,7 @@ const checksFailed: ErrorLike = { message: '1 check(s) failed on the exchanges o
 function ran(t: FakeTest) {
   const test = fakeTest(t);
   const result = test.result();
-  const state = result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
+  const state: TestState = result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
   return { entry: { requirements: [...t.requirements], state }, meta: test.meta(), errors: result.errors ?? [] };
 }
 
