@@ -1,0 +1,74 @@
+/** The plan of a run, before anything is sent: what runs, what skips and why, credits and least wall time. */
+import { describe, expect, it } from 'vitest';
+import type { Capability, RequirementId } from '../spec/requirements.ts';
+import { formatPlan, makePlan, type PlannedTest } from './plan.ts';
+
+const test = (name: string, requirements: RequirementId[], o: { needs?: Capability[]; credits?: number; starts?: number; polls?: number; uploads?: number } = {}): PlannedTest => ({
+  name,
+  file: 'x.suite.ts',
+  requirements,
+  needs: o.needs ?? [],
+  cost: { credits: o.credits ?? 0, starts: o.starts ?? 0, polls: o.polls ?? 0, uploads: o.uploads ?? 0 },
+});
+
+const offers = (missing: Partial<Record<Capability, string>> = {}) =>
+  new Map<Capability, true | string>((['test-control', 'second-account', 'revoked-key', 'fixture-host', 'scenarios'] as Capability[]).map((c) => [c, missing[c] ?? true]));
+
+describe('makePlan', () => {
+  it('skips a test whose capability is missing, with the reason the configuration gives', () => {
+    const plan = makePlan([test('a', ['AUTH-REVOKED-KEY-401'], { needs: ['revoked-key'] })], offers({ 'revoked-key': 'no revoked key was given' }), 8, false);
+    expect(plan.tests[0]?.skip).toBe('needs revoked-key: no revoked key was given');
+    expect(plan.skipped).toEqual([{ id: 'AUTH-REVOKED-KEY-401', reason: 'needs revoked-key: no revoked key was given' }]);
+    expect(plan.exercised).toEqual([]);
+  });
+
+  it('spends the budget in file order and skips what would pass it', () => {
+    const plan = makePlan(
+      [test('a', ['SVC-ONE-CREDIT-PER-FINISHED-TRYON'], { credits: 3 }), test('b', ['SVC-FAILED-TRYON-REFUNDED'], { credits: 6 }), test('c', ['SYNC-200-ON-SUCCESS'], { credits: 5 })],
+      offers(),
+      8,
+      false,
+    );
+    expect(plan.tests.map((t) => t.skip ?? 'run')).toEqual(['run', 'needs up to 6 credits; the budget of 8 would be passed', 'run']);
+    expect(plan.credits).toBe(8);
+    expect(plan.exercised.sort()).toEqual(['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'SYNC-200-ON-SUCCESS']);
+  });
+
+  it('counts a requirement as exercised when any test that runs covers it, and skipped only when none does', () => {
+    const plan = makePlan([test('a', ['ERR-NOT-FOUND'], { needs: ['test-control'] }), test('b', ['ERR-NOT-FOUND', 'ROUTING-UNKNOWN-PATH-404'])], offers({ 'test-control': 'none' }), 8, false);
+    expect(plan.exercised.sort()).toEqual(['ERR-NOT-FOUND', 'ROUTING-UNKNOWN-PATH-404']);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it.each<[string, { starts: number; polls: number; uploads: number }, boolean, number]>([
+    ['12 starts fit in the first minute', { starts: 12, polls: 0, uploads: 0 }, false, 0],
+    ['13 starts need a second minute', { starts: 13, polls: 0, uploads: 0 }, false, 60],
+    ['the slowest bucket decides: 121 polls', { starts: 12, polls: 121, uploads: 30 }, false, 120],
+    ['31 uploads', { starts: 0, polls: 0, uploads: 31 }, false, 60],
+    ['raised limits take no least time', { starts: 500, polls: 500, uploads: 500 }, true, 0],
+  ])('least wall time: %s', (_name, requests, raised, seconds) => {
+    const plan = makePlan([test('a', ['LIMIT-STARTS-12-PER-MINUTE'], requests)], offers(), 8, raised);
+    expect(plan.requests).toEqual(requests);
+    expect(plan.leastWallSeconds).toBe(seconds);
+  });
+
+  it('does not count the requests of skipped tests', () => {
+    const plan = makePlan([test('a', ['AUTH-ONE-ACTIVE-KEY'], { starts: 40, needs: ['test-control'] }), test('b', ['ERR-NOT-FOUND'], { polls: 2 })], offers({ 'test-control': 'none' }), 8, false);
+    expect(plan.requests).toEqual({ starts: 0, polls: 2, uploads: 0 });
+  });
+
+  it('lists not-observable requirements apart from uncovered ones', () => {
+    const plan = makePlan([test('a', ['ERR-NOT-FOUND'])], offers(), 8, false);
+    expect(plan.notObservable.length).toBeGreaterThan(0);
+    expect(plan.uncovered).toContain('ROUTING-UNKNOWN-PATH-404');
+    expect(plan.uncovered).not.toContain('ERR-NOT-FOUND');
+    for (const n of plan.notObservable) expect(plan.uncovered).not.toContain(n.id);
+  });
+
+  it('prints the plan with its figures', () => {
+    const text = formatPlan(makePlan([test('a', ['ERR-NOT-FOUND'], { starts: 13, credits: 1 })], offers(), 8, false));
+    expect(text).toMatch(/^Plan: 1 tests, 1 to run\n/);
+    expect(text).toContain('credits the run may spend: at most 1');
+    expect(text).toContain('least wall time the documented limits allow: 1 min 0 s');
+  });
+});
