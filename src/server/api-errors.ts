@@ -30,6 +30,7 @@ export const apiErrors = {
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still in progress.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Content-Type.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was used with a different request body.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },
 } as const satisfies Record<ErrorCode, { status: number; message: string }>;
 
 /** An API error on its way to the client. */

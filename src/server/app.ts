@@ -22,6 +22,7 @@ import type { ServerContext } from './routes/context.ts';
 import { installErrorHandling } from './routes/errors.ts';
 import { imageRoutes } from './routes/images.ts';
 import { resultRoutes } from './routes/results.ts';
+import { installTransportGuards, transportOptions } from './routes/transport.ts';
 import { tryOnRoutes } from './routes/tryons.ts';
 import { openSqliteStore } from './store/sqlite-store.ts';
 
@@ -41,7 +42,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   const store = openSqliteStore(options.dbPath);
   const clock = options.clock instanceof AdvanceableClock ? options.clock : new AdvanceableClock();
   const waiters = new SyncWaiters();
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: settings.maxJsonBodyBytes, return503OnClosing: true });
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: settings.maxJsonBodyBytes, return503OnClosing: true, ...transportOptions(settings) });
   let listeningUrl = options.publicUrl ?? 'http://127.0.0.1';
 
   const queue = new GenerationQueue({
@@ -93,6 +94,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     sweep: () => store.sweep(clock.now(), settings.uploadRetentionMs),
   };
 
+  installTransportGuards(app, settings);
   await app.register(multipart);
   installErrorHandling(app, (error) => app.log.error({ err: error }, 'unexpected error'));
   tryOnRoutes(app, context);
@@ -112,6 +114,8 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     app,
     context,
     async listen(host, port) {
+      // The first decode worker is ready before the first request (bounded, should it not start).
+      await Promise.race([decodePool.warm(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
       const address = await app.listen({ host, port });
       listeningUrl = (options.publicUrl ?? address).replace(/\/$/, '');
       return address;

@@ -208,11 +208,11 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
         };
         /**
-         * @description Stable error codes. The last four are implementation-defined.
+         * @description Stable error codes. The last five are implementation-defined.
          * @example CONSENT_REQUIRED
          * @enum {string}
          */
-        ErrorCode: "MISSING_IDEMPOTENCY_KEY" | "INVALID_IMAGE_URL" | "IMAGE_DOWNLOAD_FAILED" | "UNSUPPORTED_IMAGE" | "INVALID_IMAGE_ID" | "INVALID_API_KEY" | "INSUFFICIENT_CREDITS" | "CONSENT_REQUIRED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IMAGE_TOO_LARGE" | "PERSON_PHOTO_REJECTED" | "IMAGE_REJECTED" | "GARMENT_REJECTED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "START_FAILED" | "UNAVAILABLE" | "INVALID_REQUEST" | "IDEMPOTENCY_KEY_IN_USE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED";
+        ErrorCode: "MISSING_IDEMPOTENCY_KEY" | "INVALID_IMAGE_URL" | "IMAGE_DOWNLOAD_FAILED" | "UNSUPPORTED_IMAGE" | "INVALID_IMAGE_ID" | "INVALID_API_KEY" | "INSUFFICIENT_CREDITS" | "CONSENT_REQUIRED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IMAGE_TOO_LARGE" | "PERSON_PHOTO_REJECTED" | "IMAGE_REJECTED" | "GARMENT_REJECTED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "START_FAILED" | "UNAVAILABLE" | "INVALID_REQUEST" | "IDEMPOTENCY_KEY_IN_USE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "REQUEST_TIMEOUT";
         /**
          * @description Exactly one of `personImageUrl` / `personImageId`, and exactly one of `garmentImageUrl` /
          *     `garmentImageId`. URL and id forms may be mixed between person and garment.

@@ -1,21 +1,26 @@
 /**
  * POST /images (spec: Endpoints, POST /images; Uploaded image; Image requirements). The size cap is
- * enforced while the file streams in (busboy stops at the limit), the type comes from magic bytes,
- * and the image is fully decoded under a pixel cap before it is stored.
+ * enforced before the body is read (Content-Length) and while it streams in (busboy stops at the
+ * limit, and the whole body is counted), the type comes from magic bytes, and the image is judged
+ * from its headers and then fully decoded in the decode pool before it is stored.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError } from '../api-errors.ts';
 import { newImageId } from '../domain/ids.ts';
 import { authenticate } from './auth.ts';
 import type { ServerContext } from './context.ts';
 import { rateLimit } from './rate-limit.ts';
 
+/** What a multipart body may carry besides the image: boundaries, part headers, a few small fields. */
+export const multipartAllowance = 64 * 1024;
+
 export function imageRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.post('/api/v1/images', { onRequest: [authenticate(ctx), rateLimit(ctx, 'uploads')] }, async (request) => {
+  const maxBody = ctx.settings.maxImageBytes + multipartAllowance;
+  app.post('/api/v1/images', { onRequest: [authenticate(ctx), rateLimit(ctx, 'uploads'), refuseLongBody(maxBody)] }, async (request) => {
     if (!request.isMultipart()) {
       throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data with a boundary.');
     }
-    const bytes = await readFilePart(request, ctx.settings.maxImageBytes);
+    const bytes = await readWholeBody(request, maxBody, readFilePart(request, ctx.settings.maxImageBytes));
     const inspected = await ctx.inspect(bytes, request.accountId);
     if (!inspected.ok) throw new ApiError(inspected.code, inspected.reason, inspected.code === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});
     const format = bytes[0] === 0xff ? 'jpeg' : 'png';
@@ -32,6 +37,44 @@ export function imageRoutes(app: FastifyInstance, ctx: ServerContext): void {
     ctx.store.insertImage(image);
     return { id: image.id, expiresAt: new Date(image.expiresAt).toISOString() };
   });
+}
+
+/** 413 from the declared Content-Length alone, before a byte of the body is read (issue 13). */
+function refuseLongBody(maxBody: number): onRequestHookHandler {
+  return async (request) => {
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBody) {
+      throw new ApiError('IMAGE_TOO_LARGE', `The body declares ${declared} bytes; an upload may be at most ${maxBody} (a 4 MB image and its multipart framing).`);
+    }
+  };
+}
+
+/**
+ * Counts every byte of the body (chunked ones have no Content-Length) while `reading` goes on, and
+ * stops at the first byte over `maxBody`: the body is unpiped and paused, and the 413 that follows
+ * closes the connection, so nothing more is read.
+ */
+async function readWholeBody<T>(request: FastifyRequest, maxBody: number, reading: Promise<T>): Promise<T> {
+  const raw = request.raw;
+  let seen = 0;
+  let overrun: (error: ApiError) => void = () => {};
+  const over = new Promise<never>((_, reject) => {
+    overrun = reject;
+  });
+  const count = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen <= maxBody) return;
+    raw.off('data', count);
+    raw.unpipe();
+    raw.pause();
+    overrun(new ApiError('IMAGE_TOO_LARGE', `The body is over ${maxBody} bytes; an upload may be at most that (a 4 MB image and its multipart framing).`));
+  };
+  raw.on('data', count);
+  try {
+    return await Promise.race([reading, over]);
+  } finally {
+    raw.off('data', count);
+  }
 }
 
 /**

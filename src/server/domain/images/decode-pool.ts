@@ -30,6 +30,8 @@ interface Job {
 
 interface Slot {
   worker: Worker | undefined;
+  /** Resolves once the worker has loaded sharp; a job's deadline starts only then. */
+  ready: Promise<void> | undefined;
   job: Job | undefined;
   timer: NodeJS.Timeout | undefined;
 }
@@ -52,7 +54,7 @@ export class DecodePool {
   #closed = false;
 
   constructor(private readonly o: DecodePoolOptions) {
-    this.#slots = Array.from({ length: Math.max(1, o.size) }, () => ({ worker: undefined, job: undefined, timer: undefined }));
+    this.#slots = Array.from({ length: Math.max(1, o.size) }, () => ({ worker: undefined, ready: undefined, job: undefined, timer: undefined }));
     this.#perOwner = Math.max(1, this.#slots.length - 1);
   }
 
@@ -68,6 +70,17 @@ export class DecodePool {
       this.#queues.set(owner, queue);
       this.#pump();
     });
+  }
+
+  /**
+   * Starts the first worker and resolves when it is ready (loading sharp takes a second on a busy
+   * machine, which the first upload should not wait for). The others start on demand.
+   */
+  async warm(): Promise<void> {
+    const slot = this.#slots[0];
+    if (!slot || this.#closed) return;
+    slot.worker ??= this.#spawn(slot);
+    await slot.ready;
   }
 
   /** Stops every worker; jobs still waiting answer `busy`. */
@@ -119,26 +132,36 @@ export class DecodePool {
     slot.job = job;
     this.#running.set(job.owner, (this.#running.get(job.owner) ?? 0) + 1);
     const worker = (slot.worker ??= this.#spawn(slot));
-    slot.timer = setTimeout(() => {
-      // The worker did not answer in time: stop it, and the next job gets a fresh one.
-      slot.worker = undefined;
-      void worker.terminate();
-      this.#finish(slot, { ok: false, kind: 'deadline', reason: `decoding took longer than ${this.o.deadlineMs} ms` });
-    }, this.o.deadlineMs);
-    const timeoutSeconds = Math.max(1, Math.floor(this.o.deadlineMs / 1000) - 1);
-    worker.postMessage({ id: job.id, bytes: job.bytes, maxPixels: this.o.maxPixels, timeoutSeconds }, [job.bytes.buffer]);
+    void slot.ready?.then(() => {
+      if (slot.job !== job || slot.worker !== worker) return;
+      slot.timer = setTimeout(() => {
+        // The worker did not answer in time: stop it, and the next job gets a fresh one.
+        slot.worker = undefined;
+        void worker.terminate();
+        this.#finish(slot, { ok: false, kind: 'deadline', reason: `took longer than ${this.o.deadlineMs} ms to decode` });
+      }, this.o.deadlineMs);
+      const timeoutSeconds = Math.max(1, Math.floor(this.o.deadlineMs / 1000) - 1);
+      worker.postMessage({ id: job.id, bytes: job.bytes, maxPixels: this.o.maxPixels, timeoutSeconds }, [job.bytes.buffer]);
+    });
   }
 
   #spawn(slot: Slot): Worker {
-    const worker = new Worker(workerUrl);
+    // Plain JavaScript: no loader flags of the parent (tsx, vitest) are needed, and they cost startup time.
+    const worker = new Worker(workerUrl, { execArgv: [] });
     worker.unref();
-    worker.on('message', (answer: WorkerAnswer) => {
+    let markReady: () => void = () => {};
+    slot.ready = new Promise((resolve) => {
+      markReady = resolve;
+    });
+    worker.on('message', (answer: WorkerAnswer | 'ready') => {
+      if (answer === 'ready') return markReady();
       if (slot.worker !== worker || slot.job?.id !== answer.id) return;
       if (answer.ok) return this.#finish(slot, { ok: true });
       const kind = answer.timedOut ? 'deadline' : 'corrupt';
       this.#finish(slot, { ok: false, kind, reason: answer.reason ?? 'the image does not decode' });
     });
     const lost = (why: string) => {
+      markReady();
       if (slot.worker !== worker) return;
       slot.worker = undefined;
       if (slot.job) this.#finish(slot, { ok: false, kind: 'corrupt', reason: `the decoder stopped: ${why}` });

@@ -8,6 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import sharp from 'sharp';
 
 sharp.cache(false);
+parentPort.postMessage('ready');
 
 parentPort.on('message', async (job) => {
   try {

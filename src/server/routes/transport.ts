@@ -1,0 +1,183 @@
+/**
+ * The HTTP edge below the routes (issue 13: hostile input costs little, and every answer is in the
+ * envelope). Node's HTTP parser and fastify answer some requests before any route runs; here each
+ * of those answers becomes `{error, code}` too, and the connection is closed cleanly after it:
+ *
+ * - a request the parser cannot read (request line, headers, chunked framing): 400 INVALID_REQUEST;
+ *   headers over Node's size limit: 400 INVALID_REQUEST;
+ * - a request whose headers and body do not all arrive within the deadline: 408 REQUEST_TIMEOUT;
+ * - an `Expect` other than `100-continue`: 400 INVALID_REQUEST; `CONNECT`: 404 NOT_FOUND (there is
+ *   no endpoint at an authority);
+ * - more connections still sending their request than a client, or the server, may hold: 503
+ *   UNAVAILABLE with Retry-After;
+ * - a URL fastify cannot decode, or a path parameter over its length: 404 NOT_FOUND (no endpoint,
+ *   or no try-on, has that id).
+ *
+ * A response sent before the request body was read to its end closes the connection, so a refused
+ * request's body (a bad key, a 429, a 413) is never drained.
+ */
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiErrors, type ErrorCode } from '../api-errors.ts';
+import type { ServerSettings } from '../config.ts';
+import { routingError, send } from './errors.ts';
+
+/** How long a connection closed after its answer may stay open, unread, for the client to read that answer. */
+const lingerMs = 2_000;
+
+/** The fastify options of the edge: deadlines, and the handlers of answers fastify gives itself. */
+export function transportOptions(settings: ServerSettings): FastifyHttpOptions<Server> {
+  return {
+    requestTimeout: settings.requestDeadlineMs,
+    keepAliveTimeout: settings.keepAliveMs,
+    // Longer than any id the API issues, so that an over-long id reaches its route and gets 404.
+    routerOptions: { maxParamLength: 2048 },
+    http: {
+      requestTimeout: settings.requestDeadlineMs,
+      headersTimeout: Math.min(settings.headersDeadlineMs, settings.requestDeadlineMs),
+      connectionsCheckingInterval: settings.deadlineCheckMs,
+    },
+    clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket),
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      // FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH: no endpoint, and no try-on, answers to that path.
+      if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, 'NOT_FOUND', 'No endpoint at this path.');
+      return send(reply, 'INVALID_REQUEST', 'The request could not be read.');
+    },
+  };
+}
+
+/** Installs the socket-level guards on the server of `app` (before it listens). */
+export function installTransportGuards(app: FastifyInstance, settings: ServerSettings): void {
+  const server = app.server as Server;
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const path = request.url ?? '';
+    const code: ErrorCode = path.startsWith('/') ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND';
+    if (code === 'NOT_FOUND') return answerRaw(socket, 'NOT_FOUND', 'No endpoint at this path.');
+    // A CONNECT to a path: whatever the path is, no endpoint takes CONNECT.
+    return answerRaw(socket, code, 'CONNECT is not accepted here.');
+  });
+  server.on('checkExpectation', (request, response) => {
+    const body = JSON.stringify({ error: `Expect: ${String(request.headers.expect)} is not supported; only 100-continue is.`, code: 'INVALID_REQUEST' });
+    response.writeHead(apiErrors.INVALID_REQUEST.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    response.end(body);
+  });
+  trackReceiving(server, settings);
+
+  // A response sent while the request body is still arriving ends the connection after it, and the
+  // rest of the body is never read: Node would otherwise drain it to keep the connection alive.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.raw.complete) return;
+    reply.header('connection', 'close');
+    const socket = request.raw.socket as Duplex & { destroySoon?: () => void };
+    // Node ends a `connection: close` answer with destroySoon(); this one stops reading instead.
+    socket.destroySoon = () => closeWithoutReading(socket);
+  });
+}
+
+/** The status and code of a client error from Node's HTTP parser or its deadlines. */
+function clientErrorAnswer(error: Error & { code?: string }): { code: ErrorCode; message: string } {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' };
+  if (error.code === 'HPE_HEADER_OVERFLOW') return { code: 'INVALID_REQUEST', message: 'The request headers are too large.' };
+  return { code: 'INVALID_REQUEST', message: 'The request could not be read.' };
+}
+
+const answered = new WeakSet<Duplex>();
+
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || socket.destroyed) {
+    socket.destroy();
+    return;
+  }
+  // A response already on its way cannot be replaced by another: close without one.
+  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (current?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const { code, message } = clientErrorAnswer(error);
+  answerRaw(socket, code, message);
+}
+
+/** Writes one envelope answer straight to the socket, and closes the connection without reading more. */
+export function answerRaw(socket: Duplex, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
+  if (answered.has(socket) || socket.destroyed) return;
+  answered.add(socket);
+  const status = apiErrors[code].status;
+  const body = JSON.stringify({ error: message, code });
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n`;
+  if (socket.writable) socket.write(head + body);
+  closeWithoutReading(socket);
+}
+
+/**
+ * Ends a connection after its answer without reading any more of it: reading stops at once, our
+ * side is closed, and the socket is destroyed once the client closes or after `lingerMs`. Not
+ * destroying at once matters: closing a socket with unread input resets the connection, and a
+ * client still sending would lose the answer sent just before.
+ */
+export function closeWithoutReading(socket: Duplex): void {
+  if (lingering.has(socket)) return;
+  lingering.add(socket);
+  // Node resumes a request it drains on the next tick; nothing may start this socket reading again.
+  const handle = (socket as Duplex & { _handle?: { readStop?: () => number; readStart?: () => number } | null })._handle;
+  handle?.readStop?.();
+  if (handle) handle.readStart = () => 0;
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.on('error', () => socket.destroy());
+  if (!socket.writableEnded) socket.end();
+}
+
+const lingering = new WeakSet<Duplex>();
+
+type TrackedSocket = Duplex & { remoteAddress?: string | undefined };
+
+/**
+ * Caps the connections that are still sending a request (from accept until their current request
+ * has fully arrived), per client address and in total; a connection over a cap gets 503
+ * UNAVAILABLE and is closed. Connections waiting for an answer (a held sync request) or idle
+ * between requests do not count: the sync wait and the keep-alive timeout bound those.
+ */
+function trackReceiving(server: Server, settings: ServerSettings): void {
+  const byClient = new Map<string, Set<TrackedSocket>>();
+  const all = new Set<TrackedSocket>();
+  const current = new WeakMap<TrackedSocket, IncomingMessage>();
+  const isReceiving = (socket: TrackedSocket) => {
+    const request = current.get(socket);
+    return !socket.destroyed && (request === undefined || !request.complete);
+  };
+  const count = (sockets: Iterable<TrackedSocket>, cap: number) => {
+    let n = 0;
+    for (const socket of sockets) if (isReceiving(socket) && ++n >= cap) break;
+    return n;
+  };
+  server.on('connection', (socket: TrackedSocket) => {
+    const client = socket.remoteAddress ?? 'unknown';
+    const mine = byClient.get(client) ?? new Set<TrackedSocket>();
+    const overClient = mine.size >= settings.maxReceivingPerClient && count(mine, settings.maxReceivingPerClient) >= settings.maxReceivingPerClient;
+    const overTotal = all.size >= settings.maxReceivingTotal && count(all, settings.maxReceivingTotal) >= settings.maxReceivingTotal;
+    if (overClient || overTotal) {
+      answerRaw(socket, 'UNAVAILABLE', 'Too many connections are still sending their request; retry shortly.', { 'retry-after': '1' });
+      return;
+    }
+    mine.add(socket);
+    byClient.set(client, mine);
+    all.add(socket);
+    socket.once('close', () => {
+      all.delete(socket);
+      mine.delete(socket);
+      if (mine.size === 0 && byClient.get(client) === mine) byClient.delete(client);
+    });
+  });
+  server.prependListener('request', (request: IncomingMessage) => {
+    const socket = request.socket as TrackedSocket;
+    // A connection refused at accept gets no route for its request.
+    if (answered.has(socket)) socket.destroy();
+    else current.set(socket, request);
+  });
+}
+
+export { routingError };
