@@ -10,6 +10,7 @@ import type { Finding } from '../checks/finding.ts';
 import { requirement, type Capability, type RequirementId } from '../spec/requirements.ts';
 import { forwardProgressEvents } from '../report/progress-bridge.ts';
 import { beginEvidence, endEvidence } from './evidence.ts';
+import { allowanceMs } from './allowance.ts';
 import { Inconclusive, RuleBroken, must, type BrokenRule, type Choice } from './rules.ts';
 import { BudgetExhausted } from './spend-guard.ts';
 import { connectTarget, raisedLimits, type Actor, type SuiteTarget } from './target.ts';
@@ -98,7 +99,7 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
   const needs = spec.needs ?? [...new Set(spec.covers.flatMap((id) => requirement(id).needs))];
   const cost: Cost = { credits: spec.credits ?? 0, starts: spec.starts ?? 0, polls: spec.polls ?? 0, uploads: spec.uploads ?? 0 };
   const declared = { requirements: [...spec.covers], needs: [...needs], cost };
-  test(name, { timeout: spec.timeoutMs ?? 120_000, meta: declared }, async (vitest) => {
+  test(name, { timeout: allowanceMs(cost, spec.timeoutMs), meta: declared }, async (vitest) => {
     const meta = vitest.task.meta;
     const target = await suiteTarget();
     const skip = (reason: string): never => {
