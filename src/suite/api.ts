@@ -39,10 +39,13 @@ export class Api {
   /** POST /tryons or /tryons/sync. Charges nothing to the budget: callers reserve what they may spend. */
   async start(actor: Actor, body: unknown, o: StartOptions = {}): Promise<Exchange> {
     const release = (await this.target.spendGuard?.acquire(actor.key)) ?? (() => {});
+    let ex: Exchange | undefined;
     try {
-      return await this.#start(actor, body, o);
+      ex = await this.#start(actor, body, o);
+      return ex;
     } finally {
-      release();
+      // The answer lets a pessimistic guard (no balance reading) tell a refused start from a charged one.
+      release(ex);
     }
   }
 
