@@ -44,6 +44,9 @@ export function headline(report: Report): string {
   const binding = bindingFailures(report.requirements).length;
   const others = s.requirements.fail - binding;
   const inconclusive = s.requirements.inconclusive > 0 ? `${s.requirements.inconclusive} inconclusive` : undefined;
+  if (s.outcome === 'error' && s.errors === 0) {
+    return `Run error: no requirement was judged; every test that ran stopped before judging (${s.requirements.inconclusive} inconclusive)`;
+  }
   if (s.outcome === 'error') {
     const also = [binding > 0 && `${plural(binding, 'MUST requirement')} failing`, inconclusive].filter((r): r is string => typeof r === 'string');
     return `Run error: ${plural(s.errors, 'error')} of the run itself; the verdicts are incomplete${also.length === 0 ? '' : ` (${also.join(', ')})`}`;

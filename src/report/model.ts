@@ -119,8 +119,8 @@ export interface Counts {
 
 export interface Summary {
   /**
-   * `error` when the run had errors of its own (files that did not load, unhandled errors: exit 2 of
-   * `run`); else `fail` when a MUST requirement that is not implementation-defined failed, or a test
+   * `error` when the run had errors of its own (files that did not load, unhandled errors), or
+   * judged nothing because every test that ran was inconclusive (exit 2 of `run`); else `fail` when a MUST requirement that is not implementation-defined failed, or a test
    * without requirements failed (exit 1); else `pass`.
    */
   readonly outcome: 'pass' | 'fail' | 'error';

@@ -32,8 +32,7 @@ export function summarise(requirements: readonly RequirementResult[], tests: rea
   const unowned = failed.some((t) => t.requirements.length === 0);
   const exercised = all.pass + all.fail;
   return {
-    // Errors of the run's own (a file that did not load, an unhandled error) leave the verdicts incomplete: not a finding, exit 2.
-    outcome: errors > 0 ? 'error' : binding > 0 || unowned ? 'fail' : 'pass',
+    outcome: outcomeOf(errors, binding > 0 || unowned, exercised, all.inconclusive),
     passRate: exercised === 0 ? null : all.pass / exercised,
     requirements: all,
     byLevel,
@@ -50,4 +49,16 @@ export function summarise(requirements: readonly RequirementResult[], tests: rea
 /** The exit status of `run` for an outcome: 0 pass, 1 fail (a binding MUST failed), 2 error (the run had errors of its own). */
 export function exitStatusOf(outcome: Summary['outcome']): 0 | 1 | 2 {
   return outcome === 'pass' ? 0 : outcome === 'fail' ? 1 : 2;
+}
+
+/**
+ * Errors of the run's own (a file that did not load, an unhandled error) leave the verdicts
+ * incomplete: not a finding, `error`. So does a run that judged nothing because every test that
+ * ran stopped before judging (a setup problem, e.g. test control refusing every account): calling
+ * that a pass would tell CI the target conforms when the suite saw nothing.
+ */
+function outcomeOf(errors: number, failed: boolean, judged: number, inconclusive: number): Summary['outcome'] {
+  if (errors > 0) return 'error';
+  if (failed) return 'fail';
+  return judged === 0 && inconclusive > 0 ? 'error' : 'pass';
 }

@@ -106,8 +106,9 @@ describe('summary.outcome: only a MUST that the spec’s own words make decides 
     ['a failed MUST fails the outcome', { ids: [A], tests: [{ name: 'a', state: 'failed', requirements: [A], errors: [assertion] }], want: 'fail' }],
     ['a failed SHOULD never does', { ids: ['SVC-MOST-RESULTS-UNDER-30-SECONDS'], tests: [{ name: 'a', state: 'failed', requirements: ['SVC-MOST-RESULTS-UNDER-30-SECONDS'], errors: [assertion] }], want: 'pass' }],
     ['a failed MAY never does', { ids: ['CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED'], tests: [{ name: 'a', state: 'failed', requirements: ['CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED'], errors: [assertion] }], want: 'pass' }],
-    ['an inconclusive MUST never does', { ids: [A], tests: [{ name: 'a', state: 'failed', requirements: [A], meta: { inconclusive: 'no fixture host' } }], want: 'pass' }],
-    ['a timed-out MUST never does', { ids: [A], tests: [{ name: 'a', state: 'failed', requirements: [A], errors: [{ message: 'Test timed out in 120000ms.' }] }], want: 'pass' }],
+    ['an inconclusive MUST never does', { ids: [A, B], tests: [{ name: 'a', state: 'failed', requirements: [A], meta: { inconclusive: 'no fixture host' } }, { name: 'b', state: 'passed', requirements: [B] }], want: 'pass' }],
+    ['a timed-out MUST never does', { ids: [A, B], tests: [{ name: 'a', state: 'failed', requirements: [A], errors: [{ message: 'Test timed out in 120000ms.' }] }, { name: 'b', state: 'passed', requirements: [B] }], want: 'pass' }],
+    ['a run that judged nothing (every test inconclusive) is an error of the run, not a pass', { ids: [A, B], tests: [{ name: 'a', state: 'failed', requirements: [A, B], meta: { inconclusive: 'test control refused the account' } }], want: 'error' }],
     ['a failed test without requirements fails it', { ids: [A], tests: [{ name: 'a', state: 'failed', requirements: [], errors: [{ message: 'boom' }] }], want: 'fail' }],
   ];
 

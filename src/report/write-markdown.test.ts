@@ -54,6 +54,8 @@ describe('report.md', () => {
     expect(out.split('\n')[0]).toBe('## ⚠️ Run error: 1 error of the run itself; the verdicts are incomplete (5 MUST requirements failing, 2 inconclusive)');
     expect(out.indexOf('### Run errors (1)')).toBeLessThan(out.indexOf('### Failures'));
     expect(out).toContain('Errors of the run itself, not findings about the target (exit status 2).');
+    const nothing = renderMarkdown({ ...fakeReport(), summary: { ...fakeReport().summary, outcome: 'error', errors: 0 } });
+    expect(nothing.split('\n')[0]).toBe('## ⚠️ Run error: no requirement was judged; every test that ran stopped before judging (2 inconclusive)');
   });
 
   it('lists failures first, MUST before SHOULD, each with its ID, statement, expected/received, replay command and curl', () => {
