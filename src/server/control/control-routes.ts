@@ -53,8 +53,10 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
 
   app.put<AccountParams>(`${controlPrefix}/accounts/:accountId/credits`, opts, async (request) => {
     const id = account(request.params.accountId);
-    const credits = (request.body as { credits?: unknown } | null)?.credits;
-    if (!Number.isSafeInteger(credits) || (credits as number) < 0) throw new ApiError('INVALID_REQUEST', 'credits must be an integer ≥ 0.');
+    const credits = objectBody(request.body).credits;
+    if (!Number.isSafeInteger(credits) || (credits as number) < 0 || (credits as number) > controlBounds.maxCredits) {
+      throw new ApiError('INVALID_REQUEST', `credits must be an integer from 0 to ${controlBounds.maxCredits}.`);
+    }
     ctx.store.setCredits(id, credits as number, ctx.clock.now());
     return { accountId: id, credits: ctx.store.balance(id) };
   });
@@ -67,9 +69,11 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
   });
 
   app.post(`${controlPrefix}/clock/advance`, opts, async (request) => {
-    const seconds = (request.body as { seconds?: unknown } | null)?.seconds;
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-      throw new ApiError('INVALID_REQUEST', 'seconds must be a number ≥ 0.');
+    const seconds = objectBody(request.body).seconds;
+    const headroomSeconds = Math.floor(ctx.clock.headroomMs() / 1000);
+    const most = Math.min(controlBounds.maxAdvanceSeconds, headroomSeconds);
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > most) {
+      throw new ApiError('INVALID_REQUEST', `seconds must be a number from 0 to ${most} (at most ${controlBounds.maxAdvanceSeconds} per call, and never past the end of year 9999).`);
     }
     const now = ctx.clock.advance(seconds * 1000);
     ctx.sweep();
@@ -93,13 +97,34 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
   }));
 }
 
+/**
+ * Bounds of the control extension's input (openapi-control.yaml): out of range is 400
+ * INVALID_REQUEST, and a refused call changes nothing.
+ */
+export const controlBounds = Object.freeze({
+  /** Credits an account may be set to. */
+  maxCredits: 1_000_000_000,
+  /** A per-minute limit (the limiter's memory follows real traffic, not the limit). */
+  maxLimitPerMinute: 1_000_000_000,
+  /** One clock move: 100 years. */
+  maxAdvanceSeconds: 100 * 366 * 24 * 3600,
+});
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('INVALID_REQUEST', 'Send a JSON object.');
+  return body as Record<string, unknown>;
+}
+
+// Every field is checked before any is applied.
 function parseLimits(body: unknown, current: AccountLimits): AccountLimits {
-  if (typeof body !== 'object' || body === null) throw new ApiError('INVALID_REQUEST', 'Send a JSON object of limits.');
+  const fields = objectBody(body);
   const next = { ...current };
   for (const name of ['startsPerMinute', 'pollsPerMinute', 'uploadsPerMinute'] as const) {
-    const value = (body as Record<string, unknown>)[name];
+    const value = fields[name];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || (value as number) < 1) throw new ApiError('INVALID_REQUEST', `${name} must be an integer ≥ 1.`);
+    if (!Number.isSafeInteger(value) || (value as number) < 1 || (value as number) > controlBounds.maxLimitPerMinute) {
+      throw new ApiError('INVALID_REQUEST', `${name} must be an integer from 1 to ${controlBounds.maxLimitPerMinute}.`);
+    }
     next[name] = value as number;
   }
   return next;

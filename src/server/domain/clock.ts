@@ -8,6 +8,13 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * The latest instant the clock may show: the end of year 9999, the last one an ISO 8601 timestamp
+ * (`expiresAt`, the control extension's `now`) writes with four digits. A Date reaches only a
+ * little further (8.64e15 ms), and every route that formats a date would fail past it.
+ */
+export const latestInstantMs = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** Real time plus an offset that only ever grows. */
 export class AdvanceableClock implements Clock {
   #offsetMs = 0;
@@ -18,9 +25,18 @@ export class AdvanceableClock implements Clock {
     return this.base() + this.#offsetMs;
   }
 
-  /** Moves the clock forward (test control: "advance the clock"). */
+  /**
+   * How far the clock may still move, in milliseconds: 24 hours short of `latestInstantMs`, so
+   * that expiries (24 h after now) and dates formatted from now all stay valid.
+   */
+  headroomMs(): number {
+    return Math.max(0, latestInstantMs - 24 * 3_600_000 - this.now());
+  }
+
+  /** Moves the clock forward (test control: "advance the clock"); a move past the headroom changes nothing and throws. */
   advance(ms: number): number {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the clock only moves forward');
+    if (ms > this.headroomMs()) throw new RangeError('the clock cannot move past the end of year 9999');
     this.#offsetMs += ms;
     return this.now();
   }
