@@ -71,6 +71,8 @@ const inChild = (v: Variant): Promise<RunResult> =>
 interface Outcome extends RunResult {
   readonly variant: Variant;
   readonly passed: boolean;
+  /** Tests failed without failing a requirement (an error in suite code, a file that did not load): not a pass. */
+  readonly broken: boolean;
 }
 
 const wall = performance.now();
@@ -86,9 +88,10 @@ if (values.baseline) {
 const record = (i: number, variant: Variant, result: RunResult): void => {
   // Inconclusive tests are no verdict; a proxy fault is a defect of the variant itself and cannot count as a pass.
   const fresh = [...result.failed].filter((id) => !baseline?.failed.has(id));
-  const passed = fresh.length === 0 && result.faults.length === 0;
-  outcomes.push({ ...result, variant, passed });
-  log(`[${i + 1}/${selected.length}] ${variant.name} (${variant.class}): ${passed ? 'passed' : 'FAILED'} in ${result.seconds.toFixed(1)} s${fresh.length > 0 ? `; failed requirements: ${fresh.join(', ')}` : ''}${result.failed.size > fresh.length ? ` (and ${result.failed.size - fresh.length} that fail in the baseline too)` : ''}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`);
+  const broken = result.failures.some((f) => f.requirements.length === 0) || result.tests === 0;
+  const passed = fresh.length === 0 && result.faults.length === 0 && !broken;
+  outcomes.push({ ...result, variant, passed, broken });
+  log(`[${i + 1}/${selected.length}] ${variant.name} (${variant.class}): ${passed ? 'passed' : broken ? 'ERRORED (tests failed without a verdict: a suite error, or a file that did not load)' : 'FAILED'} in ${result.seconds.toFixed(1)} s${fresh.length > 0 ? `; failed requirements: ${fresh.join(', ')}` : ''}${result.failed.size > fresh.length ? ` (and ${result.failed.size - fresh.length} that fail in the baseline too)` : ''}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`);
   if (values.verbose || !passed) {
     for (const f of result.failures) {
       log(`      failed: ${f.test}${f.requirements.length > 0 ? ` [${f.requirements.join(', ')}]` : ''}`);
@@ -113,7 +116,7 @@ process.stdout.write(
     '|---|---|---|---|---|---|',
     ...outcomes.map(
       (o) =>
-        `| ${o.variant.name} | ${o.variant.class} | ${o.passed ? 'passed' : '**FAILED**'} | ${[...o.failed].join(', ') || '-'} | ${o.failures.length} | ${o.seconds.toFixed(1)} s |${o.faults.length > 0 ? ` ${o.faults.length} proxy fault(s)` : ''}`,
+        `| ${o.variant.name} | ${o.variant.class} | ${o.passed ? 'passed' : o.broken ? '**ERRORED**' : '**FAILED**'} | ${[...o.failed].join(', ') || '-'} | ${o.failures.length} | ${o.seconds.toFixed(1)} s |${o.faults.length > 0 ? ` ${o.faults.length} proxy fault(s)` : ''}`,
     ),
     '',
     `Specificity: ${passed}/${outcomes.length} variants passed; wall time ${minutes.toFixed(1)} min${baseline ? `; the baseline fails ${baseline.failed.size} requirement(s) by itself: ${[...baseline.failed].join(', ') || 'none'} (not counted against the variants)` : ''}`,
@@ -121,7 +124,10 @@ process.stdout.write(
   ].join('\n'),
 );
 const failing = outcomes.filter((o) => !o.passed);
-if (failing.length > 0) process.stdout.write(`Failing (defects in the suite): ${failing.map((o) => o.variant.name).join(', ')}\n`);
+const failed = failing.filter((o) => !o.broken);
+if (failed.length > 0) process.stdout.write(`Failing (defects in the suite): ${failed.map((o) => o.variant.name).join(', ')}\n`);
+const broken = failing.filter((o) => o.broken);
+if (broken.length > 0) process.stdout.write(`Errored (tests failed without a verdict: suite errors, or files that did not load; see the log): ${broken.map((o) => o.variant.name).join(', ')}\n`);
 if (values.grep === undefined) {
   writeLastResult({
     at: new Date().toISOString(),

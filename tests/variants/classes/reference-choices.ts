@@ -104,7 +104,7 @@ export const referenceVariants: readonly Variant[] = [
     class: 'reference-choices',
     allowedBy:
       'POST /tryons, rule 4: "Idempotency: how long keys are kept, and what happens when a key is reused with a different body: not shown." Errors, rule 2: "Retry with the same Idempotency-Key on 429, 500, 502, 503" (a retry is the same request) and rule 3: "Do not retry 400, 401, 402, 403, 413 or 422 unchanged."',
-    does: 'a key is bound to its body by the first start that reaches the body checks, even a refused one: a different body with it gets 422 IDEMPOTENCY_KEY_REUSED, the same body gets the stored 4xx again (a 5xx is processed afresh)',
+    does: 'a key is bound to its body by the first start that reaches the body checks, even a refused one (except 402): a different body with it gets 422 IDEMPOTENCY_KEY_REUSED, the same body gets the stored 4xx again (a 5xx is processed afresh)',
     request: (req, ctx) => {
       if (!isCreate(req) || !validKey(req) || !ctx.traffic.isLive(keyOf(req))) return req;
       const seen = bound(ctx).get(boundKey(req));
@@ -114,7 +114,8 @@ export const referenceVariants: readonly Variant[] = [
     },
     response: (res, req, ctx) => {
       if (!isCreate(req) || !validKey(req) || !ctx.traffic.isLive(keyOf(req)) || bound(ctx).has(boundKey(req))) return res;
-      const refused = res.status >= 400 && ![401, 409, 429].includes(res.status) && !['MISSING_IDEMPOTENCY_KEY', 'IDEMPOTENCY_KEY_REUSED'].includes(codeOf(res) ?? '');
+      // 402 is the account's state, not the request's: topping up and sending the same request again is a retry.
+      const refused = res.status >= 400 && ![401, 402, 409, 429].includes(res.status) && !['MISSING_IDEMPOTENCY_KEY', 'IDEMPOTENCY_KEY_REUSED'].includes(codeOf(res) ?? '');
       if (refused) bound(ctx).set(boundKey(req), { fingerprint: fingerprint(req), answer: res });
       return res;
     },
