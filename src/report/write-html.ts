@@ -79,8 +79,8 @@ function summary(r: Report): string {
     fail: s.requirements.fail === 0 ? 'nothing failed' : `${s.byLevel.MUST.fail} of them MUST`,
     pass: `of ${exercised} judged`,
     inconclusive: 'stopped before judging',
-    skip: 'capability or budget missing',
-    'not-observable': 'no HTTP exchange shows it',
+    skip: 'capability or budget',
+    'not-observable': 'no exchange shows it',
     'not-covered': 'no test yet',
   };
   const cards = verdicts

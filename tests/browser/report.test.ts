@@ -47,10 +47,10 @@ describe('report.html', () => {
     const failCard = page.locator('.card[data-filter="fail"]');
     expect(await failCard.isVisible()).toBe(true);
     expect(await failCard.locator('.num').innerText()).toBe('6');
-    expect(await page.locator('.rate-num').innerText()).toBe('57.1%');
+    expect(await page.locator('.rate-num').innerText()).toBe('60%');
     expect(await page.locator('#matrix').isVisible()).toBe(true);
     expect(await page.locator('tr.row').count()).toBe(report.requirements.length);
-    expect(await page.locator('.spec-section h3').allInnerTexts()).toEqual(['What the service does', 'States and transitions', 'Endpoints', 'Authentication', 'Events', 'Errors', 'Limits', 'Versioning']);
+    expect(await page.locator('.spec-section h3').allInnerTexts()).toEqual(['What the service does', 'Resources and their fields', 'States and transitions', 'Endpoints', 'Authentication', 'Events', 'Errors', 'Limits', 'Versioning']);
     expect(await page.locator('#req-AUTH-BEARER-REQUIRED').isVisible()).toBe(true);
   });
 
@@ -64,9 +64,27 @@ describe('report.html', () => {
     expect(await failing.filter({ visible: true }).count()).toBe(6);
     // A section with no failing requirement disappears with its rows.
     expect(await page.locator('#sec-limits').isVisible()).toBe(false);
-    expect(await page.locator('#shown').innerText()).toBe('6 of 20 requirements');
+    expect(await page.locator('#shown').innerText()).toBe('6 of 23 requirements');
     await page.locator('.toolbar [data-filter="fail"]').click();
-    expect(await passing.filter({ visible: true }).count()).toBe(8);
+    expect(await passing.filter({ visible: true }).count()).toBe(9);
+  });
+
+  it('filters to the inconclusive requirements with their chip, each with why it was not judged', async () => {
+    const { page } = guarded;
+    await page.locator('.toolbar [data-filter="inconclusive"]').click();
+    const shown = page.locator('tr.row').filter({ visible: true });
+    expect(await shown.count()).toBe(2);
+    expect(await page.locator('#req-CREATE-RESPONSE-STATUS-PENDING .reason').innerText()).toBe('the test stopped when CREATE-ACCEPTED-IS-200 failed');
+    await page.locator('.toolbar [data-filter="inconclusive"]').click();
+    expect(await page.locator('tr.row').filter({ visible: true }).count()).toBe(report.requirements.length);
+  });
+
+  it('shows the implementation-defined points as a table of what the target did', async () => {
+    const { page } = guarded;
+    const rows = page.locator('#choices table.choices tbody tr');
+    expect(await rows.count()).toBe(report.choices.length);
+    expect(await rows.first().locator('.value').innerText()).toBe('409 IDEMPOTENCY_KEY_CONFLICT');
+    expect(await page.locator('#choices').isVisible()).toBe(true);
   });
 
   it('filters by search text', async () => {
@@ -76,7 +94,7 @@ describe('report.html', () => {
     await page.locator('#q').fill('no such requirement');
     expect(await page.locator('#empty').isVisible()).toBe(true);
     await page.locator('#reset').click();
-    expect(await page.locator('tr.row').filter({ visible: true }).count()).toBe(20);
+    expect(await page.locator('tr.row').filter({ visible: true }).count()).toBe(23);
   });
 
   it('expands a failure to show expected/received, the replay command and the curl evidence', async () => {
