@@ -31,6 +31,8 @@ export interface RunResult {
   readonly seconds: number;
   readonly faults: readonly string[];
   readonly tests: number;
+  /** Exchanges the hooks changed or answered themselves (a variant or mutant that changed none proved nothing). */
+  readonly changed: number;
 }
 
 /** Requirements the run failed, by the report's own verdict rules (per requirement, not per test). */
@@ -116,7 +118,24 @@ export async function runThroughProxy(hooks: ProxyHooks, o: ProxyRunOptions): Pr
   const embedded = await startEmbeddedTarget({ creditBudget: 10_000, seed: o.seed, profile: 'quick' }, { ...embeddedSettings, ...o.settings });
   const origin = new URL(embedded.config.baseUrl).origin;
   const control = embedded.config.control!;
-  const proxy = await startMutatingProxy(origin, hooks, {
+  let changed = 0;
+  const counted: ProxyHooks = {
+    ...(hooks.request && {
+      request: async (req, ctx) => {
+        const out = await hooks.request!(req, ctx);
+        if (out !== req) changed++;
+        return out;
+      },
+    }),
+    ...(hooks.response && {
+      response: async (res, req, ctx) => {
+        const out = await hooks.response!(res, req, ctx);
+        if (out !== res) changed++;
+        return out;
+      },
+    }),
+  };
+  const proxy = await startMutatingProxy(origin, counted, {
     controlToken: control.token,
     fixtureBaseUrl: embedded.config.fixtureBaseUrl!,
     fixtureCa: embedded.fixtures.ca,
@@ -131,6 +150,7 @@ export async function runThroughProxy(hooks: ProxyHooks, o: ProxyRunOptions): Pr
       seconds: (performance.now() - started) / 1000,
       faults: [...proxy.faults],
       tests: modules.reduce((n, m) => n + [...m.children.allTests()].length, 0),
+      changed,
     };
   } finally {
     await proxy.close();
