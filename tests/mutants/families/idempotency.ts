@@ -58,7 +58,8 @@ export const idempotencyMutants: readonly Mutation[] = [
   {
     name: 'key-reused-with-other-body-starts-new',
     family: 'idempotency',
-    breaks: ['CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED'],
+    // What a different body gets is not shown (POST /tryons rule 4), but "one key can never be charged twice" (Errors rule 2).
+    breaks: ['CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'],
     does: 'a key reused with a different body starts a second try-on instead of a 4xx or a replay',
     response: (res, req, ctx) => {
       if (!isCreate(req) || res.status !== 422 || codeOf(res) !== 'IDEMPOTENCY_KEY_REUSED') return res;
@@ -68,7 +69,8 @@ export const idempotencyMutants: readonly Mutation[] = [
   {
     name: 'replay-answers-current-state',
     family: 'idempotency',
-    breaks: ['CREATE-IDEMPOTENCY-REPLAY'],
+    // The current state is still "the earlier try-on"; what it breaks is the create response: "status | always `pending`", resultUrl "Absent from the create response".
+    breaks: ['CREATE-RESPONSE-STATUS-PENDING', 'RES-RESULT-URL-ABSENT-FROM-CREATE'],
     does: "a replay on POST /tryons answers the try-on's current state (e.g. success with resultUrl) instead of repeating the create answer",
     response: async (res, req, ctx) => {
       const id = json(res)?.id;
