@@ -76,7 +76,7 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 12px; font-size: 12px; color: var(--muted); }
 .legend i, .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; background: var(--v); margin-right: 5px; vertical-align: 0; }
 .tests-line { margin-top: 10px; font-size: 13px; color: var(--muted); }
-.tests-line .v-pass, .tests-line .v-fail { color: var(--v); font-weight: 600; }
+.tests-line .v-pass, .tests-line .v-fail, .tests-line .v-inconclusive { color: var(--v); font-weight: 600; }
 table.levels { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 13px; }
 table.levels th, table.levels td { padding: 4px 5px; border-bottom: 1px solid var(--line); text-align: right; }
 table.levels tr:last-child td { border-bottom: 0; }

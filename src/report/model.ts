@@ -128,7 +128,8 @@ export interface Summary {
   readonly passRate: number | null;
   readonly requirements: Counts;
   readonly byLevel: Readonly<Record<Level, Counts>>;
-  readonly tests: { readonly total: number; readonly passed: number; readonly failed: number; readonly skipped: number };
+  /** Tests by what each says as a whole: `failed` failed a requirement; `inconclusive` stopped without failing one (absent in version 1, where `failed` counted both). */
+  readonly tests: { readonly total: number; readonly passed: number; readonly failed: number; readonly inconclusive: number; readonly skipped: number };
   readonly errors: number;
 }
 

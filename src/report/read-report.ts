@@ -68,7 +68,12 @@ export function upgraded(report: Report): Report {
   const s = report.summary;
   return {
     ...report,
-    summary: { ...s, requirements: counts(s.requirements), byLevel: { MUST: counts(s.byLevel.MUST), SHOULD: counts(s.byLevel.SHOULD), MAY: counts(s.byLevel.MAY) } },
+    summary: {
+      ...s,
+      requirements: counts(s.requirements),
+      byLevel: { MUST: counts(s.byLevel.MUST), SHOULD: counts(s.byLevel.SHOULD), MAY: counts(s.byLevel.MAY) },
+      tests: { ...s.tests, inconclusive: s.tests.inconclusive ?? 0 },
+    },
     choices: report.choices ?? [],
   };
 }

@@ -36,10 +36,12 @@ export function summarise(requirements: readonly RequirementResult[], tests: rea
     passRate: exercised === 0 ? null : all.pass / exercised,
     requirements: all,
     byLevel,
+    // By what each test says as a whole (TestEntry.outcome): a failed test that failed none of its requirements is inconclusive.
     tests: {
       total: tests.length,
       passed: tests.filter((t) => t.state === 'passed').length,
-      failed: failed.length,
+      failed: failed.filter((t) => t.outcome !== 'inconclusive').length,
+      inconclusive: failed.filter((t) => t.outcome === 'inconclusive').length,
       skipped: tests.filter((t) => t.state === 'skipped').length,
     },
     errors,

@@ -116,7 +116,7 @@ function summary(r: Report): string {
 <div class="rate-head"><span class="rate-num">${formatRate(s.passRate)}</span><span class="muted">${s.requirements.pass} of ${exercised} judged requirements pass · ${s.requirements.total} in the catalogue</span></div>
 <div class="bar" role="img" aria-label="${h(verdicts.map((v) => `${countOf(s.requirements, v)} ${verdictLabel[v]}`).join(', '))}">${bar}</div>
 <div class="legend">${legend}</div>
-<div class="tests-line">${s.tests.total} tests: <span class="v-pass">${s.tests.passed} passed</span>, <span class="v-fail">${s.tests.failed} failed</span>, ${s.tests.skipped} skipped</div>
+<div class="tests-line">${s.tests.total} tests: <span class="v-pass">${s.tests.passed} passed</span>, <span class="v-fail">${s.tests.failed} failed</span>, ${s.tests.inconclusive > 0 ? `<span class="v-inconclusive">${s.tests.inconclusive} inconclusive</span>, ` : ''}${s.tests.skipped} skipped</div>
 </div>
 <div class="panel">
 <h2>By level</h2>

@@ -41,7 +41,7 @@ function summary(report: Report): string[] {
     ...rows,
     `| **total** | **${s.requirements.total}** | ${levels.map((l) => s.byLevel[l].total).join(' | ')} |`,
     '',
-    `Pass rate **${formatRate(s.passRate)}** of the judged requirements (${s.requirements.pass} of ${s.requirements.pass + s.requirements.fail}) · tests: ${s.tests.total} (${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped)`,
+    `Pass rate **${formatRate(s.passRate)}** of the judged requirements (${s.requirements.pass} of ${s.requirements.pass + s.requirements.fail}) · tests: ${s.tests.total} (${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.inconclusive > 0 ? `${s.tests.inconclusive} inconclusive, ` : ''}${s.tests.skipped} skipped)`,
     ...(s.requirements.inconclusive > 0
       ? ['', `${s.requirements.inconclusive} requirement${s.requirements.inconclusive === 1 ? ' is' : 's are'} inconclusive: every test covering them stopped before judging them (another requirement failed first, a precondition of the run did not hold, or a timeout). They are neither passed nor failed; the traceability table gives each reason.`]
       : []),
