@@ -147,7 +147,8 @@ function trackReceiving(server: Server, settings: ServerSettings): void {
   const current = new WeakMap<TrackedSocket, IncomingMessage>();
   const isReceiving = (socket: TrackedSocket) => {
     const request = current.get(socket);
-    return !socket.destroyed && (request === undefined || !request.complete);
+    // A connection already answered and closing (it lingers unread) no longer counts.
+    return !socket.destroyed && !lingering.has(socket) && (request === undefined || !request.complete);
   };
   const count = (sockets: Iterable<TrackedSocket>, cap: number) => {
     let n = 0;
