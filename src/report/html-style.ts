@@ -163,7 +163,8 @@ table.choices .rid { white-space: normal; overflow-wrap: anywhere; }
 table.choices .stmt-sub b { font-weight: 600; color: var(--text); margin-right: 4px; }
 .point { font-weight: 600; }
 .values { margin: 0; padding: 0; list-style: none; }
-.values li + li { margin-top: 6px; }
+.values li + li { margin-top: 4px; }
+.values + .stmt-sub { margin-top: 6px; }
 .values .value { font-family: var(--mono); font-size: 12.5px; font-weight: 600; }
 
 /* traceability matrix */

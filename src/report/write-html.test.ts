@@ -24,7 +24,11 @@ describe('report.html', () => {
     expect(section.match(/<tr data-search=/g)).toHaveLength(3);
     expect(section).toContain('<code class="point">idempotency-different-body</code><div class="stmt-sub"><b>Accepted</b> any 4xx with the error envelope');
     expect(section).toContain('<b>Reference server</b> A key reused with a different body');
-    expect(section).toContain('<span class="value">409 IDEMPOTENCY_KEY_CONFLICT</span> <span class="muted">×2</span><div class="stmt-sub">idempotency &gt; replays the first try-on for a reused Idempotency-Key</div>');
+    expect(section).toContain('<ul class="values"><li><span class="value">409 IDEMPOTENCY_KEY_CONFLICT</span> <span class="muted">×2</span></li></ul><div class="stmt-sub">idempotency &gt; replays the first try-on for a reused Idempotency-Key</div>');
+    // Values from different tests each name their own.
+    const base = fakeReport();
+    const mixed = renderHtml({ ...base, choices: [{ point: 'p', values: [{ value: 'x', count: 1, tests: ['t1'] }, { value: 'y', count: 1, tests: ['t2'] }] }] });
+    expect(mixed).toContain('<ul class="values"><li><span class="value">x</span><div class="stmt-sub">t1</div></li><li><span class="value">y</span><div class="stmt-sub">t2</div></li></ul></td>');
     // A requirement in the report links to its matrix row.
     expect(section).toContain('<a class="rid" href="#req-LIMIT-429-RETRY-AFTER">LIMIT-429-RETRY-AFTER</a>');
   });

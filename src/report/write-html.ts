@@ -244,12 +244,13 @@ function choiceRow(c: ChoiceResult, known: ReadonlySet<string>): string {
     c.conformance === undefined ? '' : `<div class="stmt-sub"><b>Accepted</b> ${h(c.conformance.replace(/^Accepted: /, ''))}</div>`,
     c.referenceServer === undefined ? '' : `<div class="stmt-sub"><b>Reference server</b> ${h(c.referenceServer)}</div>`,
   ].join('');
-  const values = c.values
-    .map((v) => `<li><span class="value">${h(v.value)}</span>${v.count > 1 ? ` <span class="muted">×${v.count}</span>` : ''}<div class="stmt-sub">${v.tests.map(h).join(' · ')}</div></li>`)
-    .join('');
-  const varies = c.values.length > 1 ? ' <span class="tag">varies</span>' : '';
+  // The tests once under the values when every value came from the same tests (one test recording several cases).
+  const testsOf = (tests: readonly string[]): string => `<div class="stmt-sub">${tests.map(h).join(' · ')}</div>`;
+  const shared = c.values.every((v) => v.tests.join('\u0000') === c.values[0]?.tests.join('\u0000'));
+  const items = c.values.map((v) => `<li><span class="value">${h(v.value)}</span>${v.count > 1 ? ` <span class="muted">×${v.count}</span>` : ''}${shared ? '' : testsOf(v.tests)}</li>`);
+  const values = `<ul class="values">${items.join('')}</ul>${shared ? testsOf(choiceTests(c)) : ''}`;
   const requirement = c.requirement === undefined ? '<span class="muted">—</span>' : known.has(c.requirement) ? `<a class="rid" href="#req-${h(c.requirement)}">${h(c.requirement)}</a>` : `<code class="rid">${h(c.requirement)}</code>`;
-  return `<tr data-search="${h([c.point, c.requirement ?? '', ...choiceTests(c), ...c.values.map((v) => v.value)].join(' ').toLowerCase())}"><td><code class="point">${h(c.point)}</code>${varies}${doc}</td><td><ul class="values">${values}</ul></td><td>${requirement}</td></tr>`;
+  return `<tr data-search="${h([c.point, c.requirement ?? '', ...choiceTests(c), ...c.values.map((v) => v.value)].join(' ').toLowerCase())}"><td><code class="point">${h(c.point)}</code>${doc}</td><td>${values}</td><td>${requirement}</td></tr>`;
 }
 
 function matrix(r: Report, states: ReadonlyMap<string, ShownState>): string {
