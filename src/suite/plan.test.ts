@@ -31,12 +31,12 @@ describe('makePlan', () => {
     );
     expect(plan.tests.map((t) => t.skip ?? 'run')).toEqual(['run', 'needs up to 6 credits; the budget of 8 would be passed', 'run']);
     expect(plan.credits).toBe(8);
-    expect(plan.exercised.sort()).toEqual(['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'SYNC-200-ON-SUCCESS']);
+    expect([...plan.exercised].sort()).toEqual(['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'SYNC-200-ON-SUCCESS']);
   });
 
   it('counts a requirement as exercised when any test that runs covers it, and skipped only when none does', () => {
     const plan = makePlan([test('a', ['ERR-NOT-FOUND'], { needs: ['test-control'] }), test('b', ['ERR-NOT-FOUND', 'ROUTING-UNKNOWN-PATH-404'])], offers({ 'test-control': 'none' }), 8, false);
-    expect(plan.exercised.sort()).toEqual(['ERR-NOT-FOUND', 'ROUTING-UNKNOWN-PATH-404']);
+    expect([...plan.exercised].sort()).toEqual(['ERR-NOT-FOUND', 'ROUTING-UNKNOWN-PATH-404']);
     expect(plan.skipped).toEqual([]);
   });
 
