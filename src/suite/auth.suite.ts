@@ -95,7 +95,7 @@ describe('authentication', () => {
     }
   });
 
-  conformance('accepts the configured key, and GET /account answers it', { covers: ['AUTH-BEARER-REQUIRED', 'ACCOUNT-GET-READS-CREDITS'] }, async (t) => {
+  conformance('accepts the configured key, and GET /account answers it', { covers: ['AUTH-BEARER-REQUIRED', 'ACCOUNT-GET-READS-CREDITS', 'ACCOUNT-GET-SHAPE-IMPL-DEFINED', 'ACCOUNT-RECORD-FIELDS-IMPL-DEFINED'] }, async (t) => {
     const ex = await t.target.send({ method: 'GET', path: '/account', key: t.target.primary.key, operationId: 'getAccount' });
     const status = ex.response?.status ?? ex.error;
     // "All requests need `Authorization: Bearer <API_KEY>`": the key of the account authenticates.
