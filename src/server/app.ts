@@ -114,7 +114,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     app,
     context,
     async listen(host, port) {
-      // The first decode worker is ready before the first request (bounded, should it not start).
+      // Decode workers start now; the first is ready before the first request (bounded, should it not start).
       await Promise.race([decodePool.warm(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
       const address = await app.listen({ host, port });
       listeningUrl = (options.publicUrl ?? address).replace(/\/$/, '');

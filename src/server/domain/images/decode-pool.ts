@@ -73,14 +73,13 @@ export class DecodePool {
   }
 
   /**
-   * Starts the first worker and resolves when it is ready (loading sharp takes a second on a busy
-   * machine, which the first upload should not wait for). The others start on demand.
+   * Starts every worker (loading sharp takes a second on a busy machine, which no upload should
+   * wait for) and resolves when the first one is ready, or all of them with `all`.
    */
-  async warm(): Promise<void> {
-    const slot = this.#slots[0];
-    if (!slot || this.#closed) return;
-    slot.worker ??= this.#spawn(slot);
-    await slot.ready;
+  async warm(all = false): Promise<void> {
+    if (this.#closed) return;
+    for (const slot of this.#slots) slot.worker ??= this.#spawn(slot);
+    await (all ? Promise.all(this.#slots.map((slot) => slot.ready)) : this.#slots[0]?.ready);
   }
 
   /** Stops every worker; jobs still waiting answer `busy`. */
