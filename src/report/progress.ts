@@ -220,6 +220,8 @@ function finishedLine(test: ProgressTest, result: TestResultLike, meta: TaskMeta
   }
   const broken = meta.broken ?? [];
   if (broken.length > 0) return `✗ ${test.fullName}${tag}${broken.map((b) => `\n    ${b.requirement}: ${firstLine(failureOfRule(b).message)}`).join('')}`;
+  const findings = [...new Set((meta.findings ?? []).filter((f) => f.severity === 'error').map((f) => `${f.requirement}: ${f.title}`))];
+  if (findings.length > 0) return `✗ ${test.fullName}${tag}${findings.map((f) => `\n    ${f}`).join('')}`;
   const first = result.errors?.[0];
   const cause = (first as { cause?: { message?: unknown } } | undefined)?.cause?.message;
   const line = firstLine(typeof cause === 'string' ? cause : (first?.message ?? ''));
