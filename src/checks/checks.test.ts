@@ -93,7 +93,8 @@ describe('checks: what breaks a sentence of the spec is an error finding on its 
   it.each<[string, Given, string[]]>([
     ['create answers 201 ("Response (success): status 200")', { ...post('/tryons'), status: 201, json: started }, ['error CREATE-ACCEPTED-IS-200']],
     ['create answers 302', { ...post('/tryons'), status: 302, headers: { location: '/x' } }, ['error CREATE-ERROR-LIST']],
-    ['sync answers 201', { ...post('/tryons/sync'), status: 201, json: started }, ['error SYNC-CLIENT-HANDLES-200-AND-202']],
+    ['sync answers 201 while pending ("202 | still working when the wait ends")', { ...post('/tryons/sync'), status: 201, json: started }, ['error SYNC-202-STILL-PENDING']],
+    ['sync answers 201 with a success', { ...post('/tryons/sync'), status: 201, json: { id, status: 'success', resultUrl: `${host}/i/r.jpg` } }, ['error SYNC-200-ON-SUCCESS']],
     ['a 5xx the spec does not list', { ...post('/tryons'), status: 504, json: err('GATEWAY_TIMEOUT') }, ['error CREATE-ERROR-LIST']],
     ['500 with another code', { ...post('/tryons'), status: 500, json: err('OOPS') }, ['error ERR-INTERNAL-ERROR']],
     ['502 with another code', { ...post('/tryons'), status: 502, json: err('BAD_GATEWAY') }, ['error ERR-START-FAILED']],

@@ -74,7 +74,7 @@ const successOf: Readonly<Record<string, readonly number[] | undefined>> = {
 
 const requirementsOf: Readonly<Record<string, readonly [RequirementId, RequirementId]>> = {
   createTryOn: ['CREATE-ACCEPTED-IS-200', 'CREATE-ERROR-LIST'],
-  createTryOnSync: ['SYNC-CLIENT-HANDLES-200-AND-202', 'SYNC-SAME-CONTRACT-AS-CREATE'],
+  createTryOnSync: ['SYNC-200-ON-SUCCESS', 'SYNC-SAME-CONTRACT-AS-CREATE'],
   getTryOn: ['GET-RESPONSE-200-BODY', 'GET-ERROR-LIST'],
   uploadImage: ['UPLOAD-RESPONSE-200', 'UPLOAD-ERROR-LIST'],
   getAccount: ['ACCOUNT-GET-READS-CREDITS', 'ACCOUNT-GET-SHAPE-IMPL-DEFINED'],
