@@ -159,6 +159,10 @@ export async function startMutatingProxy(
       if (!outgoing.headersSent && !outgoing.destroyed) outgoing.writeHead(599).end(String(error));
     }
   });
+  // Node closes idle keep-alive sockets after 5 s; on a loaded machine the suite's client sometimes
+  // reuses one just as it closes and gets EPIPE mid-request, which it rightly counts as "no answer"
+  // (seen on the decompression-bomb upload). The proxy is test equipment: keep its sockets longer.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('proxy did not listen');
