@@ -22,7 +22,8 @@ const statusOf = (ex: Exchange): number | string | undefined => ex.response?.sta
 /** `{status, code}` of an answer, with whether the body is the spec's `{error, code}` envelope. */
 function verdict(ex: Exchange): { status: number | string | undefined; envelope: boolean; code: unknown } {
   const body = ex.response?.json as { error?: unknown; code?: unknown } | undefined;
-  const envelope = typeof body === 'object' && body !== null && typeof body.error === 'string' && body.error !== '' && typeof body.code === 'string';
+  // The shape only: `{ "error": string, "code": string }` (an empty text is ERR-ERROR-HUMAN-READABLE's business).
+  const envelope = typeof body === 'object' && body !== null && typeof body.error === 'string' && typeof body.code === 'string';
   return { status: statusOf(ex), envelope, code: body?.code };
 }
 
