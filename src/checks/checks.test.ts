@@ -155,6 +155,19 @@ describe('each check on its own', () => {
     expect(verdicts(given, [check])).toEqual(want);
   });
 
+  it.each<[string, Given, string, string[]]>([
+    ['a base URL at the host root: its operations are judged', { method: 'POST', path: '/tryons', status: 201, json: started }, '', ['error CREATE-ACCEPTED-IS-200']],
+    ['a base URL at the host root: its unknown paths are routing misses', { method: 'GET', path: '/nothing', status: 200, json: {} }, '', ['error ROUTING-UNKNOWN-PATH-404']],
+    ['a base URL under a proxy prefix', { method: 'GET', path: '/proxy/api/v1/tryons/x', status: 200, json: { id: 'x', status: 'done', resultUrl: null } }, '/proxy/api/v1', ['error RES-TRYON-STATUS-VALUES']],
+    ['a path outside the base URL is not judged as an unknown endpoint', { method: 'GET', path: '/api/v1/tryons/x', status: 200, json: {} }, '/proxy/api/v1', ['warning ROUTING-UNKNOWN-PATH-404']],
+    ['result images stay at the host, whatever the base path', { method: 'GET', path: '/i/r.jpg', status: 404, text: 'gone' }, '/proxy/api/v1', ['warning ERR-ENVELOPE-SHAPE']],
+  ])('%s', (_name, given, basePath, want) => {
+    const got = runChecks(exchange(given), allChecks, { basePath })
+      .map((f) => `${f.severity} ${f.requirement}`)
+      .sort();
+    expect(got).toEqual(want);
+  });
+
   it('writes findings as "Received: … / Documented: …"', () => {
     const [f] = runChecks(exchange({ ...post('/tryons'), status: 201, json: started }));
     expect(f?.message).toMatch(/^Received: 201\nDocumented: success: 200; Errors: /);

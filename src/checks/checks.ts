@@ -10,11 +10,17 @@ import type { Answered } from '../client/exchange.ts';
 import type { Operation } from '../spec/openapi.ts';
 import type { RequirementId } from '../spec/requirements.ts';
 import { finding, type Finding } from './finding.ts';
-import { isKnownPath, isUnderBaseUrl, operationOf, templateOperationOf } from './operation-of.ts';
+import { apiPrefix, isKnownPath, isUnderBaseUrl, operationOf, templateOperationOf } from './operation-of.ts';
 import { bodyProblems } from './spec-bodies.ts';
 import { codeRequirement, errorsTable, ourChoice, soleCodeOf, specAnswers, type SpecAnswers } from './spec-answers.ts';
 
-export type Check = (exchange: Answered) => readonly Finding[];
+/** What a check knows of the run besides the exchange. */
+export interface CheckContext {
+  /** The path of the run's base URL ("All paths are relative to {base_url}"); default `/api/v1`. */
+  readonly basePath?: string;
+}
+
+export type Check = (exchange: Answered, context?: CheckContext) => readonly Finding[];
 
 /** Statuses a routing miss may get before routing decides, in an order of checks the spec leaves open. */
 const beforeRouting = new Set([401, 429, 503]);
@@ -25,23 +31,24 @@ type Route =
   | { readonly kind: 'routing'; readonly want: 404 | 405; readonly requirement: RequirementId; readonly bound: boolean }
   | { readonly kind: 'none' };
 
-function routeOf(ex: Answered): Route {
+function routeOf(ex: Answered, ctx: CheckContext = {}): Route {
   const { method, url } = ex.request;
-  const op = operationOf(method, url);
+  const base = ctx.basePath ?? apiPrefix;
+  const op = operationOf(method, url, base);
   if (op) {
     const answers = specAnswers(op.operationId);
     return answers ? { kind: 'operation', op, answers } : { kind: 'none' };
   }
-  const known = isKnownPath(url);
+  const known = isKnownPath(url, base);
   const want = known ? 405 : 404;
   // GET /tryons/sync may be read as GET /tryons/{id} of try-on "sync": either answer is the target's choice.
-  const alt = templateOperationOf(method, url);
+  const alt = templateOperationOf(method, url, base);
   const altAnswers = alt ? specAnswers(alt.operationId) : undefined;
   if (alt && altAnswers && ex.response.status !== want) return { kind: 'operation', op: alt, answers: altAnswers };
   // "A path with no endpoint gives 404 NOT_FOUND; a method the endpoint does not accept gives 405
   // METHOD_NOT_ALLOWED" — for paths relative to {base_url}, and for methods with a meaning of their
   // own left aside (HEAD and OPTIONS are answered by many HTTP stacks before any endpoint).
-  const bound = isUnderBaseUrl(url) && !['HEAD', 'OPTIONS'].includes(method.toUpperCase());
+  const bound = isUnderBaseUrl(url, base) && !['HEAD', 'OPTIONS'].includes(method.toUpperCase());
   return { kind: 'routing', want, requirement: known ? 'ROUTING-WRONG-METHOD-405' : 'ROUTING-UNKNOWN-PATH-404', bound };
 }
 
@@ -53,9 +60,9 @@ const codeOf = (ex: Answered): string | undefined => {
 const said = (ex: Answered): string => `${ex.response.status}${codeOf(ex) === undefined ? '' : ` ${codeOf(ex)}`}`;
 
 /** Whether error answers of this exchange must have the spec's shape ("All error responses share the shape described under Errors"). */
-function underBaseUrl(ex: Answered, route: Route): boolean {
+function underBaseUrl(ex: Answered, route: Route, ctx: CheckContext = {}): boolean {
   if (route.kind === 'operation') return route.answers.underBaseUrl;
-  return isUnderBaseUrl(ex.request.url);
+  return isUnderBaseUrl(ex.request.url, ctx.basePath ?? apiPrefix);
 }
 
 /**
@@ -64,9 +71,9 @@ function underBaseUrl(ex: Answered, route: Route): boolean {
  * 4xx is recorded, since a case the spec leaves open may get it (a wrong Content-Type, a key reused
  * with a different body). Routing misses get 404 or 405.
  */
-export const statusIsSpecified: Check = (ex) => {
+export const statusIsSpecified: Check = (ex, ctx = {}) => {
   const status = ex.response.status;
-  const route = routeOf(ex);
+  const route = routeOf(ex, ctx);
   if (route.kind === 'none') return [];
   if (route.kind === 'routing') {
     if (status === route.want) return [];
@@ -105,12 +112,12 @@ export const statusIsSpecified: Check = (ex) => {
  * is 429 RATE_LIMITED"). Recorded only: another code on a 400 or 422, where the spec leaves body
  * and idempotency errors open ("Error codes for a body where both or neither source … : not shown").
  */
-export const errorCodeIsSpecified: Check = (ex) => {
+export const errorCodeIsSpecified: Check = (ex, ctx = {}) => {
   const status = ex.response.status;
   const code = codeOf(ex);
   if (status < 400 || code === undefined) return [];
-  const route = routeOf(ex);
-  if (route.kind === 'none' || !underBaseUrl(ex, route)) return [];
+  const route = routeOf(ex, ctx);
+  if (route.kind === 'none' || !underBaseUrl(ex, route, ctx)) return [];
   const tableStatus = errorsTable.get(code);
   if (tableStatus !== undefined && tableStatus !== status) {
     return [finding('error_code_is_specified', codeRequirement(code), `${code} with a status other than the Errors table's`, said(ex), `${tableStatus} ${code}`, ex.seq)];
@@ -138,11 +145,11 @@ export const errorCodeIsSpecified: Check = (ex) => {
  * human-readable" (so not empty). Binding for paths under {base_url}; recorded for result images,
  * which the spec places outside it and says nothing of their errors.
  */
-export const errorEnvelope: Check = (ex) => {
+export const errorEnvelope: Check = (ex, ctx = {}) => {
   const status = ex.response.status;
   if (status < 400 || ex.request.method.toUpperCase() === 'HEAD') return [];
-  const route = routeOf(ex);
-  const severity = underBaseUrl(ex, route) ? 'error' : 'warning';
+  const route = routeOf(ex, ctx);
+  const severity = underBaseUrl(ex, route, ctx) ? 'error' : 'warning';
   const body = ex.response.json as { error?: unknown; code?: unknown } | undefined;
   if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.error !== 'string' || typeof body.code !== 'string') {
     return [finding('error_envelope', 'ERR-ENVELOPE-SHAPE', 'Error without the {error, code} envelope', ex.response.text.slice(0, 200) || '(empty or non-JSON body)', '{"error": string, "code": string}', ex.seq, severity)];
@@ -157,11 +164,11 @@ export const errorEnvelope: Check = (ex) => {
  * JSON answers say so in their Content-Type. The spec never names the header ("is JSON of the
  * shape …"), so a JSON body under another Content-Type is recorded, not failed.
  */
-export const jsonContentType: Check = (ex) => {
+export const jsonContentType: Check = (ex, ctx = {}) => {
   if (ex.request.method.toUpperCase() === 'HEAD' || ex.response.json === undefined) return [];
   const type = ex.response.headers['content-type'] ?? '';
   if (/^application\/([\w.+-]*\+)?json\b/i.test(type)) return [];
-  const route = routeOf(ex);
+  const route = routeOf(ex, ctx);
   const requirement: RequirementId = ex.response.status >= 400 || route.kind !== 'operation' ? 'ERR-ENVELOPE-SHAPE' : route.answers.successRequirement;
   return [finding('json_content_type', requirement, 'A JSON body under another Content-Type, recorded', type || '(no Content-Type)', 'application/json (not named by the spec)', ex.seq, 'warning')];
 };
@@ -171,27 +178,27 @@ export const jsonContentType: Check = (ex) => {
  * Try-on, Uploaded image; Endpoints). Fields the spec does not list are allowed ("the rules for
  * adding or changing fields: not shown"). GET /account's body shape is "not shown": never judged.
  */
-export const bodyMatchesSpec: Check = (ex) => {
+export const bodyMatchesSpec: Check = (ex, ctx = {}) => {
   const status = ex.response.status;
   if (status < 200 || status >= 300 || ex.request.method.toUpperCase() === 'HEAD') return [];
-  const route = routeOf(ex);
+  const route = routeOf(ex, ctx);
   if (route.kind !== 'operation') return [];
   const problems = bodyProblems(route.op.operationId, status, ex.response.json, ex.response.text);
   return problems.map((p) => finding('body_matches_spec', p.requirement, `Body of ${route.op.operationId} ${status}: ${p.title}`, p.received, p.documented, ex.seq));
 };
 
 /** "Over a rate limit the response is 429 RATE_LIMITED with a Retry-After header in seconds" (delay-seconds: digits). */
-export const retryAfterOn429: Check = (ex) => {
+export const retryAfterOn429: Check = (ex, ctx = {}) => {
   if (ex.response.status !== 429) return [];
   const value = ex.response.headers['retry-after'];
   if (value !== undefined && /^\d+$/.test(value.trim())) return [];
-  const route = routeOf(ex);
-  return [finding('retry_after_on_429', 'LIMIT-429-RETRY-AFTER', '429 without Retry-After in seconds', value ?? '(no Retry-After)', 'Retry-After: <seconds>', ex.seq, underBaseUrl(ex, route) ? 'error' : 'warning')];
+  const route = routeOf(ex, ctx);
+  return [finding('retry_after_on_429', 'LIMIT-429-RETRY-AFTER', '429 without Retry-After in seconds', value ?? '(no Retry-After)', 'Retry-After: <seconds>', ex.seq, underBaseUrl(ex, route, ctx) ? 'error' : 'warning')];
 };
 
 export const allChecks: readonly Check[] = [statusIsSpecified, errorCodeIsSpecified, errorEnvelope, jsonContentType, bodyMatchesSpec, retryAfterOn429];
 
 /** Runs every check on one exchange. */
-export function runChecks(ex: Answered, checks: readonly Check[] = allChecks): Finding[] {
-  return checks.flatMap((c) => c(ex));
+export function runChecks(ex: Answered, checks: readonly Check[] = allChecks, context: CheckContext = {}): Finding[] {
+  return checks.flatMap((c) => c(ex, context));
 }

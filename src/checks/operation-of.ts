@@ -1,6 +1,8 @@
 /**
  * Which documented operation an exchange exercised, from its method and URL, using the path
- * templates of openapi.yaml (literal segments win over parameters, as for `/tryons/sync`).
+ * templates of openapi.yaml (literal segments win over parameters, as for `/tryons/sync`). API paths
+ * are relative to the run's base URL ("All paths are relative to {base_url}"), `/api/v1` unless the
+ * run says otherwise; result images sit at the host's `/i/`, outside it.
  */
 import { listOperations, type Operation } from '../spec/openapi.ts';
 
@@ -8,16 +10,18 @@ interface Matcher {
   readonly operation: Operation;
   readonly pattern: RegExp;
   readonly literals: number;
+  /** Matched against the path at the host (`/i/…`), not under the base path. */
+  readonly atHost: boolean;
 }
 
-const apiPrefix = '/api/v1';
+/** The path of {base_url} the spec gives: "{base_url} ends in `/api/v1`". */
+export const apiPrefix = '/api/v1';
 
 const matchers: readonly Matcher[] = listOperations()
   .map((operation) => {
-    const prefix = operation.path.startsWith('/i/') ? '' : apiPrefix;
     const segments = operation.path.split('/').filter(Boolean);
     const regex = segments.map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
-    return { operation, pattern: new RegExp(`^${prefix}/${regex}$`), literals: segments.filter((s) => !s.startsWith('{')).length };
+    return { operation, pattern: new RegExp(`^/${regex}$`), literals: segments.filter((s) => !s.startsWith('{')).length, atHost: operation.path.startsWith('/i/') };
   })
   .sort((a, b) => b.literals - a.literals);
 
@@ -26,22 +30,36 @@ export function pathOf(url: string): string {
   return new URL(url).pathname;
 }
 
+/** The part of `path` under `basePath`, or undefined when it is not under it. */
+function underBase(path: string, basePath: string): string | undefined {
+  const base = basePath.replace(/\/$/, '');
+  if (base === '') return path;
+  return path.startsWith(`${base}/`) ? path.slice(base.length) : undefined;
+}
+
+function matching(url: string, basePath: string): Matcher[] {
+  const path = pathOf(url);
+  const relative = underBase(path, basePath);
+  return matchers.filter((m) => {
+    const p = m.atHost ? path : relative;
+    return p !== undefined && m.pattern.test(p);
+  });
+}
+
 /**
  * The operation whose path and method match, if any. The most literal matching path template wins
  * first, then the method: GET /tryons/sync is the sync path with a wrong method, not a read of
- * try-on "sync".
+ * try-on "sync" (see `templateOperationOf` for the other reading).
  */
-export function operationOf(method: string, url: string): Operation | undefined {
-  const path = pathOf(url);
-  const matching = matchers.filter((m) => m.pattern.test(path));
-  const best = matching[0]?.literals;
-  return matching.find((m) => m.literals === best && m.operation.method === method.toLowerCase())?.operation;
+export function operationOf(method: string, url: string, basePath: string = apiPrefix): Operation | undefined {
+  const found = matching(url, basePath);
+  const best = found[0]?.literals;
+  return found.find((m) => m.literals === best && m.operation.method === method.toLowerCase())?.operation;
 }
 
 /** True when some operation has this path (with any method): a wrong method is then a 405 case. */
-export function isKnownPath(url: string): boolean {
-  const path = pathOf(url);
-  return matchers.some((m) => m.pattern.test(path));
+export function isKnownPath(url: string, basePath: string = apiPrefix): boolean {
+  return matching(url, basePath).length > 0;
 }
 
 /**
@@ -50,13 +68,13 @@ export function isKnownPath(url: string): boolean {
  * say that literal segments win ("A path with no endpoint gives 404 NOT_FOUND; a method the endpoint
  * does not accept gives 405"), so either reading is the target's to choose.
  */
-export function templateOperationOf(method: string, url: string): Operation | undefined {
-  const path = pathOf(url);
-  return matchers.find((m) => m.pattern.test(path) && m.operation.method === method.toLowerCase())?.operation;
+export function templateOperationOf(method: string, url: string, basePath: string = apiPrefix): Operation | undefined {
+  return matching(url, basePath).find((m) => m.operation.method === method.toLowerCase())?.operation;
 }
 
-/** True when the path lies under the API's version prefix ({base_url}). */
-export function isUnderBaseUrl(url: string): boolean {
+/** True when the path lies under the run's base path ({base_url}). */
+export function isUnderBaseUrl(url: string, basePath: string = apiPrefix): boolean {
   const path = pathOf(url);
-  return path === apiPrefix || path.startsWith(`${apiPrefix}/`);
+  const base = basePath.replace(/\/$/, '');
+  return base === '' || path === base || path.startsWith(`${base}/`);
 }

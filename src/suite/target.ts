@@ -4,7 +4,7 @@
  * worker; the conformance project runs all files in one worker, so once per run.
  */
 import { Agent } from 'undici';
-import { runChecks } from '../checks/checks.ts';
+import { allChecks, runChecks } from '../checks/checks.ts';
 import { answered } from '../client/exchange.ts';
 import { CreditBudget } from '../client/credit-budget.ts';
 import { createSend, type Send } from '../client/http-client.ts';
@@ -83,9 +83,11 @@ const unreachable = (why: string): never => {
 export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
   const dispatcher = new Agent({ connections: 2048, headersTimeout: 0, bodyTimeout: 0 });
   const raw = createSend({ baseUrl: config.baseUrl, dispatcher });
+  // Operations are relative to the base URL the run was given ("All paths are relative to {base_url}").
+  const checkContext = { basePath: new URL(config.baseUrl).pathname.replace(/\/$/, '') };
   const send: Send = async (o) => {
     const ex = await raw(o);
-    record(ex, answered(ex) && !o.path.includes('/_control') ? runChecks(ex) : []);
+    record(ex, answered(ex) && !o.path.includes('/_control') ? runChecks(ex, allChecks, checkContext) : []);
     return ex;
   };
   const origin = new URL(config.baseUrl).origin;
