@@ -14,7 +14,9 @@ export interface StallResult {
   /** Answers by status (or `closed` when closed without one). */
   readonly answers: Readonly<Record<string, number>>;
   readonly envelopes: number;
-  /** When the last connection was answered or closed, after it started. */
+  /** The codes of the envelopes, with how many of each. */
+  readonly codes: Readonly<Record<string, number>>;
+  /** The longest time from a connection's first bytes to its answer or close. */
   readonly slowestMs: number;
   readonly openFilesBefore: number;
   readonly openFilesPeak: number;
@@ -27,17 +29,20 @@ export async function runStall(server: ServerProcess, apiKey: string, count: num
   const openFilesBefore = server.usage().openFiles;
   let openFilesPeak = openFilesBefore;
   const watch = setInterval(() => (openFilesPeak = Math.max(openFilesPeak, server.usage().openFiles)), 100);
-  const started = performance.now();
   const head = `POST /api/v1/tryons HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${apiKey}\r\nIdempotency-Key: stalled-request-1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"consent":`;
   const results = await Promise.all(
     Array.from({ length: count }, async () => {
       const socket = connect({ host: hostname, port: Number(port) });
+      let sentAt = performance.now();
       const answer = readAnswer(socket, { timeoutMs: 120_000 });
-      socket.once('connect', () => socket.write(head));
+      socket.once('connect', () => {
+        sentAt = performance.now();
+        socket.write(head);
+      });
       const timer = mode === 'trickle' ? setInterval(() => socket.writable && socket.write(' '), trickleMs) : undefined;
       const got = await answer;
       if (timer) clearInterval(timer);
-      return { got, ms: performance.now() - started };
+      return { got, ms: performance.now() - sentAt };
     }),
   );
   // Closed sockets leave the server's table once it has seen the close.
@@ -52,6 +57,11 @@ export async function runStall(server: ServerProcess, apiKey: string, count: num
     connections: count,
     answers,
     envelopes: results.filter(({ got }) => got.status !== undefined && isEnvelope(got.body)).length,
+    codes: results.reduce<Record<string, number>>((codes, { got }) => {
+      const code = isEnvelope(got.body)?.code ?? 'none';
+      codes[code] = (codes[code] ?? 0) + 1;
+      return codes;
+    }, {}),
     slowestMs: Math.max(...results.map((r) => r.ms)),
     openFilesBefore,
     openFilesPeak,

@@ -79,7 +79,7 @@ export function installTransportGuards(app: FastifyInstance, settings: ServerSet
 function clientErrorAnswer(error: Error & { code?: string }): { code: ErrorCode; message: string } {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' };
   if (error.code === 'HPE_HEADER_OVERFLOW') return { code: 'INVALID_REQUEST', message: 'The request headers are too large.' };
-  return { code: 'INVALID_REQUEST', message: 'The request could not be read.' };
+  return { code: 'INVALID_REQUEST', message: `The request could not be read${error.code ? ` (${error.code})` : ''}.` };
 }
 
 const answered = new WeakSet<Duplex>();
