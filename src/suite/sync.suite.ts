@@ -46,6 +46,7 @@ function expectStillPending(t: ConformanceContext, ex: Exchange): string {
   // "202 | still working when the wait ends | `{id, status: "pending", pollUrl}`".
   t.must('SYNC-202-STILL-PENDING', () => expect(typeof answer.id, said(ex)).toBe('string'));
   t.must('SYNC-202-STILL-PENDING', () => expect(answer.status, said(ex)).toBe('pending'));
+  t.must('SYNC-202-STILL-PENDING', () => expect(typeof answer.pollUrl, `pollUrl in a sync 202: ${said(ex)}`).toBe('string'));
   // pollUrl: "Path relative to {host}, equal to `/api/v1/tryons/<id>`."
   t.must('RES-POLL-URL-VALUE', () => expect(answer.pollUrl, said(ex)).toBe(`/api/v1/tryons/${String(answer.id)}`));
   return answer.id as string;

@@ -130,6 +130,7 @@ function expectStarted(t: ConformanceContext, ex: Exchange, id: string, via: str
     // Sync 202: "`{id, status: "pending", pollUrl}` identical in shape to the create response".
     t.must('SYNC-202-STILL-PENDING', () => expect(answer.status, `${via}: status`).toBe('pending'));
     t.must('SYNC-202-STILL-PENDING', () => expect('resultUrl' in answer, `${via}: resultUrl in a sync 202`).toBe(false));
+    t.must('SYNC-202-STILL-PENDING', () => expect(typeof answer.pollUrl, `${via}: pollUrl in a sync 202`).toBe('string'));
   } else {
     // Create response: status "always `pending`"; resultUrl "Absent from the create response".
     t.must('CREATE-RESPONSE-STATUS-PENDING', () => expect(answer.status, `${via}: status`).toBe('pending'));
