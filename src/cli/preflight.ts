@@ -81,13 +81,17 @@ export async function assertReachable(baseUrl: string, timeoutMs = 15_000): Prom
 }
 
 /**
- * A key the run was given is not refused: GET /tryons/<random id> with it (an answer for "no try-on
- * with that id" costs nothing), and a 401 stops the run ("A missing, malformed or revoked key gives
- * 401 with code INVALID_API_KEY").
+ * A key the run was given is not refused, and a 401 stops the run ("A missing, malformed or revoked
+ * key gives 401 with code INVALID_API_KEY"). Asked with GET /account, which no documented rate limit
+ * counts; only where the target has no GET /account (404/405) with GET /tryons/<random id>, which
+ * costs one poll of the minute's 60.
  */
 async function assertKeyAccepted(send: Send, baseUrl: string, key: string | undefined, what: string): Promise<void> {
   if (key === undefined) return;
-  const ex = await send({ method: 'GET', path: `/tryons/tc-preflight-${randomBytes(8).toString('hex')}`, key, operationId: 'getTryOn' });
+  let ex = await send({ method: 'GET', path: '/account', key, operationId: 'getAccount' });
+  if (ex.response?.status === 404 || ex.response?.status === 405) {
+    ex = await send({ method: 'GET', path: `/tryons/tc-preflight-${randomBytes(8).toString('hex')}`, key, operationId: 'getTryOn' });
+  }
   if (ex.response?.status !== 401) return;
   const code = (ex.response.json as { code?: unknown } | undefined)?.code;
   throw new ToolkitError('KEY_REFUSED', `run: the ${what} was refused (401${typeof code === 'string' ? ` ${code}` : ''}) at ${baseUrl}`);

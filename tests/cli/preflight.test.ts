@@ -72,11 +72,18 @@ async function toolkitError(p: Promise<unknown>): Promise<{ code: string; messag
 describe('run preflight: setup problems are toolkit errors', () => {
   it.each<[string, Record<string, Handler>, Partial<SuiteConfig>, string, RegExp]>([
     [
-      'the key is refused (401)',
+      'the key is refused (401) where GET /account does not exist',
       { 'GET /api/v1/tryons/': (_q, r) => json(r, 401, { error: 'Bad key.', code: 'INVALID_API_KEY' }) },
       {},
       'KEY_REFUSED',
       /^run: the API key was refused \(401 INVALID_API_KEY\) at http:\/\/127\.0\.0\.1:\d+\/api\/v1$/,
+    ],
+    [
+      'the key is refused by GET /account',
+      { 'GET /api/v1/account': (_q, r) => json(r, 401, { error: 'Bad key.', code: 'INVALID_API_KEY' }) },
+      {},
+      'KEY_REFUSED',
+      /^run: the API key was refused \(401 INVALID_API_KEY\) at /,
     ],
     [
       'the second key is refused (401)',
