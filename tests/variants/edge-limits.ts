@@ -36,10 +36,10 @@ export const rateLimited = (bucket: Bucket, seconds: number): ProxiedResponse =>
   apiError(429, 'RATE_LIMITED', `Too many ${bucket}; retry after ${seconds} seconds.`, { 'retry-after': String(seconds) });
 
 /** Hooks that take `buckets` over and enforce them with `gate`. */
-export function edgeLimits(buckets: readonly Bucket[], gate: Gate): ProxyHooks {
+export function edgeLimits(buckets: readonly Bucket[], gate: Gate, classify: (req: ProxiedRequest) => Bucket | undefined = bucketOf): ProxyHooks {
   const raised = Object.fromEntries(buckets.map((b) => [field[b], unlimited]));
   const gatedOf = (req: ProxiedRequest, ctx: MutantContext): Gated | undefined => {
-    const bucket = bucketOf(req);
+    const bucket = classify(req);
     const key = keyOf(req);
     if (bucket === undefined || !buckets.includes(bucket) || !ctx.traffic.isLive(key)) return undefined;
     const accountId = ctx.traffic.accountOf(key) as string;

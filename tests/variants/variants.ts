@@ -6,8 +6,8 @@
 import { codesVariants } from './classes/codes-and-statuses.ts';
 import { countingVariants } from './classes/counting-and-order.ts';
 import { mediaTypeVariants } from './classes/media-types.ts';
-import { pathsVariants } from './classes/paths.ts';
-import { referenceVariants } from './classes/reference-choices.ts';
+import { idShapeVariants, pathsVariants } from './classes/paths.ts';
+import { moreReferenceVariants, referenceVariants } from './classes/reference-choices.ts';
 import { tightnessVariants } from './classes/tightness.ts';
 import { uploadVariants } from './classes/upload-strictness.ts';
 import { wholeBodyVariants } from './classes/whole-body-equality.ts';
@@ -16,11 +16,13 @@ import type { Variant } from './variant.ts';
 export const variants: readonly Variant[] = [
   ...codesVariants,
   ...pathsVariants,
+  ...idShapeVariants,
   ...tightnessVariants,
   ...countingVariants,
   ...wholeBodyVariants,
   ...uploadVariants,
   ...referenceVariants,
+  ...moreReferenceVariants,
   ...mediaTypeVariants,
 ];
 

@@ -62,3 +62,27 @@ export const pathsVariants: readonly Variant[] = [
     request: (req) => (isResult(req) && req.method === 'HEAD' ? apiError(405, 'METHOD_NOT_ALLOWED', 'HEAD is not accepted here; use GET.', { allow: 'GET' }) : req),
   },
 ];
+
+/** `ton_<20>` (the reference's ids) ↔ `tr.<20>-1` (this variant's). */
+const aliasOut = (text: string): string => text.replace(/\bton_([A-Za-z0-9]{20})\b/g, 'tr.$1-1');
+const aliasIn = (text: string): string => text.replace(/\btr\.([A-Za-z0-9]{20})-1\b/g, 'ton_$1');
+
+export const idShapeVariants: readonly Variant[] = [
+  {
+    name: 'tryon-ids-with-dots-and-dashes',
+    class: 'paths',
+    allowedBy:
+      'Try-on: "id | string | Identifier of the try-on, returned on creation."; pollUrl: "equal to `/api/v1/tryons/<id>`". The spec gives try-on ids no prefix or alphabet (only uploaded ids "begin with `img_`").',
+    does: 'try-on ids look like tr.<20 letters and digits>-1 (the reference: ton_<20>); pollUrl and GET /tryons/{id} use them',
+    request: (req) => {
+      const path = aliasIn(req.path);
+      return path === req.path ? req : { ...req, path };
+    },
+    response: (res) => {
+      if (!/json/.test(res.headers['content-type'] ?? '')) return res;
+      const text = res.body.toString('utf8');
+      const out = aliasOut(text);
+      return out === text ? res : { ...res, body: Buffer.from(out) };
+    },
+  },
+];

@@ -8,6 +8,8 @@ import { rebuildJpeg, encodeJpegSegment, isJpeg, jpegMarker } from '../../../src
 import { encodePngText, isPng, readPngText, rebuildPng } from '../../../src/fixtures/png-chunks.ts';
 import { apiError, codeOf, createBodyOf, isCreate, isResult, json, keyOf, perProxy, readId, withJson } from '../../mutants/helpers.ts';
 import type { MutantContext, ProxiedRequest, ProxiedResponse } from '../../mutants/mutating-proxy.ts';
+import { bucketOf, edgeLimits } from '../edge-limits.ts';
+import { CommittedRollingWindow } from '../fixed-window.ts';
 import type { Variant } from '../variant.ts';
 
 const accountRule = 'GET /account: "Path parameters, headers, response body shape, errors and limits of this endpoint: not shown." Account credits: "Account record fields: not shown."';
@@ -142,3 +144,55 @@ export const referenceVariants: readonly Variant[] = [
 ];
 
 
+
+const isAccountPath = (req: ProxiedRequest): boolean => req.method === 'GET' && req.path.split('?')[0] === '/api/v1/account';
+const pollWindows = perProxy(() => new CommittedRollingWindow());
+
+/** In-flight creates per API key and Idempotency-Key: a repeat waits for the one before it. */
+const inFlight = perProxy(() => new Map<string, Promise<void>>());
+const releases = new WeakMap<ProxiedRequest, () => void>();
+
+export const moreReferenceVariants: readonly Variant[] = [
+  {
+    name: 'account-reads-share-the-polls-limit',
+    class: 'reference-choices',
+    allowedBy: 'GET /account: "Path parameters, headers, response body shape, errors and limits of this endpoint: not shown."',
+    does: 'GET /account counts against the account\'s 60-a-minute polling window (rolling), and answers 429 RATE_LIMITED with Retry-After over it',
+    ...edgeLimits(
+      ['polls'],
+      {
+        before: ({ ctx, accountId, limit }) => {
+          const admission = pollWindows(ctx).reserve(accountId, limit, ctx.traffic.now());
+          if (!admission.admitted) return admission.retryAfterSeconds;
+          pollWindows(ctx).commit(accountId, ctx.traffic.now());
+          return undefined;
+        },
+      },
+      (req) => (isAccountPath(req) ? 'polls' : bucketOf(req)),
+    ),
+  },
+  {
+    name: 'concurrent-repeat-waits-for-the-first',
+    class: 'reference-choices',
+    allowedBy:
+      'POST /tryons, rule 3: "Reusing an Idempotency-Key returns the earlier try-on instead of starting or charging again." The reference\'s 409 IDEMPOTENCY_KEY_IN_USE for a repeat that arrives while the first request is still creating is its own choice (openapi.yaml x-point idempotency-in-flight).',
+    does: 'a create whose Idempotency-Key is in flight waits for the first request to finish, then gets its replay: never 409 IDEMPOTENCY_KEY_IN_USE',
+    request: async (req, ctx) => {
+      if (!isCreate(req) || !validKey(req)) return req;
+      const k = boundKey(req);
+      const before = inFlight(ctx).get(k) ?? Promise.resolve();
+      let release = (): void => {};
+      const mine = new Promise<void>((resolve) => (release = resolve));
+      inFlight(ctx).set(k, before.then(() => mine));
+      // Bounded, so a lost answer cannot hold the key for ever.
+      await Promise.race([before, new Promise((resolve) => setTimeout(resolve, 60_000))]);
+      const forwarded = { ...req };
+      releases.set(forwarded, release);
+      return forwarded;
+    },
+    response: (res, req) => {
+      releases.get(req)?.();
+      return res;
+    },
+  },
+];
