@@ -25,7 +25,9 @@ const firstSeen = perProxy(() => new Map<string, string>());
 function addToSuccess(res: ProxiedResponse, req: ProxiedRequest, add: (body: Record<string, unknown>, kind: 'tryon' | 'image' | 'account') => Record<string, unknown>): ProxiedResponse {
   const kind = kindOf(req);
   const body = json(res);
-  return kind && res.status < 400 && isObject(body) ? withJson(res, add(body, kind)) : res;
+  if (!kind || res.status >= 400 || !isObject(body)) return res;
+  const next = add(body, kind);
+  return next === body ? res : withJson(res, next);
 }
 
 let counter = 0;
