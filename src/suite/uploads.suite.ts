@@ -180,9 +180,9 @@ describe('uploads', () => {
           const ex = await api.upload(t.target.primary, images[format].subarray(0, keep), { filename: `cut.${format === 'jpeg' ? 'jpg' : 'png'}`, contentType });
           answers.add(answerOf(ex).replace(/^200 .*/, '200 accepted'));
           const status = ex.response?.status ?? 0;
-          if (ex.error?.startsWith('timeout')) t.inconclusive(`an upload cut short got no answer within our client's time limit (${ex.error}); the spec sets no upload deadline`);
-          // POST /images answers with "Response 200 body" or one of its listed errors; every error is `{error, code}`.
-          t.must('UPLOAD-ERROR-LIST', () => expect({ format, keep, contentType, answered: ex.response !== undefined, error: ex.error }).toMatchObject({ format, keep, contentType, answered: true }));
+          // No answer (our timeout, a keep-alive race) is nothing to judge: the spec sets no upload deadline.
+          if (ex.response === undefined) t.inconclusive(`an upload cut short got no answer (${ex.error}); the spec sets no upload deadline`);
+          // "Every error response is JSON of the shape `{ "error": string, "code": string }`."
           if (status >= 400) t.must('ERR-ENVELOPE-SHAPE', () => expect({ format, keep, envelope: hasEnvelope(ex), answer: answerOf(ex) }).toMatchObject({ format, keep, envelope: true }));
         }),
         runs(t, 30, 6),
@@ -199,10 +199,9 @@ describe('uploads', () => {
       const bomb = makeDecompressionBomb();
       const started = performance.now();
       const ex = await api.upload(t.target.primary, bomb, { filename: 'bomb.png', contentType: 'image/png' });
-      // The spec gives uploads no deadline: our own client giving up is no verdict.
-      if (ex.error?.startsWith('timeout')) t.inconclusive(`the bomb upload got no answer within our client's time limit (${ex.error}); the spec sets no upload deadline`);
-      // A PNG under 4 MB: the spec lets the target take it and refuse it at try-on start; it must answer (200 or a listed error), not drop the connection.
-      t.must('UPLOAD-ERROR-LIST', () => expect({ answered: ex.response !== undefined, error: ex.error }).toMatchObject({ answered: true }));
+      // The spec gives uploads no deadline, and a transport error (our timeout, a keep-alive race) is no answer to judge.
+      // A PNG under 4 MB: the spec lets the target take it and refuse it at try-on start; which answer it gets is recorded.
+      if (ex.response === undefined) t.inconclusive(`the bomb upload got no answer (${ex.error}); the spec sets no upload deadline`);
       t.choose('upload-decompression-bomb', `${answerOf(ex).replace(/^200 .*/, '200 accepted')} in ${Math.round(performance.now() - started)} ms`, 'UPLOAD-ERROR-LIST');
       const next = await api.upload(t.target.primary, await makePersonPhoto(), { filename: 'person.jpg', contentType: 'image/jpeg' });
       transient(t, next, 'the upload after the bomb');
