@@ -134,6 +134,18 @@ export async function balanceOf(target: SuiteTarget, key: string): Promise<numbe
   }
 }
 
+/**
+ * The balance of the account behind `key` where the run reads balances, else undefined: for tests
+ * whose balance comparison is one check among others, which judge the rest and compare the balance
+ * last (through `precondition(before !== undefined, noBalance(target))`).
+ */
+export function balanceIfRead(target: SuiteTarget, key: string): Promise<number | undefined> {
+  return target.balance ? balanceOf(target, key) : Promise.resolve(undefined);
+}
+
+/** Why a balance comparison was not made: the run reads no balance. */
+export const noBalance = (target: SuiteTarget): string => `${noBalanceReading}: ${describeBalance(target.balanceDecision)}; the charge was not compared`;
+
 /** Skips the test, before it sends anything, when the run reads no balance (a test that compares balances needs one). */
 export function requireBalance(t: { readonly target: SuiteTarget; skip(reason: string): never }): void {
   if (!t.target.balance) t.skip(`${noBalanceReading}: ${describeBalance(t.target.balanceDecision)}`);
