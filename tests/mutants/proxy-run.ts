@@ -33,6 +33,8 @@ export interface RunResult {
   readonly tests: number;
   /** Exchanges the hooks changed or answered themselves (a variant or mutant that changed none proved nothing). */
   readonly changed: number;
+  /** Tests that ended inconclusive (no verdict), with their reasons. */
+  readonly inconclusive: readonly string[];
 }
 
 /** Requirements the run failed, by the report's own verdict rules (per requirement, not per test). */
@@ -151,6 +153,9 @@ export async function runThroughProxy(hooks: ProxyHooks, o: ProxyRunOptions): Pr
       faults: [...proxy.faults],
       tests: modules.reduce((n, m) => n + [...m.children.allTests()].length, 0),
       changed,
+      inconclusive: testVerdicts(modules)
+        .filter((v) => v.meta.inconclusive !== undefined)
+        .map((v) => `${v.test} — ${firstLine(v.meta.inconclusive ?? '')}`),
     };
   } finally {
     await proxy.close();

@@ -91,7 +91,7 @@ const record = (i: number, variant: Variant, result: RunResult): void => {
   const broken = result.failures.some((f) => f.requirements.length === 0) || result.tests === 0;
   const passed = fresh.length === 0 && result.faults.length === 0 && !broken;
   outcomes.push({ ...result, variant, passed, broken });
-  log(`[${i + 1}/${selected.length}] ${variant.name} (${variant.class}): ${passed ? 'passed' : broken ? 'ERRORED (tests failed without a verdict: a suite error, or a file that did not load)' : 'FAILED'} in ${result.seconds.toFixed(1)} s, ${variant.request || variant.response ? `${result.changed} answers changed` : 'server settings only'}${fresh.length > 0 ? `; failed requirements: ${fresh.join(', ')}` : ''}${result.failed.size > fresh.length ? ` (and ${result.failed.size - fresh.length} that fail in the baseline too)` : ''}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`);
+  log(`[${i + 1}/${selected.length}] ${variant.name} (${variant.class}): ${passed ? 'passed' : broken ? 'ERRORED (tests failed without a verdict: a suite error, or a file that did not load)' : 'FAILED'} in ${result.seconds.toFixed(1)} s, ${variant.request || variant.response ? `${result.changed} answers changed` : 'server settings only'}, ${result.inconclusive?.length ?? '?'} inconclusive${fresh.length > 0 ? `; failed requirements: ${fresh.join(', ')}` : ''}${result.failed.size > fresh.length ? ` (and ${result.failed.size - fresh.length} that fail in the baseline too)` : ''}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`);
   if (values.verbose || !passed) {
     for (const f of result.failures) {
       log(`      failed: ${f.test}${f.requirements.length > 0 ? ` [${f.requirements.join(', ')}]` : ''}`);
@@ -99,6 +99,7 @@ const record = (i: number, variant: Variant, result: RunResult): void => {
     }
     for (const f of result.faults.slice(0, 3)) log(`      fault: ${f.split('\n').slice(0, 3).join(' / ')}`);
   }
+  if (values.verbose) for (const t of result.inconclusive ?? []) log(`      inconclusive: ${t}`);
 };
 if (jobs === 1) {
   for (const [i, v] of selected.entries()) record(i, v, await runOnce(v));
@@ -112,11 +113,11 @@ const minutes = (performance.now() - wall) / 60_000;
 process.stdout.write(
   [
     '',
-    '| variant | class | verdict | failed requirements | failed tests | answers changed | time |',
-    '|---|---|---|---|---|---|---|',
+    '| variant | class | verdict | failed requirements | failed tests | inconclusive tests | answers changed | time |',
+    '|---|---|---|---|---|---|---|---|',
     ...outcomes.map(
       (o) =>
-        `| ${o.variant.name} | ${o.variant.class} | ${o.passed ? 'passed' : o.broken ? '**ERRORED**' : '**FAILED**'} | ${[...o.failed].join(', ') || '-'} | ${o.failures.length} | ${o.variant.request || o.variant.response ? o.changed : 'settings'} | ${o.seconds.toFixed(1)} s |${o.faults.length > 0 ? ` ${o.faults.length} proxy fault(s)` : ''}`,
+        `| ${o.variant.name} | ${o.variant.class} | ${o.passed ? 'passed' : o.broken ? '**ERRORED**' : '**FAILED**'} | ${[...o.failed].join(', ') || '-'} | ${o.failures.length} | ${o.inconclusive?.length ?? '?'} | ${o.variant.request || o.variant.response ? o.changed : 'settings'} | ${o.seconds.toFixed(1)} s |${o.faults.length > 0 ? ` ${o.faults.length} proxy fault(s)` : ''}`,
     ),
     '',
     `Specificity: ${passed}/${outcomes.length} variants passed; wall time ${minutes.toFixed(1)} min${baseline ? `; the baseline fails ${baseline.failed.size} requirement(s) by itself: ${[...baseline.failed].join(', ') || 'none'} (not counted against the variants)` : ''}`,
