@@ -462,6 +462,18 @@ export interface components {
                 };
             };
         };
+        /** @description Implementation-defined. The request's headers and body did not all arrive within the server's deadline. The connection is closed after this answer. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "REQUEST_TIMEOUT";
+                };
+            };
+        };
         /** @description Implementation-defined. The request's `Content-Type` is not the one the operation takes. */
         UnsupportedMediaType: {
             headers: {
@@ -665,6 +677,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["ConsentRequired"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["ImageTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -722,6 +735,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["InsufficientCredits"];
             403: components["responses"]["ConsentRequired"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["ImageTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -791,6 +805,7 @@ export interface operations {
             };
             400: components["responses"]["UploadBadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["ImageTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
