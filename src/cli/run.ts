@@ -19,7 +19,7 @@ import type { SuiteConfig } from '../suite/config.ts';
 import type { Cost } from '../suite/conformance.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../suite/embedded-target.ts';
 import { formatPlan, makePlan, type PlannedTest } from '../suite/plan.ts';
-import { requirement, type Capability, type RequirementId } from '../spec/requirements.ts';
+import type { Capability, RequirementId } from '../spec/requirements.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
 import { preflight } from './preflight.ts';
 
@@ -108,21 +108,14 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
-/** 0 when no exercised test that proves a MUST requirement failed; 1 otherwise. */
-export function verdict(modules: readonly TestModule[]): number {
-  let failedMust = 0;
-  let failedOther = 0;
-  for (const module of modules) {
-    if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failedMust++;
-    for (const test of module.children.allTests()) {
-      if (test.result().state !== 'failed') continue;
-      const ids = test.meta().requirements ?? [];
-      if (ids.length === 0 || ids.some((id) => requirement(id).level === 'MUST')) failedMust++;
-      else failedOther++;
-    }
-  }
-  if (failedOther > 0) process.stdout.write(`${failedOther} test(s) of SHOULD/MAY requirements failed (reported, not fatal)\n`);
-  return failedMust > 0 ? 1 : 0;
+/**
+ * The exit status the report of `modules` would give (0 pass, 1 a binding MUST failed, 2 errors of
+ * the run itself), judged per requirement by the report's own rules, for scripts that run the suite
+ * without writing a report (hostile targets, acceptance runs).
+ */
+export function verdict(modules: readonly TestModule[], config: SuiteConfig): number {
+  const report = buildReport(modules, runInfo({ config, embedded: false, startedAt: new Date(), durationMs: 0 }));
+  return exitStatusOf(report.summary.outcome);
 }
 
 async function printPlan(parsed: RunRequest): Promise<number> {

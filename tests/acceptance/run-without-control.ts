@@ -79,4 +79,4 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
-process.exitCode = verdict(modules) === 0 && before - after <= budget && skipped.every((s) => !s.endsWith('(no reason recorded)')) ? 0 : 1;
+process.exitCode = verdict(modules, config) === 0 && before - after <= budget && skipped.every((s) => !s.endsWith('(no reason recorded)')) ? 0 : 1;
