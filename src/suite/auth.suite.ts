@@ -30,6 +30,14 @@ const operations: readonly Operation[] = [
  */
 const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWM4wcUFAAJ6AN0yOm/LAAAAAElFTkSuQmCC', 'base64');
 
+/** A multipart form with the one `file` field, as one buffer with a length, so it is written at once (a streamed FormData is not). */
+const uploadBoundary = 'tryonConformanceAuthProbe4d2a';
+const uploadForm = Buffer.concat([
+  Buffer.from(`--${uploadBoundary}\r\nContent-Disposition: form-data; name="file"; filename="pixel.png"\r\nContent-Type: image/png\r\n\r\n`),
+  tinyPng,
+  Buffer.from(`\r\n--${uploadBoundary}--\r\n`),
+]);
+
 /** Sends `op` with exactly this Authorization header value (`undefined`: none). */
 async function sendWith(t: ConformanceContext, op: Operation, authorization: string | undefined, idempotencyKey: string): Promise<Exchange> {
   const ex = await t.target.send({
@@ -38,9 +46,10 @@ async function sendWith(t: ConformanceContext, op: Operation, authorization: str
     headers: {
       ...(authorization !== undefined && { authorization }),
       ...(op.body !== undefined && { 'content-type': 'application/json', 'idempotency-key': idempotencyKey }),
+      ...(op.upload && { 'content-type': `multipart/form-data; boundary=${uploadBoundary}` }),
     },
     ...(op.body !== undefined && { rawBody: JSON.stringify(op.body) }),
-    ...(op.upload && { multipart: { field: 'file', filename: 'pixel.png', contentType: 'image/png', bytes: tinyPng } }),
+    ...(op.upload && { rawBody: uploadForm }),
     operationId: op.name,
   });
   // No answer at all (a transport error on our side) judges nothing.
