@@ -17,7 +17,8 @@ export type VariantClass =
   | 'whole-body-equality'
   | 'upload-strictness'
   | 'reference-choices'
-  | 'media-types';
+  | 'media-types'
+  | 'transient-answers';
 
 export const variantClasses: readonly VariantClass[] = [
   'codes-and-statuses',
@@ -28,6 +29,7 @@ export const variantClasses: readonly VariantClass[] = [
   'upload-strictness',
   'reference-choices',
   'media-types',
+  'transient-answers',
 ];
 
 export interface Variant extends ProxyHooks {

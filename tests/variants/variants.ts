@@ -9,6 +9,7 @@ import { mediaTypeVariants } from './classes/media-types.ts';
 import { idShapeVariants, pathsVariants } from './classes/paths.ts';
 import { moreReferenceVariants, referenceVariants } from './classes/reference-choices.ts';
 import { tightnessVariants } from './classes/tightness.ts';
+import { transientVariants } from './classes/transient-answers.ts';
 import { uploadVariants } from './classes/upload-strictness.ts';
 import { wholeBodyVariants } from './classes/whole-body-equality.ts';
 import type { Variant } from './variant.ts';
@@ -24,6 +25,7 @@ export const variants: readonly Variant[] = [
   ...referenceVariants,
   ...moreReferenceVariants,
   ...mediaTypeVariants,
+  ...transientVariants,
 ];
 
 /** `--quick`: one variant per class, each touching a different part of the suite. */
