@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { describe, expect, inject } from 'vitest';
 import type { RequirementId } from '../spec/requirements.ts';
 import { makeGarmentImage, makePersonPhoto } from '../fixtures/images.ts';
-import { Api } from './api.ts';
+import { Api, balanceIfRead } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { raisedLimits } from './target.ts';
 import {
@@ -65,7 +65,7 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
     const ids = await Promise.all(kinds.map((k) => upload(real, k)));
     const images = kinds.map((k, i): ModelImage => ({ id: ids[i] as string, role: k === 'garment' ? 'garment' : 'person', failing: k === 'failing person' }));
     // A fresh account's balance moves only with this run, so it can be checked at the end.
-    const credits = control ? await api.credits(actor) : undefined;
+    const credits = control ? await balanceIfRead(t.target, actor.key) : undefined;
     const model: Model = { images, tryOns: [], startsLeft: startsPerRun };
     // Each run begins with one try-on of each kind (#0, #1), so that polls and replays have something to pick.
     for (const kind of o.failing ? (['normal', 'generation-fails'] as const) : (['normal'] as const)) await new StartCommand(kind, 0, 0, false).run(model, real);

@@ -10,7 +10,7 @@ import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { fourMbAsDecimal, fourMbAsMebibytes } from '../fixtures/export.ts';
 import { makeBmp, makeDecompressionBomb, makeExactSize, makeGarmentImage, makeGif, makePersonPhoto, makeSvg, makeWebp } from '../fixtures/images.ts';
-import { Api } from './api.ts';
+import { Api, requireBalance } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 
 const statusOf = (ex: Exchange): number | string | undefined => ex.response?.status ?? ex.error;
@@ -103,6 +103,7 @@ describe('uploads', () => {
     'keeps uploads free: the balance is the same after them',
     { covers: ['UPLOAD-FREE'], uploads: 2 },
     async (t) => {
+      requireBalance(t);
       const api = new Api(t.target);
       const actor = await t.ownAccount();
       const before = await api.credits(actor);
