@@ -75,6 +75,17 @@ export const referenceVariants: readonly Variant[] = [
         : res,
   },
   {
+    name: 'account-balance-among-other-numbers',
+    class: 'reference-choices',
+    allowedBy: accountRule,
+    does: 'GET /account answers {"credits": {"remaining": n, "granted": 20}, "plan": {"startsPerMinute": 12}}: no field is the balance by its shape alone, so the run is told where it is (--balance-path credits.remaining)',
+    response: (res, req) =>
+      isAccountRead(req) && res.status === 200 && typeof json(res)?.credits === 'number'
+        ? withJson(res, { credits: { remaining: json(res).credits, granted: 20 }, plan: { name: 'api', startsPerMinute: 12 } })
+        : res,
+    config: (config) => ({ ...config, balancePath: 'credits.remaining' }),
+  },
+  {
     name: 'ai-label-in-text-metadata',
     class: 'reference-choices',
     allowedBy:
