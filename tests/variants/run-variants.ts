@@ -129,11 +129,12 @@ const failed = failing.filter((o) => !o.broken);
 if (failed.length > 0) process.stdout.write(`Failing (defects in the suite): ${failed.map((o) => o.variant.name).join(', ')}\n`);
 const broken = failing.filter((o) => o.broken);
 if (broken.length > 0) process.stdout.write(`Errored (tests failed without a verdict: suite errors, or files that did not load; see the log): ${broken.map((o) => o.variant.name).join(', ')}\n`);
-if (values.grep === undefined) {
+// Only whole sets are kept for `npm run mutants` to quote: all, a class, or the quick subset.
+if (values.grep === undefined && values.only === undefined) {
   writeLastResult({
     at: new Date().toISOString(),
     seed,
-    scope: values.only ? `only ${values.only}` : values.quick ? 'quick' : values.class ? `class ${values.class}` : 'all',
+    scope: values.quick ? 'the --quick subset' : values.class ? `class ${values.class}` : 'all',
     passed,
     total: outcomes.length,
     variants: outcomes.map((o) => ({ name: o.variant.name, class: o.variant.class, passed: o.passed, failed: [...o.failed], seconds: Math.round(o.seconds) })),
