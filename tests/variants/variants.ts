@@ -28,7 +28,10 @@ export const variants: readonly Variant[] = [
   ...transientVariants,
 ];
 
-/** `--quick`: one variant per class, each touching a different part of the suite. */
+/**
+ * `--quick`: one variant per class, each touching a different part of the suite. `transient-answers`
+ * (found last) joins it with `start-failed-every-10th-start` once the suite passes that class.
+ */
 export const quickVariants: readonly string[] = [
   'key-reuse-409-conflict',
   'result-path-two-segments',
