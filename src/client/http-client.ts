@@ -18,6 +18,11 @@ export interface SendOptions {
   readonly operationId?: string;
   /** The whole exchange; default the client's. */
   readonly timeoutMs?: number;
+  /**
+   * Statuses the caller is probing for, returned as they come: a send wrapped in `withRetry`
+   * retries every other 429, 500, 502 and 503 (Errors rule 2). A plain send ignores it.
+   */
+  readonly keep?: readonly number[];
 }
 
 export interface ClientOptions {

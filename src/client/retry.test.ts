@@ -50,6 +50,28 @@ describe('withRetry', () => {
     expect((await retried([answer(429, { 'retry-after': '86400' }), answer(200)], 5_000)).waits).toEqual([5_000]);
   });
 
+  it('returns an answer the caller keeps as it came, and retries the other transient ones', async () => {
+    const sent: number[] = [];
+    const answers = [answer(502), answer(500), answer(200)];
+    const send = withRetry(async () => answers[sent.push(0) - 1] ?? answer(200), { sleep: async () => {} });
+    expect(short(await send({ method: 'POST', path: '/tryons', keep: [500] }))).toBe('500');
+    expect(sent.length).toBe(2);
+  });
+
+  it('judges a Retry-After longer than giveUpAboveMs as it came, never retrying before it has passed', async () => {
+    const waits: number[] = [];
+    const send = withRetry(async () => answer(429, { 'retry-after': '30' }), { sleep: async (ms) => void waits.push(ms), giveUpAboveMs: 15_000 });
+    expect(short(await send({ method: 'GET', path: '/tryons/x' }))).toBe('429');
+    expect(waits).toEqual([]);
+  });
+
+  it('leaves network failures alone when told to (network: false)', async () => {
+    let attempts = 0;
+    const send = withRetry(async () => (attempts++, failure('ECONNRESET: socket hang up')), { sleep: async () => {}, network: false });
+    await send({ method: 'GET', path: '/tryons/x' });
+    expect(attempts).toBe(1);
+  });
+
   it('shouldRetry and waitFor, row by row', () => {
     expect([429, 500, 502, 503, 504, 401].map((s) => shouldRetry(answer(s)))).toEqual([true, true, true, true, false, false]);
     expect([0, 1, 2, 3].map((n) => waitFor(answer(500), n))).toEqual([...backoffMs, 4_000]);

@@ -14,6 +14,13 @@ export interface RetryOptions {
   readonly onRetry?: (attempt: number, waitMs: number, previous: Exchange) => void;
   /** Cap on any one wait, so a hostile Retry-After cannot stall the run. */
   readonly maxWaitMs?: number;
+  /**
+   * A wait longer than this is not waited at all: the answer is returned as it came. For callers
+   * that must not retry before Retry-After has passed but cannot afford a long wait (the suite).
+   */
+  readonly giveUpAboveMs?: number;
+  /** Whether network failures (timeouts, resets) are retried too; default true. */
+  readonly network?: boolean;
 }
 
 /** Wraps `send` so that retryable answers are retried up to three times. */
@@ -21,8 +28,12 @@ export function withRetry(send: Send, o: RetryOptions = {}): Send {
   const sleep = o.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
   return async (options: SendOptions) => {
     let exchange = await send(options);
-    for (let attempt = 0; attempt < backoffMs.length && shouldRetry(exchange); attempt++) {
-      const wait = Math.min(waitFor(exchange, attempt), o.maxWaitMs ?? 65_000);
+    const retryable = (ex: Exchange) =>
+      (ex.response !== undefined || o.network !== false) && shouldRetry(ex) && !(ex.response && options.keep?.includes(ex.response.status));
+    for (let attempt = 0; attempt < backoffMs.length && retryable(exchange); attempt++) {
+      const asked = waitFor(exchange, attempt);
+      if (o.giveUpAboveMs !== undefined && asked > o.giveUpAboveMs) break;
+      const wait = Math.min(asked, o.maxWaitMs ?? 65_000);
       o.onRetry?.(attempt + 1, wait, exchange);
       await sleep(wait);
       exchange = await send(options);

@@ -1,7 +1,8 @@
 /**
  * The operations of the API, as the suite calls them: paced under the limits, charged against the
- * credit budget, recorded and checked (through `target.send`). Tests that probe a limit or an error
- * on purpose pass `pace: false` and get the raw answer; nothing here retries a request under test.
+ * credit budget, recorded and checked (through `target.send`, which retries transient 429, 500, 502
+ * and 503 answers as the spec's client does). Tests that probe a limit on purpose pass `pace: false`
+ * and get every 429 as it came; tests that ask for a transient error name it in `keep`.
  */
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../client/exchange.ts';
@@ -18,6 +19,8 @@ export interface StartOptions {
   readonly headers?: Record<string, string>;
   readonly rawBody?: string;
   readonly timeoutMs?: number;
+  /** Transient statuses under test, returned as they come (see `SendOptions.keep`). */
+  readonly keep?: readonly number[];
 }
 
 /** A fresh Idempotency-Key, valid by the spec's pattern. */
@@ -25,6 +28,11 @@ export const newIdempotencyKey = (): string => `tc-${randomBytes(12).toString('b
 
 export class Api {
   constructor(readonly target: SuiteTarget) {}
+
+  /** What a call keeps unretried: every 429 when it probes a limit (`pace: false`), and what it names. */
+  static #keep(pace: boolean | undefined, keep: readonly number[] = []): readonly number[] {
+    return pace === false ? [429, ...keep] : keep;
+  }
 
   async #paced(actor: Actor, bucket: Bucket, pace: boolean | undefined): Promise<void> {
     if (pace !== false) await this.target.pacer.take(actor.key, bucket);
@@ -60,6 +68,7 @@ export class Api {
       headers: { ...(key !== null && { 'idempotency-key': key }), ...(o.rawBody !== undefined && { 'content-type': 'application/json' }), ...o.headers },
       operationId: o.sync ? 'createTryOnSync' : 'createTryOn',
       timeoutMs: o.timeoutMs ?? (o.sync ? this.target.timing.syncWaitMs + 30_000 : 30_000),
+      keep: Api.#keep(o.pace, o.keep),
     });
     this.#note429(actor, 'starts', ex);
     return ex;
@@ -68,7 +77,7 @@ export class Api {
   /** GET /tryons/{id}. */
   async get(actor: Actor, id: string, o: { pace?: boolean } = {}): Promise<Exchange> {
     await this.#paced(actor, 'polls', o.pace);
-    const ex = await this.target.send({ method: 'GET', path: `/tryons/${encodeURIComponent(id)}`, key: actor.key, operationId: 'getTryOn' });
+    const ex = await this.target.send({ method: 'GET', path: `/tryons/${encodeURIComponent(id)}`, key: actor.key, operationId: 'getTryOn', keep: Api.#keep(o.pace) });
     this.#note429(actor, 'polls', ex);
     return ex;
   }
@@ -82,6 +91,7 @@ export class Api {
       key: actor.key,
       multipart: { field: 'file', filename: o.filename ?? 'photo.jpg', contentType: o.contentType ?? 'image/jpeg', bytes },
       operationId: 'uploadImage',
+      keep: Api.#keep(o.pace),
     });
     this.#note429(actor, 'uploads', ex);
     return ex;

@@ -218,7 +218,7 @@ describe('credits', () => {
 
       const key = newIdempotencyKey();
       for (const attempt of ['first', 'retry with the same key']) {
-        const ex = await api.start(actor, body, { idempotencyKey: key });
+        const ex = await api.start(actor, body, { idempotencyKey: key, keep: [502] });
         // "502 | START_FAILED | try-on could not be started; no credit used" (the scenario marker asks for it).
         t.must('ERR-START-FAILED', () => expect({ [attempt]: [ex.response?.status ?? ex.error, codeOf(ex)] }).toEqual({ [attempt]: [502, 'START_FAILED'] }));
         // "A try-on that cannot be started (`START_FAILED`) uses no credit and has no state": no try-on id.

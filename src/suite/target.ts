@@ -35,7 +35,10 @@ export interface SuiteTarget {
   readonly config: SuiteConfig;
   /** Capabilities the target offers, and why the missing ones are missing. */
   readonly offers: Offers;
-  /** Checked and recorded: every exchange through it is evidence. */
+  /**
+   * Checked and recorded: every exchange through it is evidence. Transient answers (429, 500, 502,
+   * 503) are retried as the spec's client retries them, except the statuses named in `keep`.
+   */
   readonly send: Send;
   readonly pacer: Pacer;
   readonly budget: CreditBudget;
@@ -72,6 +75,9 @@ export interface BalanceReader {
 /** The reason tests that compare balances give when they skip. */
 export const noBalanceReading = 'no balance reading';
 
+/** The longest Retry-After the suite waits out before retrying a transient answer; a longer one is judged as it came. */
+export const transientWaitCapMs = 15_000;
+
 /** Limits the suite raises its own accounts to, when the target lets it. */
 export const raisedLimits = { startsPerMinute: 100_000, pollsPerMinute: 1_000_000, uploadsPerMinute: 100_000 } as const;
 
@@ -85,11 +91,17 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
   const raw = createSend({ baseUrl: config.baseUrl, dispatcher });
   // Operations are relative to the base URL the run was given ("All paths are relative to {base_url}").
   const checkContext = { basePath: new URL(config.baseUrl).pathname.replace(/\/$/, '') };
-  const send: Send = async (o) => {
+  const checked: Send = async (o) => {
     const ex = await raw(o);
     record(ex, answered(ex) && !o.path.includes('/_control') ? runChecks(ex, allChecks, checkContext) : []);
     return ex;
   };
+  // Every answer may be a transient 429, 500, 502 or 503 ("Retry with the same Idempotency-Key on
+  // 429, 500, 502, 503", Errors rule 2): the suite retries them like the spec's client, with the same
+  // request, so a target that is briefly unavailable is judged on what it answers once it is not.
+  // Each attempt is checked and recorded. A test probing for one of them names it in `keep`. A
+  // Retry-After longer than a test can afford is not waited out early: that answer is judged as it is.
+  const send = withRetry(checked, { network: false, giveUpAboveMs: transientWaitCapMs });
   const origin = new URL(config.baseUrl).origin;
   const offers = configuredOffers(config);
   const secrets: Record<string, string> = {};
@@ -141,7 +153,7 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
   const source = balanceDecision.source;
   const balance: BalanceReader | undefined = source && {
     source,
-    read: async (key) => balanceOf(await withRetry(send)({ method: 'GET', path: '/account', key, operationId: 'getAccount' }), source),
+    read: async (key) => balanceOf(await send({ method: 'GET', path: '/account', key, operationId: 'getAccount' }), source),
   };
   // With test control the run's accounts are its own; without it, every credit is the user's.
   const spendGuard = control
