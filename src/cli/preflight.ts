@@ -1,7 +1,7 @@
 /**
  * What `run` checks before vitest starts a single test file: a setup problem is a toolkit error (one
  * line, exit 2), never a finding filed under requirements it says nothing about (issue 11, "Setup
- * problems are toolkit errors"). In order: the target answers at all, test control answers as
+ * problems are toolkit errors"). In order: the target answers like this API (`api-identity.ts`), test control answers as
  * openapi-control.yaml says, the key is not refused, the fixture host serves a fixture (and whether
  * it has the behaviour routes), and how balances will be read.
  */
@@ -12,6 +12,7 @@ import { withRetry } from '../client/retry.ts';
 import { BalanceSetupError, decideBalance, describeBalance } from '../suite/account-balance.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import { ControlError, controlClient } from '../suite/control-client.ts';
+import { assertAnswersLikeTheApi } from './api-identity.ts';
 import { ToolkitError } from './toolkit-errors.ts';
 
 export interface PreflightOptions {
@@ -27,7 +28,7 @@ export async function preflight(config: SuiteConfig, o: PreflightOptions = {}): 
   const log = o.log ?? (() => {});
   const timeoutMs = o.timeoutMs ?? 15_000;
   const send = createSend({ baseUrl: config.baseUrl, timeoutMs, breakAfter: 1_000 });
-  if (!o.embedded) await assertReachable(config.baseUrl, timeoutMs);
+  if (!o.embedded) await assertAnswersLikeTheApi(send, config.baseUrl, log);
 
   const control = config.control && controlClient(send, config.control.url, config.control.token);
   if (control && config.control) {
@@ -68,16 +69,6 @@ export async function preflight(config: SuiteConfig, o: PreflightOptions = {}): 
   }
   log(describeBalance(balance));
   return Object.freeze({ ...config, ...(fixtureBehaviours !== undefined && { fixtureBehaviours }), balance });
-}
-
-/** The target answers HTTP at all (any status). */
-export async function assertReachable(baseUrl: string, timeoutMs = 15_000): Promise<void> {
-  try {
-    const res = await request(`${baseUrl}/account`, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
-    await res.body.dump();
-  } catch (error) {
-    throw new ToolkitError('UNREACHABLE', `run: cannot reach ${baseUrl}: ${(error as { code?: string }).code ?? (error as Error).message}`);
-  }
 }
 
 /**

@@ -7,6 +7,7 @@ export const toolkitErrors = {
   USAGE: { exitCode: 2, summary: 'bad command line' },
   CONFIG: { exitCode: 2, summary: 'bad configuration' },
   UNREACHABLE: { exitCode: 2, summary: 'target unreachable' },
+  NOT_THE_API: { exitCode: 2, summary: 'the base URL does not answer like the Try-On API' },
   CONTROL: { exitCode: 2, summary: 'the test-control API answered wrongly' },
   KEY_REFUSED: { exitCode: 2, summary: 'the API key was refused at start' },
   FIXTURE_HOST: { exitCode: 2, summary: 'the fixture host is unreachable or serves no fixtures' },

@@ -1,5 +1,6 @@
 /**
  * Setup problems stop `run` before any test file starts, as toolkit errors (exit 2, one line):
+ * a base URL that does not answer like this API (nothing listening, an HTML server, no /api/v1),
  * test control that answers wrongly, a refused key, a fixture host that serves nothing, a balance
  * path that holds no number. And what the preflight finds: the behaviour routes, where the balance is.
  */
@@ -22,10 +23,14 @@ const json = (res: ServerResponse, status: number, body: unknown): void => {
   res.end(JSON.stringify(body));
 };
 
-/** A fake target: routes by "METHOD /path" prefix; anything else is 404 NOT_FOUND. */
+/**
+ * A fake target: a request under /api/v1 without a key gets 401 INVALID_API_KEY (Authentication
+ * rule 4); then routes by "METHOD /path" prefix; anything else is 404 NOT_FOUND.
+ */
 function fakeTarget(routes: Record<string, Handler>): Handler {
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path.startsWith('/api/v1/') && req.headers.authorization === undefined) return json(res, 401, { error: 'No key.', code: 'INVALID_API_KEY' });
     const hit = Object.entries(routes).find(([route]) => `${req.method} ${path}`.startsWith(route));
     if (hit) return hit[1](req, res);
     json(res, 404, { error: 'No such thing.', code: 'NOT_FOUND' });
@@ -130,6 +135,108 @@ describe('run preflight: setup problems are toolkit errors', () => {
   });
 });
 
+/** A target that answers every request with `status`, `type` and `body`, whatever the path. */
+const always = (status: number, type: string, body: string, headers: Record<string, string> = {}): Handler => (_q, r) => {
+  r.writeHead(status, { 'content-type': type, ...headers });
+  r.end(body);
+};
+
+describe('run preflight: the base URL answers like this API (a keyless GET /tryons/{id})', () => {
+  it.each<[string, () => Handler, (base: string) => string, string, RegExp]>([
+    [
+      'an HTML server',
+      () => always(200, 'text/html; charset=utf-8', '<!doctype html><title>Welcome to nginx!</title>'),
+      (b) => `${b}/api/v1`,
+      'NOT_THE_API',
+      /^run: http:\/\/127\.0\.0\.1:\d+\/api\/v1 does not answer like the Try-On API: GET \/tryons\/\{id\} without a key answered 200 with an HTML page \(text\/html; charset=utf-8\), not JSON, where the spec gives 401 INVALID_API_KEY \(http:\/\/127\.0\.0\.1:\d+\/api\/v1 looks like a web server, not the API; the base URL ends in \/api\/v1\)$/,
+    ],
+    [
+      'an HTML page without a Content-Type',
+      () => always(404, '', '<html><body>Not Found</body></html>'),
+      (b) => `${b}/api/v1`,
+      'NOT_THE_API',
+      /without a key answered 404 with an HTML page \(no Content-Type\), not JSON/,
+    ],
+    [
+      'a body that is not JSON',
+      () => always(200, 'text/plain', 'hello'),
+      (b) => `${b}/api/v1`,
+      'NOT_THE_API',
+      /without a key answered 200 with a body that is not JSON \(text\/plain\), where the spec gives 401 INVALID_API_KEY$/,
+    ],
+    [
+      'a base URL without /api/v1',
+      () => fakeTarget({}),
+      (b) => b,
+      'NOT_THE_API',
+      /^run: (http:\/\/127\.0\.0\.1:\d+) does not answer like the Try-On API: GET \/tryons\/\{id\} without a key answered 404 \(the route is not there\), where the spec gives 401 INVALID_API_KEY \(did you mean \1\/api\/v1\?\)$/,
+    ],
+    [
+      'a base URL with a wrong path, the API at /api/v1 of the host',
+      () => fakeTarget({}),
+      (b) => `${b}/api`,
+      'NOT_THE_API',
+      /^run: (http:\/\/127\.0\.0\.1:\d+)\/api does not answer .* \(did you mean \1\/api\/v1\?\)$/,
+    ],
+    [
+      'a mock that serves the paths at its root, given /api/v1',
+      () => (q, r) => (q.url?.startsWith('/tryons/') ? json(r, 401, { error: 'No key.', code: 'INVALID_API_KEY' }) : json(r, 404, { title: 'no path matched' })),
+      (b) => `${b}/api/v1`,
+      'NOT_THE_API',
+      /^run: (http:\/\/127\.0\.0\.1:\d+)\/api\/v1 does not answer .* answered 404 \(the route is not there\), .* \(did you mean \1\?\)$/,
+    ],
+    [
+      'the route missing everywhere',
+      () => always(404, 'application/json', '{"error":"nope","code":"NOT_FOUND"}'),
+      (b) => `${b}/api/v1`,
+      'NOT_THE_API',
+      /answered 404 \(the route is not there\), where the spec gives 401 INVALID_API_KEY \(check the base URL\)$/,
+    ],
+    [
+      'a redirect',
+      () => always(301, 'text/plain', '', { location: 'https://example.test/api/v1/tryons/x' }),
+      (b) => `${b}/api/v1`,
+      'NOT_THE_API',
+      /answered 301, a redirect to https:\/\/example\.test\/api\/v1\/tryons\/x, where the spec gives 401 INVALID_API_KEY \(use the address it redirects to as the base URL\)$/,
+    ],
+  ])('stops at %s', async (_name, make, baseOf, code, message) => {
+    handler = make();
+    const e = await toolkitError(preflight(config({ baseUrl: baseOf(base) })));
+    expect(e.code).toBe(code);
+    expect(e.message).toMatch(message);
+    expect(e.message.split('\n')).toHaveLength(1);
+  });
+
+  it('stops when nothing listens at the base URL', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const e = await toolkitError(preflight(config({ baseUrl: `http://127.0.0.1:${port}/api/v1` })));
+    expect(e.code).toBe('UNREACHABLE');
+    expect(e.message).toMatch(new RegExp(`^run: nothing answers at http://127\\.0\\.0\\.1:${port}/api/v1: ECONNREFUSED: .* \\(is the target running, and is the URL right\\?\\)$`));
+  });
+
+  it.each<[string, Handler, RegExp]>([
+    ['the right API: 401 INVALID_API_KEY in the envelope', fakeTarget(goodAccount), /: answers like the API \(GET \/tryons\/\{id\} without a key: 401 INVALID_API_KEY\)$/],
+    // Prism's mock, or any target that gets the 401 body wrong: the auth tests judge it, preflight does not stop it.
+    [
+      'a 401 without the envelope',
+      (q, r) => (q.headers.authorization === undefined ? always(401, 'application/problem+json', '{"title":"Invalid security scheme used","status":401}')(q, r) : json(r, 200, { credits: 20 })),
+      /: GET \/tryons\/\{id\} without a key answered 401 without the \{error, code\} envelope; the spec gives 401 INVALID_API_KEY\. The run goes on and the auth tests judge it$/,
+    ],
+    ['a 401 with an empty body', (q, r) => (q.headers.authorization === undefined ? always(401, '', '')(q, r) : json(r, 200, { credits: 20 })), /answered 401 without the \{error, code\} envelope; .* The run goes on/],
+    ['a 401 with another code', (q, r) => (q.headers.authorization === undefined ? json(r, 401, { error: 'x', code: 'UNAUTHORIZED' }) : json(r, 200, { credits: 20 })), /answered 401 with code UNAUTHORIZED; .* The run goes on/],
+    ['a 403 in JSON', (q, r) => (q.headers.authorization === undefined ? json(r, 403, { error: 'x', code: 'FORBIDDEN' }) : json(r, 200, { credits: 20 })), /answered 403; .* The run goes on/],
+  ])('goes on for %s, and says what it saw', async (_name, h, line) => {
+    handler = h;
+    const lines: string[] = [];
+    await preflight(config(), { log: (l) => lines.push(l) });
+    expect(lines[0]).toMatch(/^Target http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
+    expect(lines[0]).toMatch(line);
+  });
+});
+
 describe('run preflight: what it finds', () => {
   it.each<[string, unknown, Partial<SuiteConfig>, string | undefined]>([
     ['the one numeric field', { credits: 20 }, {}, '/credits detected'],
@@ -197,6 +304,22 @@ describe('run preflight: what it finds', () => {
 });
 
 describe('run: a setup problem is one line and exit 2', () => {
+  it('exits 2 with one line, and the hint, when the base URL lacks /api/v1', async () => {
+    handler = fakeTarget({});
+    const bin = new URL('../../bin/tryon-conformance.js', import.meta.url).pathname;
+    const child = spawn(process.execPath, [bin, 'run', '--base-url', base, '--report-dir', '/tmp/tryon-preflight-never'], {
+      env: { ...process.env, TRYON_API_KEY: 'vto_live_x' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const status = await new Promise<number | null>((r) => child.once('exit', r));
+    expect(status).toBe(2);
+    expect(stderr).toBe(
+      `tryon-conformance: run: ${base} does not answer like the Try-On API: GET /tryons/{id} without a key answered 404 (the route is not there), where the spec gives 401 INVALID_API_KEY (did you mean ${base}/api/v1?)\n`,
+    );
+  });
+
   it('exits 2 with one line when the key is refused', async () => {
     handler = fakeTarget({ 'GET /api/v1/': (_q, r) => json(r, 401, { error: 'Bad key.', code: 'INVALID_API_KEY' }) });
     const bin = new URL('../../bin/tryon-conformance.js', import.meta.url).pathname;
