@@ -21,7 +21,9 @@ export interface FakeTest {
 
 /** A test case with what vitest would report for it. */
 export function fakeTest(t: FakeTest): TestCaseLike {
-  const meta: TaskMeta = { requirements: [...t.requirements], ...t.meta };
+  // A test of a real run that passed sent something (or its requirements are not observable): one exchange unless the row says otherwise.
+  const sent = t.state === 'passed' && t.meta?.evidence === undefined ? { evidence: [{ curl: "curl -sS -i 'http://127.0.0.1:8787/api/v1/tryons/ton_00'", status: 404, body: '{"error":"No such try-on.","code":"NOT_FOUND"}' }] } : {};
+  const meta: TaskMeta = { requirements: [...t.requirements], ...sent, ...t.meta };
   return {
     name: t.name,
     fullName: t.describe === undefined ? t.name : `${t.describe} > ${t.name}`,

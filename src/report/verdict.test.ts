@@ -85,11 +85,24 @@ describe('judge: a requirement across the tests of a run', () => {
     ['fail beats pass: one covering test passed, another broke the rule', { tests: [passes('a', [A]), breaksA('b')], want: { [A]: 'fail', [B]: 'inconclusive' } }],
     ['inconclusive when every covering test stopped before judging it', { tests: [breaksA('a'), stops('b', [B])], want: { [A]: 'fail', [B]: 'inconclusive' } }],
     ['inconclusive beats skip: a skipped test and a stopped one leave it inconclusive', { tests: [{ name: 'a', state: 'skipped', requirements: [B], meta: { skipReason: 'needs x' } }, stops('b', [B])], want: { [B]: 'inconclusive' } }],
+    ['not observable, never pass, when the passing test sent nothing', { tests: [{ name: 'a', state: 'passed', requirements: [A], meta: { evidence: [] } }], want: { [A]: 'not-observable' } }],
+    ['pass when one passing test sent something, though another sent nothing', { tests: [{ name: 'a', state: 'passed', requirements: [A], meta: { evidence: [] } }, passes('b', [A])], want: { [A]: 'pass' } }],
+    ['fail beats a test that sent nothing', { tests: [{ name: 'a', state: 'passed', requirements: [A, B], meta: { evidence: [] } }, breaksA('b')], want: { [A]: 'fail', [B]: 'not-observable' } }],
   ];
 
   it.each(rows)('%s', (_name, { tests, want }) => {
     const r = report(tests);
     for (const [id, verdict] of Object.entries(want)) expect(verdictOf(r, id as RequirementId), id).toBe(verdict);
+  });
+
+  it('says why a requirement whose passing test sent nothing is not observable', () => {
+    const r = report([{ name: 'checks the key it was given', state: 'passed', requirements: [A], meta: { evidence: [] } }]);
+    expect(r.requirements.find((q) => q.id === A)).toMatchObject({
+      verdict: 'not-observable',
+      reason: '"checks the key it was given" ran to its end without sending anything to the target, so nothing of the target was observed',
+      failures: [],
+    });
+    expect(r.summary.outcome).not.toBe('fail');
   });
 
   it('says why a requirement is inconclusive, and gives it no failure', () => {

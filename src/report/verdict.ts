@@ -1,6 +1,8 @@
 /**
  * The verdict of one requirement (issue "Verdicts you can trust"): fail if a rule of it broke or an
- * error finding names it; pass if a test that covers it ran to its end; inconclusive if every test
+ * error finding names it; pass if a test that covers it ran to its end having sent the target at
+ * least one request (a test that sent nothing makes it not-observable, with that reason: every
+ * verdict is earned by an exchange, issue 17); inconclusive if every test
  * that covers it stopped before judging it; skip, with the reasons, if every covering test skipped;
  * else not-observable with the catalogue's reason, or not-covered.
  */
@@ -90,8 +92,12 @@ export function judge(req: Requirement, ran: readonly Ran[], info: Pick<RunInfo,
   let verdict: Verdict;
   let reason: string | undefined;
   if (failing.length > 0) verdict = 'fail';
-  else if (having('pass').length > 0) verdict = 'pass';
-  else if (having('inconclusive').length > 0) {
+  else if (having('pass').some(sentSomething)) verdict = 'pass';
+  else if (having('pass').length > 0) {
+    // A verdict is earned by an exchange (issue 17): a test that sent nothing observed nothing.
+    verdict = 'not-observable';
+    reason = `${having('pass').map((r) => `"${r.entry.name}"`).join(', ')} ran to its end without sending anything to the target, so nothing of the target was observed`;
+  } else if (having('inconclusive').length > 0) {
     verdict = 'inconclusive';
     reason = [...new Set(having('inconclusive').map(inconclusiveReason))].join('; ');
   } else if (covering.length > 0) {
@@ -132,6 +138,11 @@ export function judge(req: Requirement, ran: readonly Ran[], info: Pick<RunInfo,
     observations: observationsOf(req.id, covering, ran),
     failures,
   };
+}
+
+/** Whether a test sent the target at least one request (its recorded exchanges, `meta.evidence`). */
+function sentSomething(r: Ran): boolean {
+  return (r.meta.evidence ?? []).length > 0;
 }
 
 function evidenceOf(all: readonly ExchangeSummary[]): { evidence: Evidence[]; evidenceOmitted?: number } {

@@ -4,6 +4,7 @@
  * and result latency (a raised start limit is judged in rate-limits.suite.ts) (spec: Resources, Endpoints, Errors, Authentication, Limits,
  * Versioning, What the service does).
  */
+import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import type { RequirementId } from '../spec/requirements.ts';
@@ -214,6 +215,12 @@ describe('contract', () => {
         const made = await control.createAccount();
         t.target.secrets[made.apiKey] = '$TRYON_FRESH_API_KEY';
         keys.push(made.apiKey);
+      }
+      // The verdict is earned by an exchange with the API (issue 17): each key is an issued, live key
+      // only if the API takes it. GET /tryons/{id} of an unknown id is "404 NOT_FOUND" for a key it takes.
+      for (const key of keys) {
+        const ex = await t.target.send({ method: 'GET', path: `/tryons/tc-key-${randomBytes(6).toString('hex')}`, key, operationId: 'getTryOn' });
+        precondition(ex.response !== undefined && ex.response.status !== 401, `a key that test control issued is not taken by the API (${said(ex)}), so it is no issued key to judge`);
       }
       // "Keys have a fixed prefix followed by `_live_` and a secret part".
       const shapes = keys.map((key) => {
