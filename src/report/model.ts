@@ -228,8 +228,9 @@ export interface TestModuleLike {
 
 /**
  * Builds the report of a run: a verdict for every requirement of `catalogue` (fail if a covering
- * test failed or an error finding names it; pass if a covering test passed; skip if all covering
- * tests skipped; else not-observable with the catalogue's reason, or not-covered).
+ * test failed or an error finding names it; pass if a covering test passed and sent the target
+ * something (one that sent nothing makes it not-observable); skip if all covering tests skipped;
+ * else not-observable with the catalogue's reason, or not-covered; the rules are in `verdict.ts`).
  */
 export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, catalogue: readonly Requirement[] = allRequirements()): Report {
   const ran: Ran[] = [];
