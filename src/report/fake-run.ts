@@ -56,7 +56,7 @@ const counterexample = [
 ].join('\n');
 
 const curl = (method: string, path: string, body?: string): string =>
-  `curl -sS -i -X ${method} -H 'authorization: Bearer $TRYON_API_KEY' -H 'idempotency-key: conf-7f3a9c' -H 'content-type: application/json'${body === undefined ? '' : ` --data-binary '${body}'`} 'http://127.0.0.1:8787/api/v1${path}'`;
+  `curl -sS -i -X ${method} -H "authorization: Bearer $TRYON_API_KEY" -H 'idempotency-key: conf-7f3a9c' -H 'content-type: application/json'${body === undefined ? '' : ` --data-binary '${body}'`} 'http://127.0.0.1:8787/api/v1${path}'`;
 
 /** The made-up run: 11 tests in 8 files, passes, failures (a property, findings, a bare assertion, a broken rule), an inconclusive test, skips and choices. */
 export function fakeModules(): TestModuleLike[] {

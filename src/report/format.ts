@@ -37,8 +37,15 @@ export function formatTimestamp(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** The headline of a run, as the first line of every report ("Title: detail"). */
+/** The headline of a run, as the first line of every report ("Title: detail"); an interrupted run says so first. */
 export function headline(report: Report): string {
+  const verdicts = outcomeHeadline(report);
+  const stop = report.interrupted;
+  if (stop === undefined) return verdicts;
+  return `Interrupted: ${stop.reason} at ${formatTimestamp(stop.at)}; the verdicts so far, of the tests that ran: ${verdicts}`;
+}
+
+function outcomeHeadline(report: Report): string {
   const s = report.summary;
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   const binding = bindingFailures(report.requirements).length;
@@ -123,6 +130,13 @@ export function prettyCurl(curl: string): string {
         if (end < 0) return curl;
         token += curl.slice(i, end + 1);
         i = end + 1;
+      } else if (curl[i] === '"') {
+        // A double-quoted word (one holding a "$TRYON_API_KEY" placeholder): \ escapes the next character.
+        let end = i + 1;
+        while (end < curl.length && curl[end] !== '"') end += curl[end] === '\\' ? 2 : 1;
+        if (end >= curl.length) return curl;
+        token += curl.slice(i, end + 1);
+        i = end + 1;
       } else {
         token += curl[i];
         i++;
@@ -133,7 +147,7 @@ export function prettyCurl(curl: string): string {
   const lines: string[] = [];
   for (const token of tokens) {
     const last = lines.length - 1;
-    const startsLine = lines.length === 0 || (token.startsWith('-') && !['-X', '-sS', '-i'].includes(token)) || (token.startsWith("'http") && last >= 0);
+    const startsLine = lines.length === 0 || (token.startsWith('-') && !['-X', '-sS', '-i'].includes(token)) || (/^['"]http/.test(token) && last >= 0);
     if (startsLine || last < 0) lines.push(token);
     else lines[last] = `${lines[last]} ${token}`;
   }

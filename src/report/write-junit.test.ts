@@ -104,7 +104,7 @@ describe('junit.xml', () => {
     expect(failure?.attrs.message).toBe('MUST: Undocumented status code');
     expect(failure?.text).toContain('Expected: 200, 400, 401');
     expect(failure?.text).toContain('Received: 500');
-    expect(failure?.text).toContain("curl -sS -i -X POST -H 'authorization: Bearer $TRYON_API_KEY'");
+    expect(failure?.text).toContain('curl -sS -i -X POST -H "authorization: Bearer $TRYON_API_KEY"');
     expect(failure?.text).toContain('Replay: npx tryon-conformance run');
     expect(all(byId('AUTH-REVOKED-KEY-401'), 'skipped')[0]?.attrs.message).toMatch(/^skip: needs revoked-key/);
     expect(all(byId('SVC-TYPICAL-CLIENT-FLOW'), 'skipped')[0]?.attrs.message).toMatch(/^not observable: client guidance/);

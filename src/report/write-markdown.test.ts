@@ -67,7 +67,7 @@ describe('report.md', () => {
     expect(failures).toContain('| **expected** | `200, 400, 401, 402, 409, 415, 422, 429, 500, 503` |');
     expect(failures).toContain('| **received** | `500` |');
     expect(failures).toContain('```sh\nnpx tryon-conformance run --base-url "http://127.0.0.1:8787/api/v1" --seed 1234567 --path 2:0:1 --grep "replays the first try-on for a reused Idempotency-Key"\n```');
-    expect(failures).toMatch(/```sh\ncurl -sS -i -X POST \\\n {2}-H 'authorization: Bearer \$TRYON_API_KEY' \\\n/);
+    expect(failures).toMatch(/```sh\ncurl -sS -i -X POST \\\n {2}-H "authorization: Bearer \$TRYON_API_KEY" \\\n/);
   });
 
   it('has the traceability table grouped by section, sections with failures open', () => {

@@ -104,7 +104,7 @@ describe('report.html', () => {
     expect(await curl.isVisible()).toBe(false);
     await failure.locator('summary').click();
     expect(await curl.isVisible()).toBe(true);
-    expect(await curl.innerText()).toMatch(/^curl -sS -i -X POST \\\n {2}-H 'authorization: Bearer \$TRYON_API_KEY'/);
+    expect(await curl.innerText()).toMatch(/^curl -sS -i -X POST \\\n {2}-H "authorization: Bearer \$TRYON_API_KEY"/);
     expect(await failure.locator('.diff .rec pre').innerText()).toBe('500');
     expect(await failure.locator('pre.cmd').innerText()).toContain('npx tryon-conformance run');
     // Copy puts the command on the clipboard, or selects it where the clipboard is not allowed.
