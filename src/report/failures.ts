@@ -23,6 +23,22 @@ export function failureOfFinding(f: Finding, occurrences: number): FailureText {
   };
 }
 
+/**
+ * The one line a terminal or CI log shows of a failure: its first line (a broken rule's names the
+ * differing fields), and for a finding, whose message is its title, what was received against what
+ * is documented.
+ */
+export function headline(f: Pick<Failure, 'message' | 'expected' | 'received' | 'check'>): string {
+  const first = f.message.split('\n')[0] ?? '';
+  if (f.check === undefined || (f.expected === undefined && f.received === undefined)) return first;
+  const short = (text: string): string => {
+    const line = text.split('\n')[0] ?? '';
+    return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+  };
+  const parts = [...(f.received === undefined ? [] : [`received ${short(f.received)}`]), ...(f.expected === undefined ? [] : [`documented ${short(f.expected)}`])];
+  return `${first}: ${parts.join('; ')}`;
+}
+
 /** A broken rule (`t.must`) as a failure's text: only the fields that differ when expected and received are JSON. */
 export function failureOfRule(b: BrokenRule): FailureText {
   return withDiff(b.message, b.expected, b.actual);

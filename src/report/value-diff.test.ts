@@ -33,16 +33,26 @@ describe('diffValues: only the fields that differ', () => {
 
 describe('describeDiff: the message names the differing fields instead of …(n)', () => {
   const one = { fields: ['status'], expected: 'status: 200', received: 'status: 201' };
-  const two = { fields: ['status', 'body.code'], expected: '', received: '' };
+  const two = { fields: ['status', 'body.code'], expected: 'status: 401\nbody.code: "INVALID_API_KEY"', received: 'status: 404\nbody.code: "NOT_FOUND"' };
   const rows: Array<[string, { message: string; diff: typeof one; want: string }]> = [
     ['one field: both values inline', { message: "expected { op: 'createTryOn', …(3) } to deeply equal { op: 'createTryOn', …(3) }", diff: one, want: 'status differs: expected 200, received 201' }],
-    ['several fields: their paths', { message: "expected { op: 'x', …(2) } to match object { op: 'x', …(2) }", diff: two, want: '2 fields differ: status, body.code' }],
+    ['several fields: each path with both values', { message: "expected { op: 'x', …(2) } to match object { op: 'x', …(2) }", diff: two, want: '2 fields differ: status: expected 401, received 404; body.code: expected "INVALID_API_KEY", received "NOT_FOUND"' }],
+    ["chai's abbreviation outside vitest", { message: 'expected { Object (op, status, ...) } to deeply equal { Object (op, status, ...) }', diff: one, want: 'status differs: expected 200, received 201' }],
     ['a custom message and the lines after the first stay', { message: "the create answer: expected { op: 'x', …(3) } to deeply equal { op: 'x', …(3) }\nCounterexample: [1]", diff: one, want: 'the create answer: status differs: expected 200, received 201\nCounterexample: [1]' }],
     ['a message that hides nothing stays as it is', { message: 'expected 201 to be 200', diff: one, want: 'expected 201 to be 200' }],
   ];
 
   it.each(rows)('%s', (_name, { message, diff, want }) => {
     expect(describeDiff(message, diff)).toBe(want);
+  });
+
+  it('cuts long values, and names the fields past about 300 characters', () => {
+    const fields = Array.from({ length: 8 }, (_, i) => `field${i}`);
+    const diff = { fields, expected: fields.map((f) => `${f}: "${'e'.repeat(70)}"`).join('\n'), received: fields.map((f) => `${f}: "${'r'.repeat(70)}"`).join('\n') };
+    const line = describeDiff("expected { a: 'x', …(8) } to deeply equal { a: 'y', …(8) }", diff);
+    expect(line).toMatch(/^8 fields differ: field0: expected "e{59}…, received "r{59}…; /);
+    expect(line).toMatch(/; and field\d(, field\d)*$/);
+    expect(line.length).toBeLessThan(400);
   });
 
   it('tells a subset match from equality', () => {

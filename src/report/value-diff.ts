@@ -70,15 +70,49 @@ function show(v: Json | undefined): string {
  */
 export function describeDiff(message: string, diff: ValueDiff): string {
   const [first = '', ...rest] = message.split('\n');
-  if (!/…\(\d+\)|\[Object\]|\[Array\]/.test(first)) return message;
+  if (!hidesValues(first)) return message;
   const at = first.search(/(?:^|\s)expected /);
   const prefix = at <= 0 ? '' : `${first.slice(0, at).trim()} `;
+  return [`${prefix}${fieldsLine(diff)}`, ...rest].join('\n');
+}
+
+/**
+ * Whether an assertion's first line abbreviates its values: vitest's `…(3)`, `[Object]`, `[Array]`,
+ * chai's `{ Object (op, status, ...) }` outside vitest, or a line too long to read in a log.
+ */
+function hidesValues(line: string): boolean {
+  return /…\(\d+\)|\[Object\]|\[Array\]|\b(?:Object|Array)\s*\(|\.\.\.|…/.test(line) || line.length > 200;
+}
+
+const maxValueChars = 60;
+const maxLineChars = 300;
+
+/**
+ * One line naming each differing field with both values: `status differs: expected 200, received
+ * 201`, or `2 fields differ: status: expected 401, received 404; code: expected …, received …`,
+ * the values cut at 60 characters and the line at about 300 (then the names of the rest).
+ */
+export function fieldsLine(diff: ValueDiff): string {
+  const expected = diff.expected.split('\n');
+  const received = diff.received.split('\n');
+  const value = (line: string | undefined, path: string): string => {
+    const v = (line ?? '').slice(path.length + 2);
+    return v.length > maxValueChars ? `${v.slice(0, maxValueChars)}…` : v;
+  };
+  const both = (path: string, i: number): string => `expected ${value(expected[i], path)}, received ${value(received[i], path)}`;
   const [only] = diff.fields;
-  const what =
-    diff.fields.length === 1 && only !== undefined
-      ? `${only} differs: expected ${diff.expected.slice(only.length + 2)}, received ${diff.received.slice(only.length + 2)}`
-      : `${diff.fields.length} fields differ: ${diff.fields.join(', ')}`;
-  return [`${prefix}${what}`, ...rest].join('\n');
+  if (diff.fields.length === 1 && only !== undefined) return `${only} differs: ${both(only, 0)}`;
+  const parts = diff.fields.map((path, i) => `${path}: ${both(path, i)}`);
+  const head = `${parts.length} fields differ: `;
+  let line = head;
+  let shown = 0;
+  for (const part of parts) {
+    if (shown > 0 && line.length + part.length > maxLineChars) break;
+    line += `${shown > 0 ? '; ' : ''}${part}`;
+    shown++;
+  }
+  const left = diff.fields.slice(shown);
+  return left.length === 0 ? line : `${line}; and ${left.join(', ')}`;
 }
 
 /** Whether an assertion message is vitest's `toMatchObject` (a subset match). */

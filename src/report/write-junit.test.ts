@@ -101,7 +101,7 @@ describe('junit.xml', () => {
     const cases = all(parseXml(renderJunit(fakeReport())), 'testcase');
     const byId = (id: string): XmlElement => cases.find((c) => c.attrs.name === id)!;
     const failure = all(byId('CREATE-TITLE-OPTIONAL-UP-TO-120'), 'failure')[0];
-    expect(failure?.attrs.message).toBe('MUST: Undocumented status code');
+    expect(failure?.attrs.message).toBe('MUST: Undocumented status code: received 500; documented 200, 400, 401, 402, 409, 415, 422, 429, 500, 503');
     expect(failure?.text).toContain('Expected: 200, 400, 401');
     expect(failure?.text).toContain('Received: 500');
     expect(failure?.text).toContain('curl -sS -i -X POST -H "authorization: Bearer $TRYON_API_KEY"');

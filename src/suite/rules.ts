@@ -4,6 +4,7 @@
  * (a precondition that did not hold, our clock) makes the test inconclusive, never a failure; and
  * what a target chose where the spec is silent is recorded as a choice, never judged.
  */
+import { describeDiff, diffValues, isSubsetMatch } from '../report/value-diff.ts';
 import type { RequirementId } from '../spec/requirements.ts';
 
 /** One assertion of a requirement failed: that requirement fails, the rest of the test is inconclusive. */
@@ -54,7 +55,8 @@ const show = (v: unknown): string | undefined => (v === undefined ? undefined : 
 /**
  * Runs `assertion` (vitest `expect` calls, usually) as a rule of requirement `id`. When it throws,
  * the requirement is broken: the error becomes a RuleBroken that names `id`, with the assertion's
- * expected and received values kept, so fast-check can shrink on it and the report can show them.
+ * expected and received values kept, so fast-check can shrink on it and the report can show them;
+ * its message names the fields that differ where the assertion's own abbreviates them.
  */
 export function must(id: RequirementId, assertion: () => void): void {
   try {
@@ -64,7 +66,10 @@ export function must(id: RequirementId, assertion: () => void): void {
     const e = (error ?? {}) as AssertionLike;
     const expected = show(e.expected);
     const actual = show(e.actual);
-    throw new RuleBroken(id, `[${id}] ${String(e.message ?? error)}`, expected, actual, { cause: error });
+    // The line a terminal or CI log shows first names the fields that differ, not `{ op: 'x', …(3) }`.
+    const said = String(e.message ?? error);
+    const diff = expected === undefined || actual === undefined ? undefined : diffValues(expected, actual, { subset: isSubsetMatch(said) });
+    throw new RuleBroken(id, `[${id}] ${diff === undefined ? said : describeDiff(said, diff)}`, expected, actual, { cause: error });
   }
 }
 
