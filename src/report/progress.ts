@@ -7,7 +7,7 @@
  */
 import type { TaskMeta, TestArtifact } from 'vitest';
 import type { Reporter } from 'vitest/node';
-import { failureOfRule } from './failures.ts';
+import { failureOfFinding, failureOfRule, headline } from './failures.ts';
 import { formatDuration } from './format.ts';
 import type { TestResultLike } from './model.ts';
 import { progressEvents, waitArtifactType, type ProgressEventMap, type ProgressEvents } from './progress-events.ts';
@@ -220,7 +220,7 @@ function finishedLine(test: ProgressTest, result: TestResultLike, meta: TaskMeta
   }
   const broken = meta.broken ?? [];
   if (broken.length > 0) return `✗ ${test.fullName}${tag}${broken.map((b) => `\n    ${b.requirement}: ${firstLine(failureOfRule(b).message)}`).join('')}`;
-  const findings = [...new Set((meta.findings ?? []).filter((f) => f.severity === 'error').map((f) => `${f.requirement}: ${f.title}`))];
+  const findings = [...new Set((meta.findings ?? []).filter((f) => f.severity === 'error').map((f) => `${f.requirement}: ${headline(failureOfFinding(f, 1))}`))];
   if (findings.length > 0) return `✗ ${test.fullName}${tag}${findings.map((f) => `\n    ${f}`).join('')}`;
   const first = result.errors?.[0];
   const cause = (first as { cause?: { message?: unknown } } | undefined)?.cause?.message;

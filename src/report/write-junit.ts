@@ -12,6 +12,7 @@
  * requirement the point belongs to.
  */
 import { cdata, escapeXmlAttr } from './escape.ts';
+import { headline } from './failures.ts';
 import { bySection, choiceValues, verdictLabel } from './format.ts';
 import type { ChoiceResult, Failure, Report, RequirementResult } from './model.ts';
 
@@ -73,7 +74,7 @@ function testcase(r: RequirementResult, time: number, choices: readonly ChoiceRe
       return [open, out, '    </testcase>'].join('\n');
     case 'fail': {
       const first = r.failures[0];
-      const message = `${r.level}: ${first?.message.split('\n')[0] ?? 'failed'}${r.failures.length > 1 ? ` (+${r.failures.length - 1} more)` : ''}`;
+      const message = `${r.level}: ${first === undefined ? 'failed' : headline(first)}${r.failures.length > 1 ? ` (+${r.failures.length - 1} more)` : ''}`;
       return [open, `      <failure ${attrs({ message, type: r.level })}>${cdata(failureText(r))}</failure>`, out, '    </testcase>'].join('\n');
     }
     default:
