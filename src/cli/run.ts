@@ -7,19 +7,18 @@
  */
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createVitest, startVitest, type Reporter, type TestModule } from 'vitest/node';
+import { startVitest, type Reporter, type TestModule } from 'vitest/node';
 import { headline } from '../report/format.ts';
 import { buildReport } from '../report/model.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
 import { runInfo } from '../report/run-info.ts';
 import { exitStatusOf } from '../report/summary.ts';
 import { writeReport } from '../report/write-report.ts';
-import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
-import type { Cost } from '../suite/conformance.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../suite/embedded-target.ts';
-import { formatPlan, makePlan, type PlannedTest } from '../suite/plan.ts';
-import type { Capability, RequirementId } from '../spec/requirements.ts';
+import { formatPlan } from '../suite/plan.ts';
+import type { CreditPlan } from '../suite/conformance.ts';
+import { creditPlanOf, planRun } from './collect-plan.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
 import { preflight } from './preflight.ts';
 
@@ -46,12 +45,17 @@ export async function run(argv: readonly string[]): Promise<number> {
     await embedded?.close();
     throw error;
   }
+  // The plan grants the credit budget in the order of value and bounds the run's wall time.
+  const plan = await planRun(config, parsed.grep);
+  log(
+    `Plan: ${plan.tests.filter((t) => !t.skip).length} of ${plan.tests.length} tests to run, ${plan.credits} of ${config.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min`,
+  );
   process.stdout.write(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)\n`);
   const startedAt = new Date();
   let ran: SuiteRun;
   try {
     const progress = new ProgressReporter({ live: liveProgress(process.stdout, process.env), creditBudget: config.creditBudget });
-    ran = await runSuiteWithErrors(config, parsed.grep, [progress]);
+    ran = await runSuiteWithErrors(config, parsed.grep, [progress], creditPlanOf(plan));
   } finally {
     await embedded?.close();
   }
@@ -89,12 +93,9 @@ export interface SuiteRun {
 }
 
 /** Runs the conformance project once against `config`; the unhandled errors go into the report's errors. */
-export async function runSuiteWithErrors(config: SuiteConfig, grep?: string, reporters: Array<string | Reporter> = ['default']): Promise<SuiteRun> {
-  const vitest = await startVitest(
-    'test',
-    [],
-    { root, project: ['conformance'], watch: false, run: true, reporters, provide: { suiteConfig: config }, ...(grep !== undefined && { testNamePattern: grep }) },
-  );
+export async function runSuiteWithErrors(config: SuiteConfig, grep?: string, reporters: Array<string | Reporter> = ['default'], creditPlan?: CreditPlan): Promise<SuiteRun> {
+  const provide = { suiteConfig: config, ...(creditPlan && { creditPlan }) };
+  const vitest = await startVitest('test', [], { root, project: ['conformance'], watch: false, run: true, reporters, provide, ...(grep !== undefined && { testNamePattern: grep }) });
   await vitest.close();
   const unhandledErrors = vitest.state.getUnhandledErrors().map((e) => ({ message: messageOf(e) }));
   return { modules: vitest.state.getTestModules(), unhandledErrors };
@@ -123,27 +124,9 @@ async function printPlan(parsed: RunRequest): Promise<number> {
   const config: SuiteConfig = embedded
     ? { ...parsed.config, baseUrl: 'http://127.0.0.1/api/v1', control: { url: 'embedded', token: 'embedded' }, fixtureBaseUrl: 'embedded' }
     : (parsed.config as SuiteConfig);
-  const vitest = await createVitest('test', { root, project: ['conformance'], watch: false, provide: { suiteConfig: config } });
-  try {
-    const { testModules } = await vitest.collect();
-    const tests: PlannedTest[] = testModules.flatMap((m) =>
-      [...m.children.allTests()].map((t) => {
-        const meta = t.meta();
-        return {
-          name: t.fullName,
-          file: m.moduleId.replace(root, ''),
-          requirements: (meta.requirements ?? []) as RequirementId[],
-          needs: (meta.needs ?? []) as Capability[],
-          cost: (meta.cost ?? { credits: 0, starts: 0, polls: 0, uploads: 0 }) as Cost,
-        };
-      }),
-    );
-    const plan = makePlan(tests, configuredOffers(config), config.creditBudget, config.control !== undefined);
-    process.stdout.write(`Target: ${embedded ? 'the embedded reference server (test control on)' : config.baseUrl}\n`);
-    process.stdout.write(formatPlan(plan));
-    return 0;
-  } finally {
-    await vitest.close();
-  }
+  const plan = await planRun(config, parsed.grep);
+  process.stdout.write(`Target: ${embedded ? 'the embedded reference server (test control on)' : config.baseUrl}\n`);
+  process.stdout.write(formatPlan(plan));
+  return 0;
 }
 

@@ -63,6 +63,7 @@ export class ProgressReporter implements Hooks {
   #failed = 0;
   #inconclusive = 0;
   #skipped = 0;
+  #creditsUsed: number | undefined;
   #declaredCredits = 0;
   #current: ProgressTest | undefined;
   #wait: { bucket: string; until: number } | undefined;
@@ -106,6 +107,8 @@ export class ProgressReporter implements Hooks {
     else if (outcome === 'inconclusive') this.#inconclusive++;
     else this.#skipped++;
     if (result.state === 'passed' || result.state === 'failed') this.#declaredCredits += meta.cost?.credits ?? 0;
+    // The run's own count after the test settled (spent or in use, as the budget counts it), when the suite gave one.
+    if (meta.creditsUsed !== undefined) this.#creditsUsed = meta.creditsUsed;
     if (this.#current === test) this.#current = undefined;
     const line = finishedLine(test, result, meta, outcome);
     if (!this.#o.live) this.#write(`${line}\n`);
@@ -157,7 +160,8 @@ export class ProgressReporter implements Hooks {
 
   #credits(): string {
     const budget = this.#o.creditBudget === undefined ? '' : ` of ${this.#o.creditBudget}`;
-    return this.#o.creditsSpent ? `credits ${this.#o.creditsSpent()}${budget}` : `credits ≤ ${this.#declaredCredits}${budget}`;
+    if (this.#o.creditsSpent) return `credits ${this.#o.creditsSpent()}${budget}`;
+    return this.#creditsUsed !== undefined ? `credits ${this.#creditsUsed}${budget}` : `credits ≤ ${this.#declaredCredits}${budget}`;
   }
 
   /** The live status line, cut to the terminal width so `\r` can always redraw it. */

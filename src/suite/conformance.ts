@@ -11,6 +11,7 @@ import { requirement, type Capability, type RequirementId } from '../spec/requir
 import { forwardProgressEvents } from '../report/progress-bridge.ts';
 import { beginEvidence, endEvidence } from './evidence.ts';
 import { allowanceMs } from './allowance.ts';
+import type { Value } from './budget-order.ts';
 import { Inconclusive, RuleBroken, must, type BrokenRule, type Choice } from './rules.ts';
 import { BudgetExhausted } from './spend-guard.ts';
 import { connectTarget, raisedLimits, type Actor, type SuiteTarget } from './target.ts';
@@ -37,7 +38,22 @@ declare module 'vitest' {
     /** What the test declares it needs and may spend; set at collection, so a plan can read it. */
     needs?: Capability[];
     cost?: Cost;
+    value?: Value;
+    allowanceMs?: number;
+    /** The run's credits spent or in use (CreditBudget.spent) once this test settled, for the progress line. */
+    creditsUsed?: number;
   }
+
+  export interface ProvidedContext {
+    /** The run's grant of the credit budget in the order of value (run.ts, from the plan), when it made one. */
+    creditPlan?: CreditPlan;
+  }
+}
+
+/** What `run` tells the worker of the plan's budget: credits held per test name, and the budget that would run each test not granted. */
+export interface CreditPlan {
+  readonly holds: Readonly<Record<string, number>>;
+  readonly wouldRunAt: Readonly<Record<string, number>>;
 }
 
 /** What a test may spend at most: credits, and requests against each rate limit. */
@@ -59,6 +75,8 @@ export interface ConformanceSpec {
   readonly polls?: number;
   readonly uploads?: number;
   readonly timeoutMs?: number;
+  /** What the test is worth when credits are short (budget-order.ts): the happy path and the ledger go first. */
+  readonly value?: Value;
 }
 
 let targetPromise: Promise<SuiteTarget> | undefined;
@@ -68,7 +86,7 @@ forwardProgressEvents();
 
 /** The run's target, connected once. */
 export function suiteTarget(): Promise<SuiteTarget> {
-  targetPromise ??= connectTarget(inject('suiteConfig'));
+  targetPromise ??= connectTarget(inject('suiteConfig'), { creditHolds: creditPlan()?.holds ?? {} });
   return targetPromise;
 }
 
@@ -94,12 +112,39 @@ export interface ConformanceContext {
   check<Ts extends [unknown, ...unknown[]]>(property: fc.IAsyncPropertyWithHooks<Ts> | fc.IAsyncProperty<Ts>, numRuns: number): Promise<void>;
 }
 
+let planPromise: CreditPlan | undefined | null = null;
+function creditPlan(): CreditPlan | undefined {
+  if (planPromise === null) planPromise = inject('creditPlan');
+  return planPromise;
+}
+
+/**
+ * What settles a test's credits when it ends: what it reserved is replaced by what it really spent,
+ * where the run can tell (the spend guard's balances or count, on a target without test control).
+ * With test control every test spends from accounts of its own, and its reservations stand.
+ */
+async function settlement(target: SuiteTarget, cost: Cost): Promise<() => Promise<void>> {
+  const guard = target.spendGuard;
+  if (cost.credits === 0 || !guard) return async () => {};
+  const reservedBefore = target.budget.spent;
+  const spentBefore = await guard.spent();
+  return async () => {
+    const reservedByIt = target.budget.spent - reservedBefore;
+    try {
+      target.budget.settle(reservedByIt, (await guard.spent()) - spentBefore);
+    } catch {
+      // A balance that cannot be read now leaves the reservations standing: the budget stays on the safe side.
+    }
+  };
+}
+
 /** Defines one conformance test. */
 export function conformance(name: string, spec: ConformanceSpec, fn: (t: ConformanceContext) => Promise<void>): void {
   const needs = spec.needs ?? [...new Set(spec.covers.flatMap((id) => requirement(id).needs))];
   const cost: Cost = { credits: spec.credits ?? 0, starts: spec.starts ?? 0, polls: spec.polls ?? 0, uploads: spec.uploads ?? 0 };
-  const declared = { requirements: [...spec.covers], needs: [...needs], cost };
-  test(name, { timeout: allowanceMs(cost, spec.timeoutMs), meta: declared }, async (vitest) => {
+  const timeout = allowanceMs(cost, spec.timeoutMs);
+  const declared = { requirements: [...spec.covers], needs: [...needs], cost, value: spec.value ?? 'rest', allowanceMs: timeout };
+  test(name, { timeout, meta: declared }, async (vitest) => {
     const meta = vitest.task.meta;
     const target = await suiteTarget();
     const skip = (reason: string): never => {
@@ -110,9 +155,15 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
       const offered = target.offers.get(need);
       if (offered !== true) skip(`needs ${need}: ${offered ?? 'not offered'}`);
     }
-    if (cost.credits > target.budget.remaining) {
-      skip(`needs up to ${cost.credits} credits; ${target.budget.remaining} of the budget of ${target.budget.limit} are left`);
+    // Credits held for this test (the plan granted them in the order of value) are now its own; a
+    // test granted none runs when what is left after the holds of the tests still to come is enough.
+    const budget = target.budget;
+    budget.release(vitest.task.fullTestName);
+    if (cost.credits > budget.left) {
+      const wouldRunAt = creditPlan()?.wouldRunAt[vitest.task.fullTestName];
+      skip(`needs up to ${cost.credits} credits; ${budget.describe()}${wouldRunAt === undefined ? '' : ` (a budget of ${wouldRunAt} would run it)`}`);
     }
+    const settle = await settlement(target, cost);
 
     const evidence = beginEvidence();
     const context: ConformanceContext = {
@@ -131,7 +182,7 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
         (meta.choices ??= []).push({ point, value, ...(requirement !== undefined && { requirement }) });
       },
       reserve(credits) {
-        if (!target.budget.tryReserve(credits)) skip(`the credit budget has fewer than ${credits} credit(s) left`);
+        if (!budget.tryReserve(credits)) skip(`needs ${credits} more credit(s); ${budget.describe()}`);
       },
       async check(property, numRuns) {
         const config = target.config;
@@ -178,6 +229,8 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
       if (error instanceof Error) error.message = `[${spec.covers.join(', ')}] ${error.message}`;
       throw error;
     } finally {
+      await settle();
+      meta.creditsUsed = budget.spent;
       endEvidence();
       meta.findings = evidence.findings;
       meta.evidence = evidence.exchanges.slice(-30).map((ex) => ({

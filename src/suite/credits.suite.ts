@@ -56,7 +56,7 @@ describe('credits', () => {
   conformance(
     'charges one credit per success: the balance after equals the balance before minus the successes',
     {
-      covers: ['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'ACCOUNT-GET-READS-CREDITS', 'CREATE-NEW-KEY-NEW-TRYON'],
+      value: 'ledger', covers: ['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'ACCOUNT-GET-READS-CREDITS', 'CREATE-NEW-KEY-NEW-TRYON'],
       needs: [],
       credits: chargedStarts,
       starts: chargedStarts,
@@ -69,7 +69,7 @@ describe('credits', () => {
       const actor = await t.ownAccount();
       const body = await idBody(api, actor);
       // The wrapper has checked the declared maximum against the budget; scale down if it has changed since.
-      const k = Math.max(1, Math.min(chargedStarts, t.target.budget.remaining));
+      const k = Math.max(1, Math.min(chargedStarts, t.target.budget.left));
       const before = await api.credits(actor);
       t.reserve(k);
 
@@ -92,7 +92,7 @@ describe('credits', () => {
   conformance(
     'refunds a try-on that ends failed: it reads 200 failed with a message, and the balance is back',
     {
-      covers: ['SVC-FAILED-TRYON-REFUNDED', 'STATE-PENDING-TO-FAILED', 'STATE-FAILED-READ-IS-200', 'STATE-GENERATION-PROBLEMS-NOT-HTTP-ERRORS', 'RES-RESULT-URL-NULL-UNLESS-SUCCESS'],
+      value: 'ledger', covers: ['SVC-FAILED-TRYON-REFUNDED', 'STATE-PENDING-TO-FAILED', 'STATE-FAILED-READ-IS-200', 'STATE-GENERATION-PROBLEMS-NOT-HTTP-ERRORS', 'RES-RESULT-URL-NULL-UNLESS-SUCCESS'],
       needs: ['scenarios'],
       credits: 1,
       starts: 1,
@@ -129,7 +129,7 @@ describe('credits', () => {
   conformance(
     'charges nothing for refused starts (403 consent false, 400 invalid image URL, 422 with scenarios) nor for replays',
     {
-      covers: ['STATE-CREATE-STARTS-PENDING', 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE', 'CREATE-IDEMPOTENCY-REPLAY', 'SYNC-SAME-CONTRACT-AS-CREATE', 'ERR-CONSENT-REQUIRED', 'ERR-INVALID-IMAGE-URL', 'ERR-IMAGE-REJECTED'],
+      value: 'ledger', covers: ['STATE-CREATE-STARTS-PENDING', 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE', 'CREATE-IDEMPOTENCY-REPLAY', 'SYNC-SAME-CONTRACT-AS-CREATE', 'ERR-CONSENT-REQUIRED', 'ERR-INVALID-IMAGE-URL', 'ERR-IMAGE-REJECTED'],
       needs: [],
       credits: 4,
       starts: 6,
@@ -181,7 +181,7 @@ describe('credits', () => {
 
   conformance(
     'charges nothing for a start refused with 429 RATE_LIMITED',
-    { covers: ['STATE-CREATE-STARTS-PENDING', 'ERR-RATE-LIMITED'], needs: ['test-control'], credits: 2, starts: 2, polls: pollsPerWait, uploads: 2 },
+    { value: 'ledger', covers: ['STATE-CREATE-STARTS-PENDING', 'ERR-RATE-LIMITED'], needs: ['test-control'], credits: 2, starts: 2, polls: pollsPerWait, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
       // One start a minute: the second start in a row is over the limit.
@@ -208,7 +208,7 @@ describe('credits', () => {
 
   conformance(
     'charges nothing for 502 START_FAILED, and the failed start leaves no try-on behind',
-    { covers: ['ERR-START-FAILED', 'STATE-NOT-STARTED-NO-CREDIT-NO-STATE'], needs: ['scenarios'], credits: 1, starts: 2, uploads: 2 },
+    { value: 'ledger', covers: ['ERR-START-FAILED', 'STATE-NOT-STARTED-NO-CREDIT-NO-STATE'], needs: ['scenarios'], credits: 1, starts: 2, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -233,7 +233,7 @@ describe('credits', () => {
 
   conformance(
     'gives 402 INSUFFICIENT_CREDITS at a balance of 0 and starts nothing; records whether the same key starts once credited',
-    { covers: ['ERR-INSUFFICIENT-CREDITS', 'STATE-CREATE-STARTS-PENDING'], credits: 1, starts: 3, polls: pollsPerWait, uploads: 2 },
+    { value: 'ledger', covers: ['ERR-INSUFFICIENT-CREDITS', 'STATE-CREATE-STARTS-PENDING'], credits: 1, starts: 3, polls: pollsPerWait, uploads: 2 },
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);

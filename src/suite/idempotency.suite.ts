@@ -86,7 +86,7 @@ describe('idempotency', () => {
   conformance(
     'replays the earlier try-on for a reused key and body: the same id, as a create answer, and no second charge',
     {
-      covers: ['CREATE-IDEMPOTENCY-REPLAY', 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE', 'CREATE-RESPONSE-STATUS-PENDING', 'RES-POLL-URL-VALUE', 'RES-RESULT-URL-ABSENT-FROM-CREATE'],
+      value: 'ledger', covers: ['CREATE-IDEMPOTENCY-REPLAY', 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE', 'CREATE-RESPONSE-STATUS-PENDING', 'RES-POLL-URL-VALUE', 'RES-RESULT-URL-ABSENT-FROM-CREATE'],
       needs: [],
       credits: 1,
       starts: 3,

@@ -1,7 +1,7 @@
 /** The plan of a run, before anything is sent: what runs, what skips and why, credits and least wall time. */
 import { describe, expect, it } from 'vitest';
 import type { Capability, RequirementId } from '../spec/requirements.ts';
-import { formatPlan, makePlan, type PlannedTest } from './plan.ts';
+import { formatPlan, makePlan, setupAllowanceSeconds, type PlannedTest } from './plan.ts';
 
 const test = (name: string, requirements: RequirementId[], o: { needs?: Capability[]; credits?: number; starts?: number; polls?: number; uploads?: number } = {}): PlannedTest => ({
   name,
@@ -22,16 +22,27 @@ describe('makePlan', () => {
     expect(plan.exercised).toEqual([]);
   });
 
-  it('spends the budget in file order and skips what would pass it', () => {
+  it('grants the budget in the order of value, passes over what does not fit, and says what budget would run it', () => {
     const plan = makePlan(
-      [test('a', ['SVC-ONE-CREDIT-PER-FINISHED-TRYON'], { credits: 3 }), test('b', ['SVC-FAILED-TRYON-REFUNDED'], { credits: 6 }), test('c', ['SYNC-200-ON-SUCCESS'], { credits: 5 })],
+      [
+        test('a', ['SVC-ONE-CREDIT-PER-FINISHED-TRYON'], { credits: 3 }),
+        test('b', ['SVC-FAILED-TRYON-REFUNDED'], { credits: 6 }),
+        { ...test('c', ['SYNC-200-ON-SUCCESS'], { credits: 5 }), value: 'happy-path' },
+      ],
       offers(),
       8,
       false,
     );
-    expect(plan.tests.map((t) => t.skip ?? 'run')).toEqual(['run', 'needs up to 6 credits; the budget of 8 would be passed', 'run']);
+    expect(plan.tests.map((t) => t.skip ?? 'run')).toEqual(['run', 'needs up to 6 credits; the budget of 8 goes to higher-value tests first (a budget of 14 would run it)', 'run']);
+    expect(plan.allotment.granted.map((g) => g.name)).toEqual(['c', 'a']);
     expect(plan.credits).toBe(8);
     expect([...plan.exercised].sort()).toEqual(['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'SYNC-200-ON-SUCCESS']);
+    expect(formatPlan(plan)).toContain('  14 credits: b (6, the rest)');
+  });
+
+  it('bounds the wall time by the allowances of the tests that run, plus the set-up', () => {
+    const plan = makePlan([{ ...test('a', []), allowanceMs: 180_000 }, { ...test('b', [], { needs: ['test-control'] }), allowanceMs: 600_000 }], offers({ 'test-control': 'none' }), 8, false);
+    expect(plan.wallBoundSeconds).toBe(setupAllowanceSeconds + 180);
   });
 
   it('counts a requirement as exercised when any test that runs covers it, and skipped only when none does', () => {

@@ -4,6 +4,7 @@
  * spend, and the least wall time the documented rate limits allow.
  */
 import { requirement, requirementIds, type Capability, type RequirementId } from '../spec/requirements.ts';
+import { allotCredits, valueRanks, valueTitles, type Allotment, type Value } from './budget-order.ts';
 import type { Offers } from './capabilities.ts';
 import type { Cost } from './conformance.ts';
 
@@ -13,6 +14,10 @@ export interface PlannedTest {
   readonly requirements: readonly RequirementId[];
   readonly needs: readonly Capability[];
   readonly cost: Cost;
+  /** What the test is worth when credits are short (budget-order.ts); default `rest`. */
+  readonly value?: Value;
+  /** The test's time allowance (allowance.ts), for the run's wall-time bound. */
+  readonly allowanceMs?: number;
 }
 
 export interface Plan {
@@ -27,23 +32,39 @@ export interface Plan {
   readonly requests: Readonly<Record<'starts' | 'polls' | 'uploads', number>>;
   /** Least wall time the documented limits allow for those requests, in seconds. */
   readonly leastWallSeconds: number;
+  /**
+   * The run's wall-time bound, in seconds: the allowances of the tests that run, one after another,
+   * plus the set-up. A run that reaches it stops like an interrupted one (exit 2).
+   */
+  readonly wallBoundSeconds: number;
+  /** How the credit budget is granted, in the order of value; tests not granted any wait for leftovers. */
+  readonly allotment: Allotment;
+  readonly creditBudget: number;
 }
+
+/** Set-up before the first test (preflight, accounts) and the report after the last, in the bound. */
+export const setupAllowanceSeconds = 120;
 
 /** Requests per rolling minute the spec documents. */
 const perMinute = { starts: 12, polls: 60, uploads: 30 } as const;
 
 /** Computes the plan of `tests` against what the configuration offers and the credit budget. */
 export function makePlan(tests: readonly PlannedTest[], offers: Offers, creditBudget: number, limitsRaised: boolean): Plan {
-  let credits = 0;
-  const planned = tests.map((test) => {
+  const capable = tests.map((test) => {
     const missing = test.needs.find((need) => offers.get(need) !== true);
-    if (missing) return { ...test, skip: `needs ${missing}: ${String(offers.get(missing))}` };
-    if (credits + test.cost.credits > creditBudget) {
-      return { ...test, skip: `needs up to ${test.cost.credits} credits; the budget of ${creditBudget} would be passed` };
-    }
-    credits += test.cost.credits;
-    return test;
+    return missing ? { ...test, skip: `needs ${missing}: ${String(offers.get(missing))}` } : test;
   });
+  const allotment = allotCredits(
+    capable.filter((t) => !('skip' in t)).map((t) => ({ name: t.name, credits: t.cost.credits, value: t.value ?? 'rest' })),
+    creditBudget,
+  );
+  const refused = new Map(allotment.refused.map((r) => [r.name, r]));
+  const planned = capable.map((test): PlannedTest & { readonly skip?: string } => {
+    const r = refused.get(test.name);
+    if ('skip' in test || !r) return test;
+    return { ...test, skip: `needs up to ${r.credits} credits; the budget of ${creditBudget} goes to higher-value tests first (a budget of ${r.budgetThatRunsIt} would run it)` };
+  });
+  const credits = allotment.total;
   const run = planned.filter((t) => !('skip' in t));
   const exercised = new Set(run.flatMap((t) => t.requirements));
   const skippedReasons = new Map<RequirementId, string>();
@@ -74,6 +95,9 @@ export function makePlan(tests: readonly PlannedTest[], offers: Offers, creditBu
     credits,
     requests,
     leastWallSeconds,
+    wallBoundSeconds: setupAllowanceSeconds + Math.ceil(run.reduce((n, t) => n + (t.allowanceMs ?? 0), 0) / 1000),
+    allotment,
+    creditBudget,
   };
 }
 
@@ -86,9 +110,12 @@ export function formatPlan(plan: Plan): string {
   const lines = [
     `Plan: ${plan.tests.length} tests, ${plan.tests.filter((t) => !t.skip).length} to run`,
     `  requirements exercised: ${plan.exercised.length} of ${requirementIds.length}`,
-    `  credits the run may spend: at most ${plan.credits}`,
+    `  credits the run may spend: at most ${plan.credits} of the budget of ${plan.creditBudget}`,
     `  requests against the limits: ${plan.requests.starts} starts, ${plan.requests.polls} polls, ${plan.requests.uploads} uploads`,
     `  least wall time the documented limits allow: ${formatSeconds(plan.leastWallSeconds)} (for every declared request; tests skipped at run time send fewer)`,
+    `  wall-time bound: ${formatSeconds(plan.wallBoundSeconds)} (the run stops there, with a partial report and exit 2)`,
+    '',
+    ...formatBudget(plan),
     '',
     `Skipped (${plan.skipped.length}):`,
     ...plan.skipped.map((s) => `  ${s.id}: ${s.reason}`),
@@ -100,6 +127,22 @@ export function formatPlan(plan: Plan): string {
     ...plan.uncovered.map((id) => `  ${id}`),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The budget in the order of value, and what a larger one would add. */
+function formatBudget(plan: Plan): string[] {
+  const { granted, refused } = plan.allotment;
+  const lines = [`Credit budget, in the order of value (${plan.credits} of ${plan.creditBudget} granted up front):`];
+  for (const value of valueRanks) {
+    const mine = granted.filter((g) => g.value === value);
+    if (mine.length > 0) lines.push(`  ${valueTitles[value]}: ${mine.map((g) => `${g.name} (${g.credits})`).join('; ')}`);
+  }
+  if (granted.length === 0) lines.push('  (no test that spends credits is granted any)');
+  if (refused.length > 0) {
+    lines.push('', 'A larger budget would add (each runs at the budget shown; a test not granted credits still runs if enough is left at its turn):');
+    for (const r of refused) lines.push(`  ${r.budgetThatRunsIt} credits: ${r.name} (${r.credits}, ${valueTitles[r.value]})`);
+  }
+  return lines;
 }
 
 function formatSeconds(s: number): string {

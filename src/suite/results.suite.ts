@@ -74,7 +74,7 @@ function formatOf(bytes: Buffer): 'image/jpeg' | 'image/png' | 'neither JPEG nor
 describe('result images', () => {
   conformance(
     'serves a success’s resultUrl from the API host under /i/, without a key, as a JPEG or PNG (and an image Content-Type, when given, matches its bytes)',
-    { covers: ['RES-RESULT-URL-ON-SUCCESS', 'RES-RESULT-URL-HOST-AND-PATH', 'AUTH-RESULT-URL-PUBLIC'], credits: 1, starts: attempts, polls: attempts * pollsPerWait, uploads: 2 },
+    { value: 'happy-path', covers: ['RES-RESULT-URL-ON-SUCCESS', 'RES-RESULT-URL-HOST-AND-PATH', 'AUTH-RESULT-URL-PUBLIC'], credits: 1, starts: attempts, polls: attempts * pollsPerWait, uploads: 2 },
     async (t) => {
       const resultUrl = await sharedResult(t);
       const url = new URL(resultUrl);
@@ -98,7 +98,7 @@ describe('result images', () => {
 
   conformance(
     'labels the result image as made with AI in its metadata (any field: XMP, PNG text, EXIF, COM, IPTC, C2PA)',
-    { covers: ['SVC-RESULT-AI-LABEL'], credits: 1, starts: attempts, polls: attempts * pollsPerWait, uploads: 2 },
+    { value: 'happy-path', covers: ['SVC-RESULT-AI-LABEL'], credits: 1, starts: attempts, polls: attempts * pollsPerWait, uploads: 2 },
     async (t) => {
       const resultUrl = await sharedResult(t);
       const image = await fetchWithoutKey(t, resultUrl);

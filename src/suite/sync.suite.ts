@@ -149,7 +149,7 @@ async function dropTrial(t: ConformanceContext, api: Api, actor: Actor, body: Re
 describe('POST /tryons/sync', () => {
   conformance(
     'answers 200 with success and a resultUrl when the try-on finishes within the wait',
-    { covers: ['SYNC-200-ON-SUCCESS', 'RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', 'EVENTS-OUTCOME-BY-POLL-OR-SYNC', 'STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED'], credits: 1, starts: 1, polls: pollsPerWait, uploads: 2 },
+    { value: 'happy-path', covers: ['SYNC-200-ON-SUCCESS', 'RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', 'EVENTS-OUTCOME-BY-POLL-OR-SYNC', 'STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED'], credits: 1, starts: 1, polls: pollsPerWait, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -185,7 +185,7 @@ describe('POST /tryons/sync', () => {
   conformance(
     'answers 200 with failed, a null resultUrl and a message when generation fails within the wait, and refunds',
     {
-      covers: ['SYNC-200-ON-FAILED', 'RES-TRYON-MESSAGE-ON-FAILED', 'RES-RESULT-URL-NULL-UNLESS-SUCCESS', 'STATE-GENERATION-PROBLEMS-NOT-HTTP-ERRORS', 'SVC-FAILED-TRYON-REFUNDED'],
+      value: 'ledger', covers: ['SYNC-200-ON-FAILED', 'RES-TRYON-MESSAGE-ON-FAILED', 'RES-RESULT-URL-NULL-UNLESS-SUCCESS', 'STATE-GENERATION-PROBLEMS-NOT-HTTP-ERRORS', 'SVC-FAILED-TRYON-REFUNDED'],
       needs: ['scenarios'],
       credits: 1,
       starts: 1,

@@ -86,7 +86,7 @@ const unreachable = (why: string): never => {
 };
 
 /** Builds the target from a configuration: detects capabilities and sets up accounts. */
-export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
+export async function connectTarget(config: SuiteConfig, o: { readonly creditHolds?: Readonly<Record<string, number>> } = {}): Promise<SuiteTarget> {
   const dispatcher = new Agent({ connections: 2048, headersTimeout: 0, bodyTimeout: 0 });
   const raw = createSend({ baseUrl: config.baseUrl, dispatcher });
   // Operations are relative to the base URL the run was given ("All paths are relative to {base_url}").
@@ -117,7 +117,8 @@ export async function connectTarget(config: SuiteConfig): Promise<SuiteTarget> {
     pollIntervalMs: control ? 100 : 2_500,
   };
   const pacer = new Pacer({ limits: documentedLimits, onWait: (bucket, ms) => progressEvents.emit('wait', { bucket, ms }) });
-  const budget = new CreditBudget(config.creditBudget);
+  // Credits the run's plan holds for tests in the order of value (budget-order.ts), until each starts.
+  const budget = new CreditBudget(config.creditBudget, o.creditHolds);
 
   const makeActor = async (name: string): Promise<Actor> => {
     if (!control) return unreachable('no control');

@@ -1,0 +1,55 @@
+/**
+ * The plan of a run from the suite itself: vitest collects the conformance files (nothing is sent),
+ * and each test's declared requirements, needs, cost, value and time allowance make the plan
+ * (src/suite/plan.ts). `run --plan` prints it; `run` computes it first, to grant the credit budget
+ * in the order of value and to bound the run's wall time.
+ */
+import { createVitest } from 'vitest/node';
+import type { Capability, RequirementId } from '../spec/requirements.ts';
+import { configuredOffers } from '../suite/capabilities.ts';
+import type { SuiteConfig } from '../suite/config.ts';
+import type { Cost, CreditPlan } from '../suite/conformance.ts';
+import type { Value } from '../suite/budget-order.ts';
+import { makePlan, type Plan, type PlannedTest } from '../suite/plan.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+/** The tests of the conformance project as declared (by full name), optionally narrowed like `--grep`. */
+export async function collectPlannedTests(config: SuiteConfig, grep?: string): Promise<PlannedTest[]> {
+  const vitest = await createVitest('test', { root, project: ['conformance'], watch: false, provide: { suiteConfig: config } });
+  try {
+    const { testModules } = await vitest.collect();
+    const pattern = grep === undefined ? undefined : new RegExp(grep);
+    return testModules.flatMap((m) =>
+      [...m.children.allTests()]
+        .filter((t) => pattern === undefined || pattern.test(t.fullName))
+        .map((t) => {
+          const meta = t.meta();
+          return {
+            name: t.fullName,
+            file: m.moduleId.replace(root, ''),
+            requirements: (meta.requirements ?? []) as RequirementId[],
+            needs: (meta.needs ?? []) as Capability[],
+            cost: (meta.cost ?? { credits: 0, starts: 0, polls: 0, uploads: 0 }) as Cost,
+            value: (meta.value ?? 'rest') as Value,
+            ...(meta.allowanceMs !== undefined && { allowanceMs: meta.allowanceMs }),
+          };
+        }),
+    );
+  } finally {
+    await vitest.close();
+  }
+}
+
+/** The plan of a run of `config`. */
+export async function planRun(config: SuiteConfig, grep?: string): Promise<Plan> {
+  return makePlan(await collectPlannedTests(config, grep), configuredOffers(config), config.creditBudget, config.control !== undefined);
+}
+
+/** What the worker needs of the plan: the credits held per test, and the budget that would run each test not granted. */
+export function creditPlanOf(plan: Plan): CreditPlan {
+  return {
+    holds: Object.fromEntries(plan.allotment.granted.map((g) => [g.name, g.credits])),
+    wouldRunAt: Object.fromEntries(plan.allotment.refused.map((r) => [r.name, r.budgetThatRunsIt])),
+  };
+}

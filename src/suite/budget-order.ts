@@ -1,0 +1,66 @@
+/**
+ * Who gets the credit budget, decided before anything is sent (issue "A run against a real target":
+ * "The budget buys coverage in order of value"). Tests that spend credits are ranked by the value
+ * they declare, the happy path first (a start polled to success, its resultUrl and AI label, a sync
+ * success), then the ledger and refunds, then the rest; within a rank, the cheaper test first, so
+ * a small budget covers as many tests as it can. Tests that spend nothing always run.
+ *
+ * The allotment is a promise, not a prediction: credits are held for the tests granted them until
+ * they run, and a test that was not granted runs anyway when, at its turn, what is left after those
+ * holds is enough (credits a finished test did not spend come back; see CreditBudget).
+ */
+
+/** What a test that spends credits is worth to a user with a small budget, most valuable first. */
+export const valueRanks = ['happy-path', 'ledger', 'rest'] as const;
+export type Value = (typeof valueRanks)[number];
+
+export const valueTitles: Readonly<Record<Value, string>> = {
+  'happy-path': 'the happy path (a start polled to success, its resultUrl and AI label, a sync success)',
+  ledger: 'the ledger and refunds',
+  rest: 'the rest',
+};
+
+export interface CreditCandidate {
+  readonly name: string;
+  readonly credits: number;
+  readonly value: Value;
+}
+
+export interface Allotment {
+  /** Credits granted up front, by test name, in the order of value. */
+  readonly granted: ReadonlyArray<{ readonly name: string; readonly credits: number; readonly value: Value }>;
+  /** Tests that spend credits and were not granted any, with the budget that would have run each. */
+  readonly refused: ReadonlyArray<{ readonly name: string; readonly credits: number; readonly value: Value; readonly budgetThatRunsIt: number }>;
+  /** The credits granted in all. */
+  readonly total: number;
+}
+
+/** The order of value: rank, then cheaper first, then the order given (file order). */
+export function byValue<T extends CreditCandidate>(tests: readonly T[]): T[] {
+  return tests
+    .map((test, index) => ({ test, index }))
+    .sort((a, b) => valueRanks.indexOf(a.test.value) - valueRanks.indexOf(b.test.value) || a.test.credits - b.test.credits || a.index - b.index)
+    .map((x) => x.test);
+}
+
+/**
+ * Grants `budget` credits to the tests that spend some, in the order of value. A test that does not
+ * fit is passed over (a cheaper one after it may still fit), and told what budget would run it: the
+ * credits granted before it in that order, plus its own.
+ */
+export function allotCredits(tests: readonly CreditCandidate[], budget: number): Allotment {
+  const granted: Array<Allotment['granted'][number]> = [];
+  const refused: Array<Allotment['refused'][number]> = [];
+  let total = 0;
+  let wanted = 0;
+  for (const test of byValue(tests.filter((t) => t.credits > 0))) {
+    wanted += test.credits;
+    if (total + test.credits <= budget) {
+      total += test.credits;
+      granted.push({ name: test.name, credits: test.credits, value: test.value });
+    } else {
+      refused.push({ name: test.name, credits: test.credits, value: test.value, budgetThatRunsIt: wanted });
+    }
+  }
+  return { granted, refused, total };
+}
