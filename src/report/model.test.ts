@@ -36,7 +36,7 @@ describe('buildReport: the verdict of a requirement', () => {
     ['pass when only a warning finding names it', { tests: [{ ...passed('a'), meta: { findings: [warningFinding] } }], want: 'pass' }],
     ['skip, with every distinct reason, when all covering tests skipped', { tests: [skipped('a', 'needs test-control: no'), skipped('b', 'needs scenarios: no'), skipped('c', 'needs scenarios: no')], want: 'skip', reason: 'needs test-control: no; needs scenarios: no' }],
     ['skip with vitest’s skip note when the test left no reason in meta', { tests: [{ name: 'a', state: 'skipped', requirements: [observable], note: 'ctx.skip note' }], want: 'skip', reason: 'ctx.skip note' }],
-    ['skip when the run stopped before a covering test finished', { tests: [{ name: 'a', state: 'pending', requirements: [observable] }], want: 'skip', reason: 'did not finish: the run was interrupted' }],
+    ['skip when the run stopped before a covering test finished', { tests: [{ name: 'a', state: 'pending', requirements: [observable] }], want: 'skip', reason: 'not run: the run was interrupted' }],
     ['skip, not not-observable, when a test covers an unobservable requirement but skipped', { id: notObservable, tests: [skipped('a', 'needs x', [notObservable])], want: 'skip', reason: 'needs x' }],
     ['not-observable with the catalogue’s reason when no test covers it', { id: notObservable, tests: [passed('a')], want: 'not-observable', reason: requirement(notObservable).notObservable ?? '' }],
     ['not-covered when no test covers an observable requirement', { tests: [passed('a', [other])], want: 'not-covered', reason: 'no test of this version covers it' }],

@@ -151,6 +151,8 @@ export interface Report {
   readonly capabilities: Readonly<Record<string, true | string>>;
   readonly startedAt: string;
   readonly durationMs: number;
+  /** Set when the run was stopped before its end: its verdicts are those of the tests that ran. */
+  readonly interrupted?: Interrupted;
   readonly summary: Summary;
   /** In catalogue order, which is the order of the spec. */
   readonly requirements: readonly RequirementResult[];
@@ -159,6 +161,14 @@ export interface Report {
   readonly errors: readonly RunError[];
   /** What the target chose on each point the spec leaves open, as seen in this run. */
   readonly choices: readonly ChoiceResult[];
+}
+
+/** Why and when a run was stopped before its end. */
+export interface Interrupted {
+  /** `SIGINT` or `SIGTERM`; absent when the run's wall-time bound stopped it. */
+  readonly signal?: string;
+  readonly reason: string;
+  readonly at: string;
 }
 
 /** One implementation-defined point and what the target was seen to do on it. */
@@ -189,6 +199,8 @@ export interface RunInfo {
   readonly durationMs: number;
   /** vitest's unhandled errors (`vitest.state.getUnhandledErrors()`). */
   readonly unhandledErrors?: ReadonlyArray<{ readonly message: string }>;
+  /** The run was stopped before its end (Ctrl-C, SIGTERM, the wall-time bound). */
+  readonly interrupted?: { readonly signal?: string; readonly reason: string; readonly at: Date | string };
 }
 
 // ---- The part of vitest's reported tasks the report reads. `TestModule` satisfies it; tests feed fakes. ----
@@ -246,7 +258,12 @@ export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, c
   for (const error of info.unhandledErrors ?? []) errors.push({ message: error.message });
 
   const target = { baseUrl: publicUrl(info.target.baseUrl), embedded: info.target.embedded };
-  const requirements = catalogue.map((req) => judge(req, ran, { seed: info.seed, target }));
+  const interrupted = info.interrupted && {
+    ...(info.interrupted.signal !== undefined && { signal: info.interrupted.signal }),
+    reason: info.interrupted.reason,
+    at: typeof info.interrupted.at === 'string' ? info.interrupted.at : info.interrupted.at.toISOString(),
+  };
+  const requirements = catalogue.map((req) => notRunIfInterrupted(judge(req, ran, { seed: info.seed, target }), interrupted));
   const tests = ran.map((r) => r.entry);
   return {
     schemaVersion: reportSchemaVersion,
@@ -260,6 +277,7 @@ export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, c
     capabilities: Object.fromEntries(info.capabilities instanceof Map ? info.capabilities : Object.entries(info.capabilities)),
     startedAt: typeof info.startedAt === 'string' ? info.startedAt : info.startedAt.toISOString(),
     durationMs: Math.round(info.durationMs),
+    ...(interrupted && { interrupted }),
     summary: summarise(requirements, tests, errors.length),
     requirements,
     tests,
@@ -322,11 +340,25 @@ function describeTest(test: TestCaseLike, file: string, grep: string | undefined
   return { test, entry: { ...entry, outcome: testOutcome({ entry, meta, errors }).outcome }, meta, errors };
 }
 
+/** The note vitest gives the tests of a cancelled run (`cancelCurrentRun`) that did not run. */
+const cancelledNote = 'The test run was aborted by the user.';
+
 function skipReasonOf(meta: TaskMeta, result: TestResultLike, grep: string | undefined): string {
   if (meta.skipReason !== undefined) return meta.skipReason;
+  // vitest's note on the tests of a cancelled run that had not finished: the one it cut short says why (its `inconclusive`).
+  if (result.note === cancelledNote) return meta.inconclusive ?? 'not run: the run was interrupted';
   if (result.note !== undefined && result.note !== '') return result.note;
-  if (result.state === 'pending') return 'did not finish: the run was interrupted';
+  if (result.state === 'pending') return 'not run: the run was interrupted';
   return grep === undefined ? 'not run (marked skip or todo)' : `not selected by --grep ${JSON.stringify(grep)}`;
+}
+
+/**
+ * In an interrupted run, a requirement no test that ran covers was not reached: its tests may be in
+ * the files that never started, so it is a skip ("not run"), never "no test covers it".
+ */
+function notRunIfInterrupted(result: RequirementResult, interrupted: Interrupted | undefined): RequirementResult {
+  if (interrupted === undefined || result.verdict !== 'not-covered') return result;
+  return { ...result, verdict: 'skip', reason: `not run: the run was interrupted (${interrupted.reason}) before any test of it` };
 }
 
 /** The base URL without credentials, query or fragment: nothing secret goes into a report. */

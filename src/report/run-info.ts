@@ -17,6 +17,8 @@ export interface RunFacts {
   readonly durationMs: number;
   readonly grep?: string;
   readonly unhandledErrors?: ReadonlyArray<{ readonly message: string }>;
+  /** The run was stopped before its end (src/cli/interrupt.ts). */
+  readonly interrupted?: { readonly signal?: string; readonly reason: string; readonly at: Date };
 }
 
 /** Fills in a report's RunInfo from the run's configuration and timing. */
@@ -34,6 +36,7 @@ export function runInfo(facts: RunFacts): RunInfo {
     startedAt: facts.startedAt,
     durationMs: facts.durationMs,
     ...(facts.unhandledErrors !== undefined && { unhandledErrors: facts.unhandledErrors }),
+    ...(facts.interrupted !== undefined && { interrupted: facts.interrupted }),
   };
 }
 

@@ -26,6 +26,7 @@ export function renderJunit(report: Report): string {
     ['profile', report.profile],
     ['openapiSha256', report.openapiSha256],
     ['tool', `${report.tool.name} ${report.tool.version}`],
+    ...(report.interrupted === undefined ? [] : [['interrupted', `${report.interrupted.reason} at ${report.interrupted.at}`]]),
   ];
   const suites = bySection(report.requirements).map((group) => {
     const count = (pick: (r: RequirementResult) => boolean): number => group.requirements.filter(pick).length;
