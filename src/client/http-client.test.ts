@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSend } from './http-client.ts';
+import { RunStopped } from './run-stop.ts';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -45,5 +46,22 @@ describe('createSend', () => {
     expect(errors.slice(3).every((e) => e.startsWith('circuit open'))).toBe(true);
     expect(seen).toBe(3);
     expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it('once stopped, refuses every request without sending it and aborts the ones in flight', async () => {
+    let seen = 0;
+    const base = await listen((_req, res) => {
+      seen++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"a":'); // and never ends: the request is in flight until the stop
+    });
+    const stop = new AbortController();
+    const send = createSend({ baseUrl: base, stop: stop.signal, timeoutMs: 60_000 });
+    const inFlight = send({ method: 'GET', path: '/account' });
+    while (seen === 0) await new Promise((r) => setTimeout(r, 5));
+    stop.abort(new RunStopped('interrupted by SIGINT'));
+    expect((await inFlight).error).toBe('interrupted: the run stopped (interrupted by SIGINT)');
+    const later = await send({ method: 'GET', path: '/account' });
+    expect({ error: later.error, response: later.response, seen }).toEqual({ error: 'interrupted: the run stopped (interrupted by SIGINT)', response: undefined, seen: 1 });
   });
 });

@@ -5,6 +5,7 @@
  */
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts';
+import { runStopSignal, stoppedBecause } from './run-stop.ts';
 
 export interface SendOptions {
   readonly method: string;
@@ -38,6 +39,11 @@ export interface ClientOptions {
    * its timeout: a run against a target that never answers ends in bounded time.
    */
   readonly breakAfter?: number;
+  /**
+   * The run's stop (default: this process's, `run-stop.ts`). Once aborted, every request is refused
+   * at once (an exchange with an `interrupted:` error, never sent) and those in flight are aborted.
+   */
+  readonly stop?: AbortSignal;
 }
 
 export type Send = (options: SendOptions) => Promise<Exchange>;
@@ -53,6 +59,7 @@ export function createSend(options: ClientOptions): Send {
   const dispatcher = options.dispatcher ?? new Agent({ connections: 256, headersTimeout: 0, bodyTimeout: 0 });
   const maxBody = options.maxBodyBytes ?? defaultMaxBody;
   const breakAfter = options.breakAfter ?? defaultBreakAfter;
+  const stop = options.stop ?? runStopSignal;
   let failuresInARow = 0;
 
   return async (o) => {
@@ -79,6 +86,11 @@ export function createSend(options: ClientOptions): Send {
       ...(Buffer.isBuffer(body) && { body: body.toString('utf8') }),
       ...(multipart && { multipart }),
     };
+    if (stop.aborted) {
+      const exchange: Exchange = { seq: ++seq, request: recorded, error: interrupted(stop), ...op(o) };
+      options.onExchange?.(exchange);
+      return exchange;
+    }
     if (failuresInARow >= breakAfter) {
       const exchange: Exchange = { seq: ++seq, request: recorded, error: `circuit open: the target failed ${failuresInARow} requests in a row at the transport level`, ...op(o) };
       options.onExchange?.(exchange);
@@ -88,13 +100,15 @@ export function createSend(options: ClientOptions): Send {
     const deadline = AbortSignal.timeout(o.timeoutMs ?? options.timeoutMs ?? defaultTimeoutMs);
     let exchange: Exchange;
     try {
-      const res = await request(url, { method: o.method as 'GET', headers, body: body ?? null, dispatcher, signal: deadline });
+      const res = await request(url, { method: o.method as 'GET', headers, body: body ?? null, dispatcher, signal: AbortSignal.any([deadline, stop]) });
       const { bytes, truncated } = await readBounded(res.body, maxBody);
+      if (stop.aborted) throw stop.reason;
       exchange = { seq: ++seq, request: recorded, response: toResponse(res, bytes, truncated, performance.now() - started), ...op(o) };
     } catch (error) {
-      exchange = { seq: ++seq, request: recorded, error: describe(error, deadline), ...op(o) };
+      exchange = { seq: ++seq, request: recorded, error: stop.aborted ? interrupted(stop) : describe(error, deadline), ...op(o) };
     }
-    failuresInARow = exchange.response ? 0 : failuresInARow + 1;
+    // An interrupted request says nothing of the target: it does not count toward the circuit.
+    if (!stop.aborted) failuresInARow = exchange.response ? 0 : failuresInARow + 1;
     options.onExchange?.(exchange);
     return exchange;
   };
@@ -141,6 +155,10 @@ function toResponse(res: Dispatcher.ResponseData, bytes: Buffer, truncated: bool
     }
   }
   return { status: res.statusCode, headers, text, json, bytes, truncated, durationMs };
+}
+
+function interrupted(stop: AbortSignal): string {
+  return `interrupted: the run stopped (${stoppedBecause(stop) ?? 'stopped'})`;
 }
 
 function describe(error: unknown, deadline: AbortSignal): string {
