@@ -15,6 +15,7 @@ import type { Value } from './budget-order.ts';
 import { Inconclusive, RuleBroken, must, type BrokenRule, type Choice } from './rules.ts';
 import { BudgetExhausted } from './spend-guard.ts';
 import { connectTarget, raisedLimits, type Actor, type SuiteTarget } from './target.ts';
+import { runStopped, stopOnCancel, stopOnSignals } from './worker-stop.ts';
 
 export interface ExchangeSummary {
   readonly curl: string;
@@ -83,6 +84,8 @@ let targetPromise: Promise<SuiteTarget> | undefined;
 
 // Rate-limit waits happen in this worker; the progress line lives in the main process.
 forwardProgressEvents();
+// A stopped run (Ctrl-C, SIGTERM, the wall-time bound) stops every request of this worker at once.
+stopOnSignals();
 
 /** The run's target, connected once. */
 export function suiteTarget(): Promise<SuiteTarget> {
@@ -146,11 +149,14 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
   const declared = { requirements: [...spec.covers], needs: [...needs], cost, value: spec.value ?? 'rest', allowanceMs: timeout };
   test(name, { timeout, meta: declared }, async (vitest) => {
     const meta = vitest.task.meta;
-    const target = await suiteTarget();
+    stopOnCancel(vitest.signal, (reason) => (meta.inconclusive ??= interruptedReason(reason)));
     const skip = (reason: string): never => {
       meta.skipReason = reason;
       return vitest.skip(reason);
     };
+    const stoppedBefore = runStopped();
+    if (stoppedBefore !== undefined) skip(`not run: the run was interrupted (${stoppedBefore})`);
+    const target = await suiteTarget();
     for (const need of needs) {
       const offered = target.offers.get(need);
       if (offered !== true) skip(`needs ${need}: ${offered ?? 'not offered'}`);
@@ -209,7 +215,12 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
     };
     try {
       await fn(context);
-    } catch (error) {
+      const stopped = runStopped();
+      if (stopped !== undefined) throw new Inconclusive(interruptedReason(stopped));
+    } catch (thrown) {
+      // Once the run stops, a test that was running judges nothing: its requests were cut short.
+      const stopped = runStopped();
+      const error = stopped !== undefined && !isSkip(thrown) ? new Inconclusive(interruptedReason(stopped)) : thrown;
       if (error instanceof BudgetExhausted) skip(error.message);
       if (error instanceof RuleBroken) {
         (meta.broken ??= []).push({
@@ -247,4 +258,13 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
       );
     }
   });
+}
+
+function interruptedReason(stopped: string): string {
+  return `the run stopped before this test finished (${stopped})`;
+}
+
+/** vitest's own skip (`ctx.skip`), thrown through the test. */
+function isSkip(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'VITEST_PENDING';
 }

@@ -8,6 +8,7 @@ import { allChecks, runChecks } from '../checks/checks.ts';
 import { answered } from '../client/exchange.ts';
 import { CreditBudget } from '../client/credit-budget.ts';
 import { createSend, type Send } from '../client/http-client.ts';
+import { runStopSignal } from '../client/run-stop.ts';
 import { Pacer, documentedLimits, type Limits } from '../client/pacer.ts';
 import { withRetry } from '../client/retry.ts';
 import { balanceOf, decideBalance, type BalanceDecision, type BalanceSource } from './account-balance.ts';
@@ -88,7 +89,9 @@ const unreachable = (why: string): never => {
 /** Builds the target from a configuration: detects capabilities and sets up accounts. */
 export async function connectTarget(config: SuiteConfig, o: { readonly creditHolds?: Readonly<Record<string, number>> } = {}): Promise<SuiteTarget> {
   const dispatcher = new Agent({ connections: 2048, headersTimeout: 0, bodyTimeout: 0 });
-  const raw = createSend({ baseUrl: config.baseUrl, dispatcher });
+  const raw = createSend({ baseUrl: config.baseUrl, dispatcher, stop: runStopSignal });
+  // A stopped run sends nothing more: its sockets close with it (src/client/run-stop.ts).
+  runStopSignal.addEventListener('abort', () => void dispatcher.destroy().catch(() => undefined), { once: true });
   // Operations are relative to the base URL the run was given ("All paths are relative to {base_url}").
   const checkContext = { basePath: new URL(config.baseUrl).pathname.replace(/\/$/, '') };
   const checked: Send = async (o) => {
