@@ -7,7 +7,8 @@
  */
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startVitest, type Reporter, type TestModule } from 'vitest/node';
+import type { CancelReason } from 'vitest';
+import { createVitest, startVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import { headline } from '../report/format.ts';
 import { buildReport } from '../report/model.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
@@ -20,6 +21,7 @@ import { formatPlan } from '../suite/plan.ts';
 import type { CreditPlan } from '../suite/conformance.ts';
 import { creditPlanOf, planRun } from './collect-plan.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
+import { RunStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
 import { preflight } from './preflight.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -52,10 +54,12 @@ export async function run(argv: readonly string[]): Promise<number> {
   );
   process.stdout.write(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)\n`);
   const startedAt = new Date();
+  // Ctrl-C, SIGTERM or the plan's wall-time bound stop every request and leave a partial report (interrupt.ts).
+  const stop = new RunStop().listen().boundWallTime(plan.wallBoundSeconds * 1000);
   let ran: SuiteRun;
   try {
     const progress = new ProgressReporter({ live: liveProgress(process.stdout, process.env), creditBudget: config.creditBudget });
-    ran = await runSuiteWithErrors(config, parsed.grep, [progress], creditPlanOf(plan));
+    ran = await runSuiteWithErrors(config, parsed.grep, [progress], stop, creditPlanOf(plan));
   } finally {
     await embedded?.close();
   }
@@ -68,6 +72,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       durationMs: Date.now() - startedAt.getTime(),
       ...(parsed.grep !== undefined && { grep: parsed.grep }),
       unhandledErrors: ran.unhandledErrors,
+      ...(stop.stopped !== undefined && { interrupted: stop.stopped }),
     }),
   );
   const written = await writeReport(report, { root: parsed.reportRoot ?? join(root, 'reports') });
@@ -77,7 +82,8 @@ export async function run(argv: readonly string[]): Promise<number> {
   if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, await readFile(written.files.markdown, 'utf8'));
   // The report's own outcome, judged per requirement: 0 pass, 1 a binding MUST failed, 2 errors of the run itself.
   process.stdout.write(`${headline(report)}\n`);
-  return exitStatusOf(report.summary.outcome);
+  stop.dispose();
+  return stop.stopped !== undefined ? exitStatusOfInterruption(stop.stopped) : exitStatusOf(report.summary.outcome);
 }
 
 
@@ -93,12 +99,41 @@ export interface SuiteRun {
 }
 
 /** Runs the conformance project once against `config`; the unhandled errors go into the report's errors. */
-export async function runSuiteWithErrors(config: SuiteConfig, grep?: string, reporters: Array<string | Reporter> = ['default'], creditPlan?: CreditPlan): Promise<SuiteRun> {
+export async function runSuiteWithErrors(
+  config: SuiteConfig,
+  grep?: string,
+  reporters: Array<string | Reporter> = ['default'],
+  stop?: RunStop,
+  creditPlan?: CreditPlan,
+): Promise<SuiteRun> {
   const provide = { suiteConfig: config, ...(creditPlan && { creditPlan }) };
-  const vitest = await startVitest('test', [], { root, project: ['conformance'], watch: false, run: true, reporters, provide, ...(grep !== undefined && { testNamePattern: grep }) });
+  const options = { root, project: ['conformance'], watch: false, run: true, reporters, provide, ...(grep !== undefined && { testNamePattern: grep }) };
+  const vitest = stop === undefined ? await startVitest('test', [], options) : await startStoppable(options, stop);
   await vitest.close();
   const unhandledErrors = vitest.state.getUnhandledErrors().map((e) => ({ message: messageOf(e) }));
   return { modules: vitest.state.getTestModules(), unhandledErrors };
+}
+
+/**
+ * startVitest, stoppable: without vitest's own SIGINT/SIGTERM listeners (they exit the process at
+ * once), and cancelled by `stop` (vitest's cancel reaches the worker: src/suite/worker-stop.ts).
+ */
+async function startStoppable(options: Parameters<typeof createVitest>[1], stop: RunStop): Promise<Vitest> {
+  // What startVitest sets before it creates the instance.
+  process.env.TEST = 'true';
+  process.env.VITEST = 'true';
+  process.env.NODE_ENV ??= 'test';
+  const vitest = await withoutSignalListeners(() => createVitest('test', options));
+  const detach = stop.attach((reason) => vitest.cancelCurrentRun(reason as CancelReason));
+  try {
+    await vitest.start([]);
+  } catch (error) {
+    vitest.state.catchError(error, 'Unhandled Error');
+  } finally {
+    detach();
+    await vitest.close();
+  }
+  return vitest;
 }
 
 function messageOf(error: unknown): string {
