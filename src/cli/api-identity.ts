@@ -60,7 +60,11 @@ export async function probe(send: Send, base: string): Promise<ProbeReading> {
 /** Reads one answer of the probe: the decision described at the top of this file. */
 export function read(ex: Exchange, base: string): ProbeReading {
   const res = ex.response;
-  if (!res) return { kind: 'unreachable', said: (ex.error ?? 'no answer').split('\n')[0] ?? '' };
+  if (!res) {
+    const error = (ex.error ?? 'no answer').split('\n')[0] ?? '';
+    // "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9" says it twice: the code is enough.
+    return { kind: 'unreachable', said: /^([A-Z][A-Z_]+): /.exec(error)?.[1] ?? error };
+  }
   const type = res.headers['content-type'] ?? '';
   const status = res.status;
   if (/^text\/html/i.test(type) || (res.json === undefined && /^\s*</.test(res.text))) {

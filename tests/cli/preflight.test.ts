@@ -214,7 +214,7 @@ describe('run preflight: the base URL answers like this API (a keyless GET /tryo
     await new Promise<void>((r) => closed.close(() => r()));
     const e = await toolkitError(preflight(config({ baseUrl: `http://127.0.0.1:${port}/api/v1` })));
     expect(e.code).toBe('UNREACHABLE');
-    expect(e.message).toMatch(new RegExp(`^run: nothing answers at http://127\\.0\\.0\\.1:${port}/api/v1: ECONNREFUSED: .* \\(is the target running, and is the URL right\\?\\)$`));
+    expect(e.message).toMatch(new RegExp(`^run: nothing answers at http://127\\.0\\.0\\.1:${port}/api/v1: ECONNREFUSED \\(is the target running, and is the URL right\\?\\)$`));
   });
 
   it.each<[string, Handler, RegExp]>([
