@@ -13,11 +13,14 @@ export const fileOrder: readonly string[] = [
   'uploads',
   'image-urls',
   'rate-limits',
+  'retrying-client',
   'contract',
   'idempotency',
   'credits',
+  'scoping',
   'results',
   'sync',
+  'asynchrony',
   'state-machine',
 ];
 
