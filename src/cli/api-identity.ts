@@ -89,8 +89,8 @@ export function read(ex: Exchange, base: string): ProbeReading {
 
 /**
  * Another base URL that does answer like the API, tried only once the given one failed: the
- * given one plus /api/v1 (the spec's Versioning: "{base_url} ends in /api/v1"), or without it (a
- * mock such as Prism serves the paths at its root).
+ * given one plus /api/v1 (the spec's Versioning: "{base_url} ends in /api/v1"), /api/v1 of its host,
+ * or the given one without /api/v1 and the bare host (a mock such as Prism serves the paths at its root).
  */
 async function betterBase(send: Send, base: string): Promise<string | undefined> {
   const origin = new URL(base).origin;
@@ -100,6 +100,7 @@ async function betterBase(send: Send, base: string): Promise<string | undefined>
   } else {
     candidates.add(`${base}${versionPrefix}`);
     candidates.add(`${origin}${versionPrefix}`);
+    candidates.add(origin);
   }
   candidates.delete(base);
   for (const candidate of candidates) {

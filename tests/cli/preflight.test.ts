@@ -186,6 +186,13 @@ describe('run preflight: the base URL answers like this API (a keyless GET /tryo
       /^run: (http:\/\/127\.0\.0\.1:\d+)\/api\/v1 does not answer .* answered 404 \(the route is not there\), .* \(did you mean \1\?\)$/,
     ],
     [
+      'a wrong path on a mock that serves the paths at its root',
+      () => (q, r) => (q.url?.startsWith('/tryons/') ? json(r, 401, { error: 'No key.', code: 'INVALID_API_KEY' }) : json(r, 404, { title: 'no path matched' })),
+      (b) => `${b}/wrong`,
+      'NOT_THE_API',
+      /^run: (http:\/\/127\.0\.0\.1:\d+)\/wrong does not answer .* \(did you mean \1\?\)$/,
+    ],
+    [
       'the route missing everywhere',
       () => always(404, 'application/json', '{"error":"nope","code":"NOT_FOUND"}'),
       (b) => `${b}/api/v1`,
