@@ -104,3 +104,11 @@ export async function withoutSignalListeners<T>(create: () => Promise<T>): Promi
   for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.off(s, l);
   return made;
 }
+
+/**
+ * An error of vitest's pool that the stop itself caused: a Ctrl-C reaches the worker too, and one
+ * that gets it before the suite has loaded (no listener yet) dies of it. Not an error of the run.
+ */
+export function endedByTheStop(message: string): boolean {
+  return /^\[vitest-pool\]: (Worker \w+ emitted error\.|Cannot run tasks while pool is cancelling)/.test(message);
+}

@@ -21,7 +21,7 @@ import { formatPlan } from '../suite/plan.ts';
 import type { CreditPlan } from '../suite/conformance.ts';
 import { creditPlanOf, planRun } from './collect-plan.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
-import { RunStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
+import { RunStop, endedByTheStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
 import { preflight } from './preflight.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -71,7 +71,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       startedAt,
       durationMs: Date.now() - startedAt.getTime(),
       ...(parsed.grep !== undefined && { grep: parsed.grep }),
-      unhandledErrors: ran.unhandledErrors,
+      unhandledErrors: stop.stopped === undefined ? ran.unhandledErrors : ran.unhandledErrors.filter((e) => !endedByTheStop(e.message)),
       ...(stop.stopped !== undefined && { interrupted: stop.stopped }),
     }),
   );

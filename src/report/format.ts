@@ -42,7 +42,9 @@ export function headline(report: Report): string {
   const verdicts = outcomeHeadline(report);
   const stop = report.interrupted;
   if (stop === undefined) return verdicts;
-  return `Interrupted: ${stop.reason} at ${formatTimestamp(stop.at)}; the verdicts so far, of the tests that ran: ${verdicts}`;
+  const judged = report.summary.requirements.pass + report.summary.requirements.fail;
+  const head = `Interrupted: ${stop.reason} at ${formatTimestamp(stop.at)}`;
+  return judged === 0 && report.summary.errors === 0 ? `${head}; no requirement was judged before it` : `${head}; the verdicts so far, of the tests that ran: ${verdicts}`;
 }
 
 function outcomeHeadline(report: Report): string {

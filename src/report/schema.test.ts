@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { headline } from './format.ts';
 import { buildReport } from './model.ts';
-import { fakeInfo, fakeReport } from './fake-run.ts';
+import { fakeInfo, fakeModules, fakeReport } from './fake-run.ts';
 import { InvalidReportError, readReport, reportProblems } from './read-report.ts';
 import { renderJson } from './write-json.ts';
 
@@ -15,6 +16,18 @@ describe('report.schema.json', () => {
 
   it('accepts a report judged against the whole catalogue with no tests', () => {
     expect(reportProblems(JSON.parse(renderJson(buildReport([], fakeInfo))))).toEqual([]);
+  });
+
+  it('accepts an interrupted run, whose requirements no test that ran covers are skips, and says so in the headline', () => {
+    const report = buildReport([], { ...fakeInfo, interrupted: { signal: 'SIGINT', reason: 'stopped by SIGINT (Ctrl-C)', at: new Date('2026-11-23T10:00:00Z') } });
+    expect(reportProblems(JSON.parse(renderJson(report)))).toEqual([]);
+    expect(report.interrupted).toEqual({ signal: 'SIGINT', reason: 'stopped by SIGINT (Ctrl-C)', at: '2026-11-23T10:00:00.000Z' });
+    const covered = report.requirements.filter((r) => r.verdict !== 'not-observable');
+    expect(new Set(covered.map((r) => `${r.verdict}: ${r.reason ?? ''}`))).toEqual(new Set(['skip: not run: the run was interrupted (stopped by SIGINT (Ctrl-C)) before any test of it']));
+    expect(headline(report)).toBe('Interrupted: stopped by SIGINT (Ctrl-C) at 2026-11-23 10:00:00 UTC; no requirement was judged before it');
+    const judged = buildReport(fakeModules(), { ...fakeInfo, interrupted: { reason: "the run's wall-time bound of 30 min was reached", at: new Date('2026-11-23T10:00:00Z') } });
+    expect(headline(judged)).toMatch(/^Interrupted: the run's wall-time bound of 30 min was reached at 2026-11-23 10:00:00 UTC; the verdicts so far, of the tests that ran: (Does not conform|Conforms|Run error)/);
+    expect(reportProblems(JSON.parse(renderJson(judged)))).toEqual([]);
   });
 
   const broken: Array<[string, (r: Record<string, unknown>) => void, string]> = [
