@@ -207,7 +207,8 @@ function evidenceBlock(evidence: readonly Evidence[], omitted: number): string {
 
 function exchange(e: Evidence): string {
   const method = /-X (\w+)/.exec(e.curl)?.[1] ?? '';
-  const url = /'(https?:\/\/[^']*)'\s*$/.exec(e.curl)?.[1];
+  // The last word: single-quoted, or double-quoted when it holds a "$TRYON_…" placeholder (src/client/curl.ts).
+  const url = /'(https?:\/\/[^']*)'\s*$/.exec(e.curl)?.[1] ?? /"(https?:\/\/[^"]*)"\s*$/.exec(e.curl)?.[1];
   let target = '';
   if (url !== undefined) {
     try {
