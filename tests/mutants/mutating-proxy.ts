@@ -59,9 +59,21 @@ export interface MutantContext {
 
 export type Family = 'auth' | 'validation' | 'codes' | 'idempotency' | 'credits' | 'state' | 'limits' | 'results' | 'sync';
 
+/**
+ * The class of bug a mutant stands for, for the score per class: the three classes of issue 12
+ * (a rule kept per key or globally instead of per account; a Retry-After a client cannot honour; a
+ * create that is not asynchronous), or else the mutant's family.
+ */
+export type MutantClass = Family | 'scoping' | 'retrying-clients' | 'asynchrony';
+
+/** A mutant's class: the one it names, or its family. */
+export const classOf = (m: { readonly family: Family; readonly class?: MutantClass }): MutantClass => m.class ?? m.family;
+
 export interface Mutation {
   readonly name: string;
   readonly family: Family;
+  /** The class of bug, when it is not the family (see `MutantClass`). */
+  readonly class?: MutantClass;
   /** The requirements the mutant breaks (one rule; several IDs only where the catalogue states that rule more than once). */
   readonly breaks: readonly RequirementId[];
   /** One line: what the mutant does to the real server's behaviour. */

@@ -112,12 +112,14 @@ export interface ProxyRunOptions {
   readonly settings?: Partial<ServerSettings>;
   /** Changes the suite configuration of the run (e.g. an option the target needs). */
   readonly config?: (config: SuiteConfig) => SuiteConfig;
+  /** Starts the target behind the proxy (default: the embedded reference server of this tree; source mutants start a patched copy's). */
+  readonly start?: typeof startEmbeddedTarget;
 }
 
 /** A fresh embedded reference server, the proxy with `hooks` in front of it, and the whole suite through the proxy. */
 export async function runThroughProxy(hooks: ProxyHooks, o: ProxyRunOptions): Promise<RunResult> {
   const started = performance.now();
-  const embedded = await startEmbeddedTarget({ creditBudget: 10_000, seed: o.seed, profile: 'quick' }, { ...embeddedSettings, ...o.settings });
+  const embedded = await (o.start ?? startEmbeddedTarget)({ creditBudget: 10_000, seed: o.seed, profile: 'quick' }, { ...embeddedSettings, ...o.settings });
   const origin = new URL(embedded.config.baseUrl).origin;
   const control = embedded.config.control!;
   let changed = 0;

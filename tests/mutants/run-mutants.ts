@@ -7,7 +7,7 @@
  * cannot kill a mutant, and one that fails only under a mutant but is not among its `breaks` is
  * listed as collateral (a sign the mutant breaks more than its one rule).
  *
- *   npx tsx tests/mutants/run-mutants.ts [--quick] [--only a,b] [--family f] [--seed N] [--grep pattern]
+ *   npx tsx tests/mutants/run-mutants.ts [--quick] [--only a,b] [--family f] [--class c] [--seed N] [--grep pattern]
  *                                        [--jobs N] [--skip-baseline] [--verbose] [--list]
  *
  * `--jobs N` runs N mutants at a time, each in a child process of its own (a run is mostly waiting,
@@ -15,7 +15,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { RequirementId } from '../../src/spec/requirements.ts';
-import type { Mutation } from './mutating-proxy.ts';
+import { classOf, type Mutation } from './mutating-proxy.ts';
 import { mutants, quickMutants } from './mutants.ts';
 import { pool, printResult, runInChild, runThroughProxy, type RunResult } from './proxy-run.ts';
 import { specificityLine } from '../variants/last-result.ts';
@@ -35,6 +35,7 @@ const { values } = parseArgs({
   options: {
     only: { type: 'string' },
     family: { type: 'string' },
+    class: { type: 'string' },
     quick: { type: 'boolean', default: false },
     seed: { type: 'string' },
     grep: { type: 'string' },
@@ -51,6 +52,7 @@ const seed = Number(values.seed ?? 42);
 let selected: readonly Mutation[] = mutants;
 if (values.quick) selected = selected.filter((m) => quickMutants.includes(m.name));
 if (values.family) selected = selected.filter((m) => values.family!.split(',').includes(m.family));
+if (values.class) selected = selected.filter((m) => values.class!.split(',').includes(classOf(m)));
 if (values.only) {
   const names = values.only.split(',');
   const unknown = names.filter((n) => !mutants.some((m) => m.name === n));
@@ -60,7 +62,7 @@ if (values.only) {
 
 const cell = (s: string) => s.replaceAll('|', '\\|');
 if (values.list) {
-  process.stdout.write(['| mutant | family | breaks | does |', '|---|---|---|---|', ...selected.map((m) => `| ${m.name} | ${m.family} | ${m.breaks.join(', ')} | ${cell(m.does ?? '')} |`), ''].join('\n'));
+  process.stdout.write(['| mutant | family | class | breaks | does |', '|---|---|---|---|---|', ...selected.map((m) => `| ${m.name} | ${m.family} | ${classOf(m)} | ${m.breaks.join(', ')} | ${cell(m.does ?? '')} |`), ''].join('\n'));
   process.exit(0);
 }
 
@@ -86,7 +88,7 @@ const before = baseline?.failed ?? new Set<RequirementId>();
 
 const outcomes: Outcome[] = [];
 const record = (i: number, mutant: Mutation, result: RunResult): void => {
-  log(`[${i + 1}/${selected.length}] ${mutant.name} (${mutant.family})`);
+  log(`[${i + 1}/${selected.length}] ${mutant.name} (${mutant.family}${classOf(mutant) === mutant.family ? '' : `, ${classOf(mutant)}`})`);
   const fresh = [...result.failed].filter((id) => !before.has(id));
   const outcome: Outcome = {
     ...result,
@@ -113,17 +115,28 @@ if (jobs === 1) {
 
 const rows = outcomes.map(
   (o) =>
-    `| ${o.mutant.name} | ${o.mutant.family} | ${o.mutant.breaks.join(', ')} | ${o.killedBy.length > 0 ? 'killed' : '**SURVIVED**'} | ${o.killedBy.join(', ') || '-'} | ${o.collateral.length} | ${o.seconds.toFixed(1)} s |${o.faults.length > 0 ? ` ${o.faults.length} proxy fault(s)` : ''}`,
+    `| ${o.mutant.name} | ${o.mutant.family} | ${classOf(o.mutant)} | ${o.mutant.breaks.join(', ')} | ${o.killedBy.length > 0 ? 'killed' : '**SURVIVED**'} | ${o.killedBy.join(', ') || '-'} | ${o.collateral.length} | ${o.seconds.toFixed(1)} s |${o.faults.length > 0 ? ` ${o.faults.length} proxy fault(s)` : ''}`,
 );
 const killed = outcomes.filter((o) => o.killedBy.length > 0).length;
+
+/** `auth 4/4, scoping 5/5, …`: the score of each class, so a weak class stands out. */
+function scorePerClass(list: readonly Outcome[]): string {
+  const byClass = new Map<string, [number, number]>();
+  for (const o of list) {
+    const [k, n] = byClass.get(classOf(o.mutant)) ?? [0, 0];
+    byClass.set(classOf(o.mutant), [k + (o.killedBy.length > 0 ? 1 : 0), n + 1]);
+  }
+  return [...byClass].map(([c, [k, n]]) => `${c} ${k}/${n}`).join(', ');
+}
 const minutes = (performance.now() - wall) / 60_000;
 process.stdout.write(
   [
     '',
-    '| mutant | family | breaks | verdict | killed by | collateral | time |',
-    '|---|---|---|---|---|---|---|',
+    '| mutant | family | class | breaks | verdict | killed by | collateral | time |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
+    `Score per class: ${scorePerClass(outcomes)}`,
     `Mutation score: ${killed}/${outcomes.length} (${((100 * killed) / Math.max(1, outcomes.length)).toFixed(0)}%); wall time ${minutes.toFixed(1)} min${baseline ? ` (baseline ${baseline.seconds.toFixed(0)} s included)` : ''}`,
     specificityLine(),
     '',

@@ -27,12 +27,18 @@ interface EdgeLimiter {
   readonly windowOf?: (accountId: string, req: ProxiedRequest, asked: number) => string;
   /** The limit enforced, from the one the suite asked for. */
   readonly limitOf?: (asked: number) => number;
+  /** Refused requests are counted in the window too (Retry-After still from the counted requests before them). */
+  readonly countRefused?: boolean;
+  /** Retry-After from the first request the window ever counted, however long ago, instead of the one that must leave. */
+  readonly retryAfterFromFirst?: boolean;
 }
 
 const logs = perProxy(() => new Map<string, number[]>());
+/** The first request each window ever counted. */
+const firsts = perProxy(() => new Map<string, number>());
 
 /** A mutation that takes `o.bucket` over from the real server and enforces it at the proxy. */
-function edgeLimited(o: EdgeLimiter): Pick<Mutation, 'request' | 'response'> {
+export function edgeLimited(o: EdgeLimiter): Pick<Mutation, 'request' | 'response'> {
   const name = field[o.bucket];
   return {
     request: (req, ctx) => {
@@ -46,7 +52,7 @@ function edgeLimited(o: EdgeLimiter): Pick<Mutation, 'request' | 'response'> {
       if (bucketOf(req) !== o.bucket || !ctx.traffic.isLive(key)) return req;
       const accountId = ctx.traffic.accountOf(key) as string;
       const asked = ctx.traffic.limitsOf(accountId)[name];
-      return take(ctx, o.windowOf?.(accountId, req, asked) ?? `${accountId}\0${o.bucket}`, o.limitOf?.(asked) ?? asked, o.bucket) ?? req;
+      return take(ctx, o.windowOf?.(accountId, req, asked) ?? `${accountId}\0${o.bucket}`, o.limitOf?.(asked) ?? asked, o.bucket, o) ?? req;
     },
     response: async (res, req, ctx) => {
       if (req.method === 'POST' && req.path === '/_control/accounts' && res.status === 200) {
@@ -64,12 +70,14 @@ function edgeLimited(o: EdgeLimiter): Pick<Mutation, 'request' | 'response'> {
 }
 
 /** Counts one request in `window` if it has room; otherwise the 429 the reference would give. */
-function take(ctx: MutantContext, window: string, limit: number, bucket: Bucket): ProxiedResponse | undefined {
+function take(ctx: MutantContext, window: string, limit: number, bucket: Bucket, o: Pick<EdgeLimiter, 'countRefused' | 'retryAfterFromFirst'> = {}): ProxiedResponse | undefined {
   const now = ctx.traffic.now();
   const times = (logs(ctx).get(window) ?? []).filter((t) => t > now - windowMs);
+  if (!firsts(ctx).has(window)) firsts(ctx).set(window, now);
   if (times.length >= limit) {
+    const oldest = o.retryAfterFromFirst ? (firsts(ctx).get(window) ?? now) : (times[times.length - limit] ?? now);
+    if (o.countRefused) times.push(now);
     logs(ctx).set(window, times);
-    const oldest = times[times.length - limit] ?? now;
     const seconds = Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
     return apiError(429, 'RATE_LIMITED', `Too many ${bucket}; retry after ${seconds} seconds.`, { 'retry-after': String(seconds) });
   }
