@@ -31,6 +31,12 @@ interface Outcome {
   readonly headline: string;
 }
 
+/** The run is made without test control, whatever this shell has set. */
+function withoutControl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { TRYON_CONTROL_TOKEN: _token, TRYON_CONTROL_URL: _url, ...rest } = env;
+  return rest;
+}
+
 async function runOnce(seed: string): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), 'tryon-serve-run-'));
   const serve = spawn(cli[0]!, [cli[1]!, 'serve', '--port', '0', '--host', '127.0.0.1', '--db', join(dir, 'db.sqlite'), '--control-token', 'acceptance-token'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -51,7 +57,7 @@ async function runOnce(seed: string): Promise<Outcome> {
     const reports = join(dir, 'reports');
     const run = spawn(cli[0]!, [cli[1]!, 'run', '--base-url', `${origin}/api/v1`, '--seed', seed, '--report-dir', reports], {
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, TRYON_API_KEY: made.apiKey, TRYON_CONTROL_TOKEN: '', CI: '1' },
+      env: withoutControl({ ...process.env, TRYON_API_KEY: made.apiKey, CI: '1' }),
     });
     let out = '';
     run.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
