@@ -11,6 +11,7 @@ import { GenerationQueue } from './domain/generation-queue.ts';
 import { InFlightKeys } from './domain/idempotency.ts';
 import { createImageFetcher } from './domain/image-fetch/image-fetcher.ts';
 import { systemResolver } from './domain/image-fetch/resolver.ts';
+import { TestNames } from './domain/image-fetch/test-names.ts';
 import { checkImageUrl } from './domain/image-fetch/url-rules.ts';
 import { createCompositeEngine } from './domain/images/composite-engine.ts';
 import { DecodePool } from './domain/images/decode-pool.ts';
@@ -55,8 +56,11 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     onFinished: (id) => waiters.notify(id),
     onError: (error, id) => app.log.error({ err: error, tryOnId: id }, 'generation failed unexpectedly'),
   });
+  // With test control, names a run sets under .test answer first (openapi-control.yaml, /names).
+  const testNames = options.controlToken ? new TestNames() : undefined;
+  const resolver = options.resolver ?? systemResolver;
   const fetcher = createImageFetcher({
-    resolver: options.resolver ?? systemResolver,
+    resolver: testNames ? testNames.resolver(resolver) : resolver,
     timeoutMs: settings.fetchTimeoutMs,
     maxBytes: settings.maxImageBytes,
     ...(options.connectGuard && { connectGuard: options.connectGuard }),
@@ -91,6 +95,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     publicUrl: () => listeningUrl,
     controlToken: options.controlToken,
     trustedOrigin: options.trustedOrigin,
+    testNames,
     sweep: () => store.sweep(clock.now(), settings.uploadRetentionMs),
   };
 

@@ -26,11 +26,12 @@ describe('openapi-control.yaml', () => {
       setCredits: { credits: 3 },
       setLimits: { startsPerMinute: 100 },
       advanceClock: { seconds: 1 },
+      setNameAnswers: { addresses: ['10.0.0.5', '192.0.2.10'] },
     };
     const operations = listOperations(doc);
-    expect(operations.map((o) => o.operationId)).toEqual(['createAccount', 'rotateKey', 'revokeKey', 'setCredits', 'setLimits', 'advanceClock', 'getSettings']);
+    expect(operations.map((o) => o.operationId)).toEqual(['createAccount', 'rotateKey', 'revokeKey', 'setCredits', 'setLimits', 'advanceClock', 'setNameAnswers', 'getSettings']);
     for (const op of operations) {
-      const path = op.path.replace('{accountId}', accountId);
+      const path = op.path.replace('{accountId}', accountId).replace('{name}', 'img-doc.test');
       const res = await h.control(op.method.toUpperCase(), path, bodies[op.operationId]);
       expect(res.status, op.operationId).toBe(200);
       expect(book.validate(responseSchemaPointer(op.operationId, 200, 'application/json', doc)!, res.json), op.operationId).toEqual([]);

@@ -2,18 +2,20 @@
  * The test-control extension (design brief, "Test control"; described in openapi-control.yaml).
  * Off /api/v1, and registered only when a control token is configured. Like Stripe's test helpers:
  * accounts with their first key, key rotation and revocation, credits, per-account limits, the
- * clock, and the server's settings.
+ * clock, the server's settings, and what `.test` host names resolve to.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api-errors.ts';
 import { bearerToken, issueKey } from '../domain/api-keys.ts';
+import { isTestNameAnswer, maxTestNameAnswers, testName } from '../domain/image-fetch/test-names.ts';
 import type { ServerContext } from '../routes/context.ts';
 import type { AccountLimits } from '../store/store.ts';
 
 export const controlPrefix = '/_control';
 
 type AccountParams = { Params: { accountId: string } };
+type NameParams = { Params: { name: string } };
 
 export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: string): void {
   const expected = Buffer.from(token);
@@ -80,6 +82,17 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
     return { now: new Date(now).toISOString() };
   });
 
+  // The resolver convention: per server, like DNS (names are random per test, so runs never collide).
+  app.put<NameParams>(`${controlPrefix}/names/:name`, opts, async (request) => {
+    const names = ctx.testNames;
+    if (!names) throw new ApiError('NOT_FOUND');
+    const name = testName(request.params.name);
+    if (name === undefined) throw new ApiError('INVALID_REQUEST', 'name must be a well-formed DNS name under .test (RFC 6761), e.g. img-4kq9.test.');
+    const addresses = parseAnswers(request.body);
+    names.set(name, addresses);
+    return { name, addresses };
+  });
+
   app.get(`${controlPrefix}/settings`, opts, async () => ({
     now: new Date(ctx.clock.now()).toISOString(),
     syncWaitMs: ctx.settings.syncWaitMs,
@@ -113,6 +126,19 @@ export const controlBounds = Object.freeze({
 function objectBody(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('INVALID_REQUEST', 'Send a JSON object.');
   return body as Record<string, unknown>;
+}
+
+function parseAnswers(body: unknown): string[] {
+  const addresses = objectBody(body).addresses;
+  if (!Array.isArray(addresses) || addresses.length === 0 || addresses.length > maxTestNameAnswers) {
+    throw new ApiError('INVALID_REQUEST', `addresses must be an array of 1 to ${maxTestNameAnswers} IP addresses.`);
+  }
+  for (const address of addresses) {
+    if (typeof address !== 'string' || !isTestNameAnswer(address)) {
+      throw new ApiError('INVALID_REQUEST', `${JSON.stringify(address)?.slice(0, 80) ?? String(address)} is not a private, loopback, reserved or documentation address written plainly: a name may only resolve to those.`);
+    }
+  }
+  return addresses as string[];
 }
 
 // Every field is checked before any is applied.

@@ -4,6 +4,7 @@ import type { AdvanceableClock } from '../domain/clock.ts';
 import type { GenerationQueue } from '../domain/generation-queue.ts';
 import type { RateLimiter } from '../domain/rate-limiter.ts';
 import type { SyncWaiters } from '../domain/sync-waiters.ts';
+import type { TestNames } from '../domain/image-fetch/test-names.ts';
 import type { StartDeps } from '../domain/tryon-starts.ts';
 import type { Store } from '../store/store.ts';
 
@@ -20,6 +21,8 @@ export interface ServerContext {
   readonly publicUrl: () => string;
   readonly controlToken: string | undefined;
   readonly trustedOrigin: TrustedOrigin | undefined;
+  /** Names a run has set through test control (`PUT /_control/names/{name}`); present only with a control token. */
+  readonly testNames: TestNames | undefined;
   /** Runs the retention sweeper now. */
   readonly sweep: () => number;
 }
