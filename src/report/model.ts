@@ -9,6 +9,7 @@ import { implementationDefinedPoints, type ImplementationDefinedPoint } from '..
 import { allRequirements, type Level, type Requirement } from '../spec/requirements.ts';
 import type { Profile } from '../suite/config.ts';
 import type { Cost } from '../suite/conformance.ts';
+import { alternativesSeen, withAlternatives, type DimensionSeen } from './alternatives.ts';
 import { clip } from './failures.ts';
 import { summarise } from './summary.ts';
 import { judge, testOutcome, type Ran, type TestOutcome } from './verdict.ts';
@@ -85,6 +86,10 @@ export interface RequirementResult {
   readonly tests: readonly string[];
   readonly observations: readonly Observation[];
   readonly failures: readonly Failure[];
+  /** The spec's alternatives (JPEG or PNG, URL or id, …) its checks met, per dimension (report/alternatives.ts). */
+  readonly alternatives?: readonly DimensionSeen[];
+  /** `partial` on a pass whose checks met only some of a dimension's alternatives; the verdict and exit status are unchanged. */
+  readonly coverage?: 'partial';
 }
 
 export type TestState = 'passed' | 'failed' | 'skipped';
@@ -263,7 +268,8 @@ export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, c
     reason: info.interrupted.reason,
     at: typeof info.interrupted.at === 'string' ? info.interrupted.at : info.interrupted.at.toISOString(),
   };
-  const requirements = catalogue.map((req) => notRunIfInterrupted(judge(req, ran, { seed: info.seed, target }), interrupted));
+  const seen = alternativesSeen(ran);
+  const requirements = catalogue.map((req) => withAlternatives(notRunIfInterrupted(judge(req, ran, { seed: info.seed, target }), interrupted), seen.get(req.id)));
   const tests = ran.map((r) => r.entry);
   return {
     schemaVersion: reportSchemaVersion,

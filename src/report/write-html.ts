@@ -6,6 +6,7 @@
  * grouped by spec section; and every test. All text is HTML-escaped.
  */
 import { escapeHtml as h } from './escape.ts';
+import { seenText, verdictText } from './alternatives.ts';
 import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, outcomeMark, prettyCurl, sectionAnchor, verdictLabel } from './format.ts';
 import { reportJs } from './html-script.ts';
 import { reportCss } from './html-style.ts';
@@ -32,7 +33,7 @@ ${toolbar(report)}
 <main class="wrap">
 ${runErrors(report)}
 ${failuresSection(report)}
-${choicesSection(report)}
+${choicesSection(report)}${alternativesSection(report)}
 ${matrix(report, states)}
 ${testsSection(report.tests)}
 </main>
@@ -47,7 +48,7 @@ function masthead(r: Report): string {
   const [title, detail] = splitHeadline(headline(r));
   const v = `v-${r.summary.outcome}`;
   return `<header class="masthead"><div class="wrap">
-<div class="brand"><span><strong>${h(r.tool.name)}</strong> ${h(r.tool.version)} · Virtual Try-On API conformance report</span><nav><a href="#failures">Failures</a><a href="#choices">Choices</a><a href="#matrix">Traceability</a><a href="#tests">Tests</a></nav></div>
+<div class="brand"><span><strong>${h(r.tool.name)}</strong> ${h(r.tool.version)} · Virtual Try-On API conformance report</span><nav><a href="#failures">Failures</a><a href="#choices">Choices</a>${r.requirements.some((q) => q.alternatives !== undefined) ? '<a href="#alternatives">Alternatives</a>' : ''}<a href="#matrix">Traceability</a><a href="#tests">Tests</a></nav></div>
 <div class="headline ${v}"><div class="outcome-icon" aria-hidden="true">${outcomeMark[r.summary.outcome]}</div><div><h1>${h(title)}</h1>${detail === '' ? '' : `<p>${h(detail)}</p>`}</div></div>
 <dl class="facts">
 ${fact('Target', `<code>${h(r.target.baseUrl)}</code>${r.target.embedded ? ' <span class="tag">embedded reference server</span>' : ''}`)}
@@ -254,6 +255,30 @@ function choiceRow(c: ChoiceResult, known: ReadonlySet<string>): string {
   return `<tr data-search="${h([c.point, c.requirement ?? '', ...choiceTests(c), ...c.values.map((v) => v.value)].join(' ').toLowerCase())}"><td><code class="point">${h(c.point)}</code>${doc}</td><td>${values}</td><td>${requirement}</td></tr>`;
 }
 
+/** The spec's alternatives each requirement's checks met (issue 18): "result format: JPEG 14, PNG 9". */
+function alternativesSection(r: Report): string {
+  const rows = r.requirements.filter((q) => q.alternatives !== undefined);
+  if (rows.length === 0) return '';
+  const lead = 'Where the spec names alternatives (JPEG or PNG, URL or uploaded id, POST /tryons or /tryons/sync, success or failed), the checks of each requirement record which ones they met. A pass that met only some is partially exercised; it stays a pass.';
+  const body = `<p class="hint">${lead}</p>
+<table class="choices"><colgroup><col class="c-id"><col><col><col class="c-v"></colgroup>
+<thead><tr><th>Requirement</th><th>Seen</th><th>Never seen</th><th>Verdict</th></tr></thead>
+<tbody>${rows.map(alternativesRow).join('\n')}</tbody></table>`;
+  return `
+<section id="alternatives" aria-label="Alternatives exercised">
+<div class="block-title"><h2>Alternatives exercised</h2><span class="count">${rows.length}</span></div>
+${body}
+</section>`;
+}
+
+function alternativesRow(q: RequirementResult): string {
+  const dims = q.alternatives ?? [];
+  const seen = dims.map((d) => `<div><b>${h(d.dimension)}</b>: ${h(seenText(d) || '—')}</div>`).join('');
+  const unseen = dims.map((d) => (d.unseen.length === 0 ? '' : `<div><b>${h(d.dimension)}</b>: ${h(d.unseen.join(', '))}</div>`)).join('') || '<span class="muted">—</span>';
+  const verdict = `<span class="badge v-${q.verdict}">${h(verdictText(q, verdictLabel[q.verdict]))}</span>`;
+  return `<tr data-search="${h([q.id, ...dims.map((d) => d.dimension)].join(' ').toLowerCase())}"><td><a class="rid" href="#req-${h(q.id)}">${h(q.id)}</a></td><td>${seen}</td><td>${unseen}</td><td>${verdict}</td></tr>`;
+}
+
 function matrix(r: Report, states: ReadonlyMap<string, ShownState>): string {
   const groups = bySection(r.requirements).map(({ section, requirements }) => {
     const total = requirements.length;
@@ -279,7 +304,7 @@ ${groups.join('\n')}
 
 function matrixRow(q: RequirementResult, states: ReadonlyMap<string, ShownState>): string {
   const sub = [q.subsection, q.implementationDefined ? 'implementation-defined' : undefined].filter((s): s is string => s !== undefined);
-  const verdict = q.verdict === 'fail' ? `<a class="badge v-fail" href="#fail-${h(q.id)}">fail</a>` : `<span class="badge v-${q.verdict}">${verdictLabel[q.verdict]}</span>`;
+  const verdict = q.verdict === 'fail' ? `<a class="badge v-fail" href="#fail-${h(q.id)}">fail</a>` : `<span class="badge v-${q.verdict}">${h(verdictText(q, verdictLabel[q.verdict]))}</span>`;
   const obs = q.observations.length === 0 ? '' : `<ul class="obs">${q.observations.map((o) => `<li${o.type === 'warning' ? ' class="warning"' : ''} title="${h(o.test)}">${h(o.message)}</li>`).join('')}</ul>`;
   const tests =
     q.tests.length === 0

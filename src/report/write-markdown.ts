@@ -3,6 +3,7 @@
  * first, then every failure with its requirement, expected/received, the replay command and the
  * last exchange as curl; then the traceability table grouped by spec section, folded.
  */
+import { seenText, verdictText } from './alternatives.ts';
 import { fence, inlineCode, markdownCell, markdownText } from './escape.ts';
 import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, prettyCurl, verdictLabel } from './format.ts';
 import { levels, verdicts, type Failure, type Report, type RequirementResult, type Verdict } from './model.ts';
@@ -19,7 +20,7 @@ const icon: Readonly<Record<Verdict, string>> = {
 
 /** The report as GitHub-flavoured Markdown. */
 export function renderMarkdown(report: Report): string {
-  return [...summary(report), ...runErrors(report), ...choices(report), ...failures(report), ...traceability(report)].join('\n') + '\n';
+  return [...summary(report), ...runErrors(report), ...choices(report), ...alternatives(report), ...failures(report), ...traceability(report)].join('\n') + '\n';
 }
 
 const outcomeIcon = { pass: '✅', fail: '❌', error: '⚠️' } as const;
@@ -67,6 +68,27 @@ function choices(report: Report): string[] {
       const doc = c.conformance === undefined ? '' : `<br><sub>Accepted: ${markdownCell(c.conformance.replace(/^Accepted: /, ''))}</sub>`;
       const requirement = c.requirement === undefined ? '—' : inlineCode(c.requirement);
       return `| ${inlineCode(c.point)}${doc} | ${c.values.map((v) => `${markdownCell(v.value)}${v.count > 1 ? ` (×${v.count})` : ''}`).join('<br>')} | ${requirement} | ${choiceTests(c).map(markdownCell).join('<br>')} |`;
+    }),
+    '',
+  ];
+}
+
+/** The spec's alternatives each requirement's checks met (issue 18), and the partial passes. */
+function alternatives(report: Report): string[] {
+  const rows = report.requirements.filter((r) => r.alternatives !== undefined);
+  if (rows.length === 0) return [];
+  return [
+    `### Alternatives exercised (${rows.length})`,
+    '',
+    'Where the spec names alternatives (JPEG or PNG, URL or uploaded id, POST /tryons or /tryons/sync, success or failed), the checks of each requirement record which ones they met. A pass that met only some is partially exercised; it stays a pass.',
+    '',
+    '| Requirement | Seen | Never seen | Verdict |',
+    '|:--|:--|:--|:--|',
+    ...rows.map((r) => {
+      const dims = r.alternatives ?? [];
+      const seen = dims.map((d) => `${markdownCell(d.dimension)}: ${markdownCell(seenText(d) || '—')}`).join('<br>');
+      const unseen = dims.filter((d) => d.unseen.length > 0).map((d) => `${markdownCell(d.dimension)}: ${markdownCell(d.unseen.join(', '))}`).join('<br>') || '—';
+      return `| ${inlineCode(r.id)} | ${seen} | ${unseen} | ${icon[r.verdict]} ${markdownCell(verdictText(r, verdictLabel[r.verdict]))} |`;
     }),
     '',
   ];
@@ -145,7 +167,7 @@ function traceability(report: Report): string[] {
         '|:--|:--|:--|:--|:--|',
         ...requirements.map(
           (r) =>
-            `| ${inlineCode(r.id)} | ${r.level} | ${markdownCell(r.statement)} | ${icon[r.verdict]} ${verdictLabel[r.verdict]}${r.reason === undefined ? '' : `<br><sub>${markdownCell(r.reason)}</sub>`} | ${r.tests.map(markdownCell).join('<br>')} |`,
+            `| ${inlineCode(r.id)} | ${r.level} | ${markdownCell(r.statement)} | ${icon[r.verdict]} ${markdownCell(verdictText(r, verdictLabel[r.verdict]))}${r.reason === undefined ? '' : `<br><sub>${markdownCell(r.reason)}</sub>`} | ${r.tests.map(markdownCell).join('<br>')} |`,
         ),
         '',
         '</details>',
