@@ -3,7 +3,7 @@
  * account, so the main flows need no fixture host (spec: "An id may be used in any number of
  * try-ons within its 24 hours").
  */
-import { makeGarmentImage, makePersonPhoto } from '../fixtures/images.ts';
+import { makeGarmentImage, makePersonPhoto, type FixtureFormat } from '../fixtures/images.ts';
 import type { ScenarioName } from '../fixtures/scenarios.ts';
 import type { Api } from './api.ts';
 import { clockEpoch } from './control-client.ts';
@@ -30,10 +30,20 @@ async function uploadOnce(api: Api, actor: Actor, name: string, make: () => Prom
   return id;
 }
 
-/** A valid create body from uploaded ids; `scenario` marks the person photo. */
-export async function idBody(api: Api, actor: Actor, scenario?: ScenarioName, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+/**
+ * A valid create body from uploaded ids; `scenario` marks the person photo, `personFormat` is the
+ * person photo's format (the spec accepts "JPEG or PNG"; the garment is always PNG).
+ */
+export async function idBody(
+  api: Api,
+  actor: Actor,
+  scenario?: ScenarioName,
+  extra: Record<string, unknown> = {},
+  personFormat: FixtureFormat = 'jpeg',
+): Promise<Record<string, unknown>> {
+  const extension = personFormat === 'png' ? 'png' : 'jpg';
   const [personImageId, garmentImageId] = await Promise.all([
-    uploadOnce(api, actor, scenario ? `person-${scenario}.jpg` : 'person.jpg', () => makePersonPhoto(scenario ? { scenario } : {}), 'image/jpeg'),
+    uploadOnce(api, actor, scenario ? `person-${scenario}.${extension}` : `person.${extension}`, () => makePersonPhoto({ format: personFormat, ...(scenario && { scenario }) }), `image/${personFormat}`),
     uploadOnce(api, actor, 'garment.png', () => makeGarmentImage({ format: 'png' }), 'image/png'),
   ]);
   return { personImageId, garmentImageId, consent: true, ...extra };
