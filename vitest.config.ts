@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { CheapFirstSequencer } from './src/suite/file-order.ts';
+import { conformanceProject } from './src/suite/vitest-project.ts';
 
 // Projects: `unit` runs in `npm test`; `conformance` is the suite (`npm run conformance`);
 // `browser` needs Debian's chromium and runs in `npm run test:browser` (and in .ci/run).
@@ -16,21 +17,8 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
-      {
-        test: {
-          // The conformance suite: speaks only HTTP to a target (TRYON_BASE_URL, or the embedded
-          // reference server). One worker, files in sequence: the credit budget and the rate
-          // limits are shared by the whole run.
-          name: 'conformance',
-          include: ['src/suite/**/*.suite.ts'],
-          globalSetup: ['src/suite/global-setup.ts'],
-          fileParallelism: false,
-          isolate: false,
-          maxWorkers: 1,
-          testTimeout: 180_000,
-          hookTimeout: 120_000,
-        },
-      },
+      // The conformance suite (src/suite/vitest-project.ts; the package runs the same project compiled).
+      conformanceProject('src'),
       {
         test: {
           name: 'browser',

@@ -11,12 +11,11 @@ import type { SuiteConfig } from '../suite/config.ts';
 import type { Cost, CreditPlan } from '../suite/conformance.ts';
 import type { Value } from '../suite/budget-order.ts';
 import { makePlan, type Plan, type PlannedTest } from '../suite/plan.ts';
-
-const root = new URL('../../', import.meta.url).pathname;
+import { suiteProject } from './suite-project.ts';
 
 /** The tests of the conformance project as declared (by full name), optionally narrowed like `--grep`. */
 export async function collectPlannedTests(config: SuiteConfig, grep?: string): Promise<PlannedTest[]> {
-  const vitest = await createVitest('test', { root, project: ['conformance'], watch: false, provide: { suiteConfig: config } });
+  const vitest = await createVitest('test', { ...suiteProject, project: [...suiteProject.project], watch: false, provide: { suiteConfig: config } });
   try {
     const { testModules } = await vitest.collect();
     const pattern = grep === undefined ? undefined : new RegExp(grep);
@@ -27,7 +26,7 @@ export async function collectPlannedTests(config: SuiteConfig, grep?: string): P
           const meta = t.meta();
           return {
             name: t.fullName,
-            file: m.moduleId.replace(root, ''),
+            file: m.moduleId.replace(suiteProject.root, ''),
             requirements: (meta.requirements ?? []) as RequirementId[],
             needs: (meta.needs ?? []) as Capability[],
             cost: (meta.cost ?? { credits: 0, starts: 0, polls: 0, uploads: 0 }) as Cost,

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `tryon-conformance <command> [flags]`: the toolkit's one entry point. Each command parses its own
  * flags once, here at the edge; a bad flag is a one-line message and exit 2, never a stack trace.

@@ -4,8 +4,11 @@ import { ToolkitError } from './toolkit-errors.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** The parsed values, named so that the package's type declarations can say it (node's own name for it is not exported). */
+export type ParsedFlags<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
+
 /** Parses `argv` against `options`; an unknown flag or a missing value becomes a USAGE error. */
-export function parseFlags<O extends Options>(command: string, argv: readonly string[], options: O) {
+export function parseFlags<O extends Options>(command: string, argv: readonly string[], options: O): ParsedFlags<O> {
   try {
     return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
   } catch (error) {

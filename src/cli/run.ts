@@ -6,15 +6,14 @@
  * an unhandled error).
  */
 import { appendFile, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { CancelReason } from 'vitest';
 import { createVitest, startVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import { headline } from '../report/format.ts';
-import { buildReport } from '../report/model.ts';
+import { buildReport, type Report } from '../report/model.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
 import { runInfo } from '../report/run-info.ts';
 import { exitStatusOf } from '../report/summary.ts';
-import { writeReport } from '../report/write-report.ts';
+import { writeReport, type WrittenReport } from '../report/write-report.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../suite/embedded-target.ts';
 import { formatPlan } from '../suite/plan.ts';
@@ -23,8 +22,7 @@ import { creditPlanOf, planRun } from './collect-plan.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
 import { RunStop, endedByTheStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
 import { preflight } from './preflight.ts';
-
-const root = new URL('../../', import.meta.url).pathname;
+import { suiteProject } from './suite-project.ts';
 
 export async function run(argv: readonly string[]): Promise<number> {
   const parsed = parseRunFlags(argv, process.env);
@@ -33,59 +31,106 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (parsed.plan) return printPlan(parsed);
-  let embedded: EmbeddedTarget | undefined;
-  let config: SuiteConfig;
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
-  if (parsed.config.baseUrl === undefined) {
-    embedded = await startEmbeddedTarget(parsed.config);
-    log(`Embedded reference server at ${embedded.config.baseUrl} (test control on), fixtures at ${embedded.config.fixtureBaseUrl}`);
-  }
-  try {
-    // Setup problems stop the run here, before any test file starts (toolkit errors, exit 2).
-    config = await preflight(embedded?.config ?? (parsed.config as SuiteConfig), { embedded: embedded !== undefined, log });
-  } catch (error) {
-    await embedded?.close();
-    throw error;
-  }
-  // The plan grants the credit budget in the order of value and bounds the run's wall time.
-  const plan = await planRun(config, parsed.grep);
-  log(
-    `Plan: ${plan.tests.filter((t) => !t.skip).length} of ${plan.tests.length} tests to run, ${plan.credits} of ${config.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min`,
-  );
-  process.stdout.write(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)\n`);
-  const startedAt = new Date();
-  // Ctrl-C, SIGTERM or the plan's wall-time bound stop every request and leave a partial report (interrupt.ts).
-  const stop = new RunStop().listen().boundWallTime(plan.wallBoundSeconds * 1000);
-  let ran: SuiteRun;
-  try {
-    const progress = new ProgressReporter({ live: liveProgress(process.stdout, process.env), creditBudget: config.creditBudget });
-    ran = await runSuiteWithErrors(config, parsed.grep, [progress], stop, creditPlanOf(plan));
-  } finally {
-    await embedded?.close();
-  }
-  const report = buildReport(
-    ran.modules,
-    runInfo({
-      config,
-      embedded: embedded !== undefined,
-      startedAt,
-      durationMs: Date.now() - startedAt.getTime(),
-      ...(parsed.grep !== undefined && { grep: parsed.grep }),
-      unhandledErrors: stop.stopped === undefined ? ran.unhandledErrors : ran.unhandledErrors.filter((e) => !endedByTheStop(e.message)),
-      ...(stop.stopped !== undefined && { interrupted: stop.stopped }),
-    }),
-  );
-  const written = await writeReport(report, { root: parsed.reportRoot ?? join(root, 'reports') });
+  const done = await conductRun(parsed, {
+    log,
+    reporters: (config) => [new ProgressReporter({ live: liveProgress(process.stdout, process.env), creditBudget: config.creditBudget })],
+    listenToSignals: true,
+    writeReport: true,
+  });
+  const written = done.written;
+  if (written === undefined) throw new Error('run: the report was not written');
   process.stdout.write(
     `\nReport: ${written.files.html}\n  also ${written.files.json}, ${written.files.junit}, ${written.files.markdown}\n  latest copy: ${written.latest}\n`,
   );
   if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, await readFile(written.files.markdown, 'utf8'));
   // The report's own outcome, judged per requirement: 0 pass, 1 a binding MUST failed, 2 errors of the run itself.
-  process.stdout.write(`${headline(report)}\n`);
-  stop.dispose();
-  return stop.stopped !== undefined ? exitStatusOfInterruption(stop.stopped) : exitStatusOf(report.summary.outcome);
+  process.stdout.write(`${headline(done.report)}\n`);
+  return done.exitCode;
 }
 
+/** How {@link conductRun} talks to its caller: the CLI, or the programmatic API (src/index.ts). */
+export interface RunIo {
+  /** One line of the run's own story (the target, the plan, the seed). */
+  readonly log: (line: string) => void;
+  /** vitest reporters for the run, made once the configuration is known. */
+  readonly reporters: (config: SuiteConfig) => Array<string | Reporter>;
+  /** Where the lines about a stop go (default stderr). */
+  readonly warn?: (line: string) => void;
+  /** Stop on SIGINT and SIGTERM (the CLI); a library leaves the process's signals alone. */
+  readonly listenToSignals?: boolean;
+  /** Stops the run like a signal would: every request stops, the partial report is marked interrupted. */
+  readonly signal?: AbortSignal;
+  /** Write the report's four files (under `request.reportRoot`, default ./reports). */
+  readonly writeReport?: boolean;
+}
+
+/** What a run left: its report, the files written (when asked), and the exit status the CLI would give. */
+export interface ConductedRun {
+  readonly report: Report;
+  readonly written?: WrittenReport;
+  readonly exitCode: number;
+}
+
+/**
+ * One run of the suite, from a parsed request to its report: the embedded target when there is
+ * no base URL, preflight, the plan (credit budget and wall-time bound), the suite, the report.
+ */
+export async function conductRun(request: RunRequest, io: RunIo): Promise<ConductedRun> {
+  const { log } = io;
+  let embedded: EmbeddedTarget | undefined;
+  let config: SuiteConfig;
+  if (request.config.baseUrl === undefined) {
+    embedded = await startEmbeddedTarget(request.config);
+    log(`Embedded reference server at ${embedded.config.baseUrl} (test control on), fixtures at ${embedded.config.fixtureBaseUrl}`);
+  }
+  try {
+    // Setup problems stop the run here, before any test file starts (toolkit errors, exit 2).
+    config = await preflight(embedded?.config ?? (request.config as SuiteConfig), { embedded: embedded !== undefined, log });
+  } catch (error) {
+    await embedded?.close();
+    throw error;
+  }
+  // The plan grants the credit budget in the order of value and bounds the run's wall time.
+  const plan = await planRun(config, request.grep);
+  log(
+    `Plan: ${plan.tests.filter((t) => !t.skip).length} of ${plan.tests.length} tests to run, ${plan.credits} of ${config.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min`,
+  );
+  log(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)`);
+  const startedAt = new Date();
+  // Ctrl-C, SIGTERM, the caller's signal or the plan's wall-time bound stop every request and leave a partial report (interrupt.ts).
+  const stop = new RunStop(io.warn).boundWallTime(plan.wallBoundSeconds * 1000);
+  if (io.listenToSignals) stop.listen();
+  const onAbort = (): void => stop.stop('stopped by the caller (AbortSignal)');
+  if (io.signal?.aborted) onAbort();
+  io.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    let ran: SuiteRun;
+    try {
+      ran = await runSuiteWithErrors(config, request.grep, io.reporters(config), stop, creditPlanOf(plan));
+    } finally {
+      io.signal?.removeEventListener('abort', onAbort);
+      await embedded?.close();
+    }
+    const report = buildReport(
+      ran.modules,
+      runInfo({
+        config,
+        embedded: embedded !== undefined,
+        startedAt,
+        durationMs: Date.now() - startedAt.getTime(),
+        ...(request.grep !== undefined && { grep: request.grep }),
+        unhandledErrors: stop.stopped === undefined ? ran.unhandledErrors : ran.unhandledErrors.filter((e) => !endedByTheStop(e.message)),
+        ...(stop.stopped !== undefined && { interrupted: stop.stopped }),
+      }),
+    );
+    const written = io.writeReport ? await writeReport(report, request.reportRoot === undefined ? {} : { root: request.reportRoot }) : undefined;
+    const exitCode = stop.stopped !== undefined ? exitStatusOfInterruption(stop.stopped) : exitStatusOf(report.summary.outcome);
+    return { report, exitCode, ...(written && { written }) };
+  } finally {
+    stop.dispose();
+  }
+}
 
 /** Runs the conformance project once against `config` and returns its test modules. */
 export async function runSuite(config: SuiteConfig, grep?: string, reporters: Array<string | Reporter> = ['default']): Promise<readonly TestModule[]> {
@@ -107,7 +152,7 @@ export async function runSuiteWithErrors(
   creditPlan?: CreditPlan,
 ): Promise<SuiteRun> {
   const provide = { suiteConfig: config, ...(creditPlan && { creditPlan }) };
-  const options = { root, project: ['conformance'], watch: false, run: true, reporters, provide, ...(grep !== undefined && { testNamePattern: grep }) };
+  const options = { ...suiteProject, project: [...suiteProject.project], watch: false, run: true, reporters, provide, ...(grep !== undefined && { testNamePattern: grep }) };
   const vitest = stop === undefined ? await startVitest('test', [], options) : await startStoppable(options, stop);
   await vitest.close();
   const unhandledErrors = vitest.state.getUnhandledErrors().map((e) => ({ message: messageOf(e) }));

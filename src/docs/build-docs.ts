@@ -12,18 +12,19 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolkitError } from '../cli/toolkit-errors.ts';
 import { requirement, requirementIds } from '../spec/requirements.ts';
 import { paths } from '../spec/paths.ts';
 import { renderCatalogueHtml } from './render-catalogue.ts';
 
-/** Where the docs land, and what the two pages are called. */
+/** Where the docs land (reports/docs/ under the current directory), and what the two pages are called. */
 export const docsPaths = Object.freeze({
-  dir: join(paths.root, 'reports', 'docs'),
-  index: join(paths.root, 'reports', 'docs', 'index.html'),
-  catalogue: join(paths.root, 'reports', 'docs', 'catalogue.html'),
+  dir: join(process.cwd(), 'reports', 'docs'),
+  index: join(process.cwd(), 'reports', 'docs', 'index.html'),
+  catalogue: join(process.cwd(), 'reports', 'docs', 'catalogue.html'),
 });
 
 /** The link text both the page and the browser test look for. */
@@ -68,7 +69,8 @@ async function renderApiReference(): Promise<string> {
  * Redocly's chatter (stderr) is shown only when it fails.
  */
 function redocly(args: readonly string[]): Promise<void> {
-  const cli = join(paths.root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+  // Wherever npm put it: the repository's node_modules, or hoisted beside an installed package.
+  const cli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], {
       cwd: paths.root,

@@ -12,6 +12,7 @@ export const fileOrder: readonly string[] = [
   'body-rules',
   'uploads',
   'image-urls',
+  'ssrf-names',
   'rate-limits',
   'retrying-client',
   'contract',
@@ -25,7 +26,7 @@ export const fileOrder: readonly string[] = [
 ];
 
 const rank = (file: string): number => {
-  const name = /([^/]+)\.suite\.ts$/.exec(file)?.[1] ?? '';
+  const name = /([^/]+)\.suite\.[jt]s$/.exec(file)?.[1] ?? '';
   const index = fileOrder.indexOf(name);
   return index === -1 ? fileOrder.length : index;
 };

@@ -1,0 +1,114 @@
+/**
+ * The package's main entry (`import { runConformance } from 'tryon-conformance'`): the
+ * conformance suite as a function, for an integrator's own scripts and tests. It is the CLI's
+ * `run` (src/cli/run.ts) without the command line: the same checks of the options, the same
+ * embedded target when no base URL is given, the same report; it writes the report's files only
+ * when asked, prints nothing unless given a log, and leaves the process's signals alone.
+ */
+import type { Reporter } from 'vitest/node';
+import { conductRun } from './cli/run.ts';
+import { parseRunFlags } from './cli/run-config.ts';
+import type { Report } from './report/model.ts';
+import type { ReportFiles } from './report/write-report.ts';
+import type { Profile } from './suite/config.ts';
+
+export type { Report, RequirementResult, Summary, Verdict } from './report/model.ts';
+export type { ReportFiles } from './report/write-report.ts';
+export { ToolkitError } from './cli/toolkit-errors.ts';
+
+/** What to run against, and how; the same meanings as the `run` flags of the same names. */
+export interface RunConformanceOptions {
+  /** The API base URL, ending in `/api/v1`; without it the embedded reference server is started and targeted. */
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly secondApiKey?: string;
+  readonly revokedApiKey?: string;
+  /** HTTPS host serving the fixture files (`tryon-conformance fixtures serve` or `fixtures export`). */
+  readonly fixtureBaseUrl?: string;
+  /** The fixture host also has the misbehaving routes of `fixtures serve`. */
+  readonly fixtureBehaviours?: boolean;
+  /** Where GET /account keeps the balance: a JSON pointer (`/credits`) or a dotted path (`data.credits`). */
+  readonly balancePath?: string;
+  /** The test-control extension of the target (its URL ends in `/_control`). */
+  readonly control?: { readonly url: string; readonly token: string };
+  /** The target follows the tryon-scenario image-marker convention. */
+  readonly scenarios?: boolean;
+  /** Credits the run may spend at most (default 8 without test control). */
+  readonly creditBudget?: number;
+  readonly profile?: Profile;
+  /** fast-check seed; every report gives the one it used. */
+  readonly seed?: number;
+  /** fast-check path of a failing property, to replay it (with its seed). */
+  readonly path?: string;
+  readonly numRuns?: number;
+  /** Run only the tests whose name matches this regular expression. */
+  readonly grep?: string;
+  /** Write report.json, junit.xml, report.md and report.html under `<reportDir>/<timestamp>/` and `<reportDir>/latest/`. */
+  readonly reportDir?: string;
+  /** Lines of the run's own story (target, plan, seed, a stop); default: none. */
+  readonly log?: (line: string) => void;
+  /** vitest reporters for the tests as they run; default: none. */
+  readonly reporters?: ReadonlyArray<string | Reporter>;
+  /** Stops the run: every request stops, and the partial report is marked interrupted. */
+  readonly signal?: AbortSignal;
+}
+
+/** A finished run. */
+export interface ConformanceRun {
+  readonly report: Report;
+  /** What the CLI would exit with: 0 every judged MUST passed, 1 one failed, 2 errors of the run or the wall-time bound, 130 a stop. */
+  readonly exitCode: number;
+  /** The files written, when `reportDir` was given. */
+  readonly files?: ReportFiles;
+}
+
+/**
+ * Runs the conformance suite and returns its report. Options that the CLI would refuse (a base
+ * URL without a key or test control, a fixture host that is not HTTPS, …) throw a ToolkitError
+ * with the CLI's one-line message, before anything is sent.
+ */
+export async function runConformance(options: RunConformanceOptions = {}): Promise<ConformanceRun> {
+  // The CLI's own parser, so that both take the same options with the same checks; no environment.
+  const request = parseRunFlags(runFlagsOf(options), {});
+  if (request === 'help') throw new Error('runConformance: unreachable (no --help)');
+  const log = options.log ?? ((): void => undefined);
+  const silent: Reporter = {};
+  const done = await conductRun(request, {
+    log,
+    warn: log,
+    reporters: () => (options.reporters === undefined ? [silent] : [...options.reporters]),
+    writeReport: options.reportDir !== undefined,
+    ...(options.signal !== undefined && { signal: options.signal }),
+  });
+  return { report: done.report, exitCode: done.exitCode, ...(done.written && { files: done.written.files }) };
+}
+
+/** The `run` flags that say what `options` say. */
+function runFlagsOf(o: RunConformanceOptions): string[] {
+  const flags: string[] = [];
+  // --flag=value: a value that starts with '-' stays a value.
+  const value = (flag: string, v: string | number | undefined): void => {
+    if (v !== undefined) flags.push(`--${flag}=${v}`);
+  };
+  const toggle = (flag: string, on: boolean | undefined): void => {
+    if (on === true) flags.push(`--${flag}`);
+  };
+  value('base-url', o.baseUrl);
+  value('api-key', o.apiKey);
+  value('second-api-key', o.secondApiKey);
+  value('revoked-api-key', o.revokedApiKey);
+  value('fixture-base-url', o.fixtureBaseUrl);
+  toggle('fixture-behaviours', o.fixtureBehaviours);
+  value('balance-path', o.balancePath);
+  value('control-url', o.control?.url);
+  value('control-token', o.control?.token);
+  toggle('scenarios', o.scenarios);
+  value('credit-budget', o.creditBudget);
+  value('profile', o.profile);
+  value('seed', o.seed);
+  value('path', o.path);
+  value('num-runs', o.numRuns);
+  value('grep', o.grep);
+  value('report-dir', o.reportDir);
+  return flags;
+}
