@@ -1,0 +1,39 @@
+/**
+ * `npm run build` (and `npm pack`, through prepack): the package's dist/. tsc compiles src/ to
+ * JavaScript with type declarations (tsconfig.build.json); then the files the compiled code reads
+ * beside itself at run time are copied next to it, and the CLI is made executable.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const dist = join(root, 'dist');
+
+/** Non-TypeScript files of src/ that the code loads at run time, by path relative to src/. */
+export const runtimeAssets: readonly string[] = [
+  // new URL('./decode-worker.mjs', import.meta.url) in decode-pool.ts
+  'server/domain/images/decode-worker.mjs',
+  // new URL('./report.schema.json', import.meta.url) in read-report.ts (`compare`)
+  'report/report.schema.json',
+];
+
+async function build(): Promise<void> {
+  await rm(dist, { recursive: true, force: true });
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (tsc.status !== 0) throw new Error(`tsc exited with ${tsc.status ?? tsc.signal}`);
+  for (const asset of runtimeAssets) {
+    await mkdir(dirname(join(dist, asset)), { recursive: true });
+    await copyFile(join(root, 'src', asset), join(dist, asset));
+  }
+  await chmod(join(dist, 'cli', 'main.js'), 0o755);
+  process.stdout.write(`build: dist/ (${runtimeAssets.length} assets copied)\n`);
+}
+
+try {
+  await build();
+} catch (error) {
+  process.stderr.write(`build: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}
