@@ -8,9 +8,15 @@
  * - resultUrl is a string exactly on success and null otherwise; failed carries a message;
  * - pollUrl (create and sync 202 only) is `/api/v1/tryons/<id>`; a replay gives the same id.
  *
+ * - the result image of a success is served without a key, JPEG or PNG, labelled as made with AI;
+ * - with test control, the clock moves across the 24 h marks (tryon-clock-commands.ts), and after
+ *   each move every try-on is read again (final states stay final), the balance must match the
+ *   model's ledger, and result images are served until 24 h and no longer after; a key reused once
+ *   the clock moved may replay or start anew (retention is not shown), which is recorded.
+ *
  * Commands pick images and try-ons by index into the model (`#k` is the k-th, modulo the count).
- * Each run starts on accounts of its own (with test control) with uploaded images and one started
- * try-on of each kind, so that every command has something to act on.
+ * Each run starts on accounts of its own (with test control) with uploaded images (person photos in
+ * both formats) and one started try-on of each kind, so that every command has something to act on.
  */
 import fc from 'fast-check';
 import { describe, expect, inject } from 'vitest';
@@ -19,20 +25,8 @@ import { makeGarmentImage, makePersonPhoto } from '../fixtures/images.ts';
 import { Api, balanceIfRead } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { raisedLimits } from './target.ts';
-import {
-  StartCommand,
-  answerOf,
-  commandArbs,
-  observe,
-  readTryOn,
-  upload,
-  type Machine,
-  type Model,
-  type ModelImage,
-  type Photos,
-  type Real,
-  type UploadKind,
-} from './tryon-commands.ts';
+import { clockCommandArbs } from './tryon-clock-commands.ts';
+import { StartCommand, answerOf, commandArbs, observe, readTryOn, uploadImage, type Machine, type Model, type Photos, type Real, type UploadKind } from './tryon-commands.ts';
 
 const raised = { starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute };
 
@@ -41,32 +35,36 @@ const withControl = inject('suiteConfig').control !== undefined;
 const numRuns = withControl ? 8 : 2;
 const startsPerRun = withControl ? 6 : 3;
 const maxCommands = 15;
-/** With test control each run's account is fresh, so its balance is checked at the end. */
+/** With test control each run's account is fresh, so its balance is checked at the end (and after every move of the clock). */
 const balanceRules: RequirementId[] = withControl ? ['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'SVC-FAILED-TRYON-REFUNDED'] : [];
+/** Result images are fetched on any target; with test control the clock moves across their 24 hours and the Idempotency-Keys' retention. */
+const resultRules: RequirementId[] = ['RES-RESULT-URL-ON-SUCCESS', 'SVC-RESULT-AI-LABEL', 'AUTH-RESULT-URL-PUBLIC'];
+const clockRules: RequirementId[] = withControl ? ['RES-RESULT-URL-VALID-24H', 'CREATE-IDEMPOTENCY-RETENTION-IMPL-DEFINED'] : [];
 /** At documented limits every run waits for the starts window (12 a minute). */
 const timeoutMs = withControl ? 120_000 : 900_000;
 
 /** Runs the machine `numRuns` times, each on accounts of its own when the target has test control. */
 async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
   const api = new Api(t.target);
-  const [person, failingPerson, garment] = await Promise.all([
+  const [person, personPng, failingPerson, garment] = await Promise.all([
     makePersonPhoto(),
+    makePersonPhoto({ format: 'png' }),
     makePersonPhoto({ scenario: 'generation-fails' }),
     makeGarmentImage({ format: 'png' }),
   ]);
-  const photos: Photos = { person, failingPerson, garment };
+  const photos: Photos = { person, personPng, failingPerson, garment };
   const { control } = t.target;
 
   const setup = async (): Promise<{ model: Model; real: Real; credits: number | undefined }> => {
     const actor = control ? await t.target.freshAccount(raised) : t.target.primary;
     const other = o.other ? (control ? await t.target.freshAccount(raised) : t.target.second) : undefined;
-    const real: Real = { t, api, actor, other, photos };
-    const kinds: UploadKind[] = o.failing ? ['person', 'failing person', 'garment'] : ['person', 'garment'];
-    const ids = await Promise.all(kinds.map((k) => upload(real, k)));
-    const images = kinds.map((k, i): ModelImage => ({ id: ids[i] as string, role: k === 'garment' ? 'garment' : 'person', failing: k === 'failing person' }));
-    // A fresh account's balance moves only with this run, so it can be checked at the end.
+    // A fresh account's balance moves only with this run, so it can be checked at the end and after each move of the clock.
     const credits = control ? await balanceIfRead(t.target, actor.key) : undefined;
-    const model: Model = { images, tryOns: [], startsLeft: startsPerRun };
+    const real: Real = { t, api, actor, other, photos, control, credits };
+    const model: Model = { images: [], tryOns: [], startsLeft: startsPerRun, clock: 0 };
+    // Both formats of person photo ("Formats | JPEG or PNG") from the start; later uploads draw theirs.
+    const kinds: Array<[UploadKind, 'jpeg' | 'png']> = [['person', 'jpeg'], ['person', 'png'], ...(o.failing ? [['failing person', 'jpeg'] as [UploadKind, 'jpeg']] : []), ['garment', 'png']];
+    model.images.push(...(await Promise.all(kinds.map(([k, f]) => uploadImage(model, real, k, f)))));
     // Each run begins with one try-on of each kind (#0, #1), so that polls and replays have something to pick.
     for (const kind of o.failing ? (['normal', 'generation-fails'] as const) : (['normal'] as const)) await new StartCommand(kind, 0, 0, false).run(model, real);
     return { model, real, credits };
@@ -79,10 +77,10 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
       const ex = await readTryOn(real, entry, `settle try-on ${entry.id}`, await api.waitFinal(real.actor, entry.id));
       // "poll `GET /tryons/{id}` until the status is `success` or `failed`"; clients "give up after a few minutes".
       t.must('SVC-POLL-UNTIL-FINAL', () => expect(answerOf(ex).status, `try-on ${entry.id} never left pending`).not.toBe('pending'));
-      observe(real, entry, answerOf(ex), 'final GET');
+      observe(real, entry, answerOf(ex), 'final GET', model.clock);
     }
     // Every final state is read once more: a terminal state must never change.
-    for (const entry of model.tryOns) observe(real, entry, answerOf(await readTryOn(real, entry, `re-read try-on ${entry.id}`)), 'final re-read');
+    for (const entry of model.tryOns) observe(real, entry, answerOf(await readTryOn(real, entry, `re-read try-on ${entry.id}`)), 'final re-read', model.clock);
     const successes = model.tryOns.filter((e) => e.status === 'success').length;
     const failures = model.tryOns.length - successes;
     const ordinary = model.tryOns.filter((e) => !e.failing);
@@ -100,7 +98,7 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
   const tally = { success: 0, failed: 0 };
 
   await t.check(
-    fc.asyncProperty(fc.commands(commandArbs(o), { maxCommands, size: 'max' }), async (cmds) => {
+    fc.asyncProperty(fc.commands([...commandArbs(o), ...clockCommandArbs(control !== undefined)], { maxCommands, size: 'max' }), async (cmds) => {
       const { model, real, credits } = await setup();
       try {
         await fc.asyncModelRun(() => Promise.resolve({ model, real }), cmds);
@@ -117,7 +115,7 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
 }
 
 /** At documented limits: every command may be a start, a poll or an upload; settling polls each try-on. */
-const perRun = { starts: maxCommands, polls: maxCommands + startsPerRun * 13, uploads: 3 + maxCommands };
+const perRun = { starts: maxCommands, polls: maxCommands + startsPerRun * 13, uploads: 4 + maxCommands };
 
 describe('state machine', () => {
   conformance(
@@ -140,6 +138,8 @@ describe('state machine', () => {
         'SYNC-SAME-CONTRACT-AS-CREATE',
         'SVC-POLL-UNTIL-FINAL',
         ...balanceRules,
+        ...resultRules,
+        ...clockRules,
       ],
       needs: [],
       credits: numRuns * startsPerRun,
@@ -164,6 +164,8 @@ describe('state machine', () => {
         'AUTH-FOREIGN-IMAGE-ID-INVALID',
         'CREATE-IDEMPOTENCY-REPLAY',
         ...balanceRules,
+        ...resultRules,
+        ...clockRules,
       ],
       needs: ['scenarios', 'second-account'],
       credits: numRuns * startsPerRun,
