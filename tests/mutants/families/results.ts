@@ -1,6 +1,7 @@
 /** Mutants of the results family (spec: Try-on resultUrl; What the service does, AI label; Authentication 7). */
 import sharp from 'sharp';
 import type { Mutation, ProxiedResponse } from '../mutating-proxy.ts';
+import { isPng } from '../../../src/fixtures/png-chunks.ts';
 import { apiError, isResult, pathOf, perProxy } from '../helpers.ts';
 
 const cache = perProxy(() => new Map<string, ProxiedResponse>());
@@ -58,6 +59,26 @@ export const resultsMutants: readonly Mutation[] = [
       const type = res.headers['content-type'] ?? '';
       const swapped = /png/.test(type) ? 'image/jpeg' : /jpeg/.test(type) ? 'image/png' : type;
       return { ...res, headers: { ...res.headers, 'content-type': swapped } };
+    },
+  },
+  {
+    name: 'ai-label-stripped-from-png',
+    family: 'results',
+    breaks: ['SVC-RESULT-AI-LABEL'],
+    does: 'PNG results are re-encoded without metadata (their label is gone); JPEG results keep theirs (issue 18: a branch the suite never took)',
+    response: async (res, req) => {
+      if (!isResult(req) || req.method !== 'GET' || res.status !== 200 || !isPng(res.body)) return res;
+      return { ...res, body: await sharp(res.body).png().toBuffer() };
+    },
+  },
+  {
+    name: 'png-result-served-as-jpeg',
+    family: 'results',
+    breaks: ['RES-RESULT-URL-ON-SUCCESS'],
+    does: 'a PNG result is served with Content-Type image/jpeg; JPEG results are served right (issue 18)',
+    response: (res, req) => {
+      if (!isResult(req) || res.status !== 200 || !/png/.test(res.headers['content-type'] ?? '')) return res;
+      return { ...res, headers: { ...res.headers, 'content-type': 'image/jpeg' } };
     },
   },
 ];
