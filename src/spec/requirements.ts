@@ -24,8 +24,11 @@ export const specSections = [
 ] as const;
 export type SpecSection = (typeof specSections)[number];
 
-/** What a black-box tester needs to observe a requirement. An empty list means plain HTTP with one API key. */
-export type Capability = 'second-account' | 'revoked-key' | 'test-control' | 'fixture-host' | 'scenarios';
+/**
+ * What a black-box tester needs to observe a requirement. An empty list means plain HTTP with one API key.
+ * `name-resolution`: the target resolves `.test` host names as the run tells it (openapi-control.yaml, /names).
+ */
+export type Capability = 'second-account' | 'revoked-key' | 'test-control' | 'fixture-host' | 'scenarios' | 'name-resolution';
 
 export interface RequirementSpec {
   readonly level: Level;

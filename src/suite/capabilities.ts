@@ -19,5 +19,11 @@ export function configuredOffers(config: SuiteConfig): Map<Capability, true | st
     'scenarios',
     control || config.scenarios ? true : 'the target is not known to follow the tryon-scenario convention (set TRYON_SCENARIOS=1 if it does)',
   );
+  offers.set(
+    'name-resolution',
+    control
+      ? true
+      : 'no test-control URL and token were given: the run cannot tell the target what a host name resolves to (the resolver convention of openapi-control.yaml, PUT /names/{name})',
+  );
   return offers;
 }

@@ -9,6 +9,8 @@ export interface ControlClient {
   setLimits(accountId: string, limits: Partial<Record<'startsPerMinute' | 'pollsPerMinute' | 'uploadsPerMinute', number>>): Promise<void>;
   advanceClock(seconds: number): Promise<void>;
   settings(): Promise<ControlSettings>;
+  /** The resolver convention: from now on `name` (under `.test`) resolves to `addresses` in the target's image fetcher. */
+  setNameAnswers(name: string, addresses: readonly string[]): Promise<void>;
 }
 
 export interface ControlSettings {
@@ -31,6 +33,12 @@ export function clockEpoch(): number {
 /** Test control answered something other than what openapi-control.yaml describes: a setup problem of the run. */
 export class ControlError extends Error {
   override readonly name = 'ControlError';
+  /** The status test control answered, when it answered. */
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.status = status;
+  }
 }
 
 /** The settings body must carry what the run reads from it (openapi-control.yaml, ControlSettings). */
@@ -46,7 +54,7 @@ function checkedSettings(json: unknown): ControlSettings {
 export function controlClient(send: Send, url: string, token: string): ControlClient {
   const call = async (method: string, path: string, json?: unknown): Promise<any> => {
     const ex = await send({ method, path: `${url}${path}`, key: token, ...(json !== undefined && { json }) });
-    if (ex.response?.status !== 200) throw new ControlError(`test control ${method} ${path} answered ${ex.response ? `${ex.response.status} ${ex.response.text.slice(0, 120)}` : ex.error}`);
+    if (ex.response?.status !== 200) throw new ControlError(`test control ${method} ${path} answered ${ex.response ? `${ex.response.status} ${ex.response.text.slice(0, 120)}` : ex.error}`, ex.response?.status);
     return ex.response.json;
   };
   return {
@@ -66,5 +74,6 @@ export function controlClient(send: Send, url: string, token: string): ControlCl
       clockMoves++;
     },
     settings: async () => checkedSettings(await call('GET', '/settings')),
+    setNameAnswers: async (name, addresses) => void (await call('PUT', `/names/${encodeURIComponent(name)}`, { addresses })),
   };
 }
