@@ -3,7 +3,10 @@
  * Flags are parsed once here, defaults filled, and a frozen ServerOptions passed down.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gradeClients, type ClientGrade } from '../server/client-grade/grade.ts';
+import { gradeFileNames, gradeFormats, writeGrade } from '../server/client-grade/write-grade.ts';
 import { createReferenceServer } from '../server/app.ts';
 import { withDefaults, type ServerOptions } from '../server/config.ts';
 import { isLoopback } from '../server/domain/image-fetch/address-policy.ts';
@@ -25,11 +28,13 @@ Starts the reference Virtual Try-On server (fastify + SQLite + sharp) with the t
   --trusted-origin URL     one HTTPS origin allowed to serve test images (e.g. https://127.0.0.1:8443)
   --trusted-ca FILE        PEM certificate that origin presents
   --outbound any|loopback  which addresses image fetches may connect to (default any; loopback = safety net)
+  --grade-clients DIR      grade each account's client against the spec's client rules: GET /_control/client-grade
+                           any time, and client-grade.{json,junit.xml,md,html} written to DIR on shutdown
   --log                    log every request (pino JSON)
   -h, --help               this help`;
 
 /** Parses `serve` flags into frozen options, or throws a USAGE/CONFIG ToolkitError. */
-export function serveOptions(argv: readonly string[], env: NodeJS.ProcessEnv): { options: ServerOptions; host: string; port: number } | 'help' {
+export function serveOptions(argv: readonly string[], env: NodeJS.ProcessEnv): { options: ServerOptions; host: string; port: number; gradeDir?: string } | 'help' {
   const f = parseFlags('serve', argv, {
     host: { type: 'string', default: '127.0.0.1' },
     port: { type: 'string', default: '8787' },
@@ -43,6 +48,7 @@ export function serveOptions(argv: readonly string[], env: NodeJS.ProcessEnv): {
     'trusted-ca': { type: 'string' },
     outbound: { type: 'string', default: 'any' },
     log: { type: 'boolean', default: false },
+    'grade-clients': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (f.help) return 'help';
@@ -71,8 +77,10 @@ export function serveOptions(argv: readonly string[], env: NodeJS.ProcessEnv): {
       trustedOrigin: { origin: f['trusted-origin'], ca: readPem(f['trusted-ca']) },
     }),
     logger: f.log,
+    ...(f['grade-clients'] !== undefined && { gradeClients: true }),
   });
-  return { options, host: f.host, port };
+  if (f['grade-clients'] === '') throw new ToolkitError('USAGE', 'serve: --grade-clients needs a directory for the grade');
+  return { options, host: f.host, port, ...(f['grade-clients'] !== undefined && { gradeDir: f['grade-clients'] }) };
 }
 
 /** Runs the server until SIGINT/SIGTERM. */
@@ -95,8 +103,22 @@ export async function serve(argv: readonly string[]): Promise<number> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  if (parsed.gradeDir !== undefined && server.callLog) {
+    const files = writeGradeFiles(parsed.gradeDir, gradeClients(server.callLog.records(), server.context.clock.now()));
+    process.stdout.write(`Client grade written: ${files.join(', ')}\n`);
+  }
   await server.close();
   return 0;
+}
+
+/** Writes the client grade in every format into `dir`; returns the paths. */
+export function writeGradeFiles(dir: string, grade: ClientGrade): string[] {
+  mkdirSync(dir, { recursive: true });
+  return gradeFormats.map((format) => {
+    const path = join(dir, gradeFileNames[format]);
+    writeFileSync(path, writeGrade(grade, format));
+    return path;
+  });
 }
 
 function banner(url: string, options: ServerOptions): string {
@@ -116,6 +138,9 @@ function banner(url: string, options: ServerOptions): string {
     );
   } else {
     lines.push('  Test control   off (--no-control): no API key can be created on this instance');
+  }
+  if (options.gradeClients) {
+    lines.push('', `Client grading on: each account's requests are graded against the spec's client rules${options.controlToken ? ` (GET ${url}/_control/client-grade?format=markdown)` : ''}; the grade is written on shutdown.`);
   }
   return `${lines.join('\n')}\n\nCtrl-C stops it.\n`;
 }

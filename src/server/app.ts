@@ -4,6 +4,8 @@
  */
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { CallLog } from './client-grade/call-log.ts';
+import { gradeRoutes } from './client-grade/grade-routes.ts';
 import { controlRoutes } from './control/control-routes.ts';
 import type { ServerOptions } from './config.ts';
 import { AdvanceableClock } from './domain/clock.ts';
@@ -30,6 +32,8 @@ import { openSqliteStore } from './store/sqlite-store.ts';
 export interface ReferenceServer {
   readonly app: FastifyInstance;
   readonly context: ServerContext;
+  /** The callers' requests, when the server grades them (`gradeClients`); `gradeClients(…)` in client-grade/grade.ts judges them. */
+  readonly callLog: CallLog | undefined;
   /** Listens on `host:port` (port 0: ephemeral) and returns the base URL, e.g. `http://127.0.0.1:8787`. */
   listen(host: string, port: number): Promise<string>;
   close(): Promise<void>;
@@ -43,6 +47,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   const store = openSqliteStore(options.dbPath);
   const clock = options.clock instanceof AdvanceableClock ? options.clock : new AdvanceableClock();
   const waiters = new SyncWaiters();
+  const callLog = options.gradeClients ? new CallLog(clock) : undefined;
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: settings.maxJsonBodyBytes, return503OnClosing: true, ...transportOptions(settings) });
   let listeningUrl = options.publicUrl ?? 'http://127.0.0.1';
 
@@ -97,9 +102,11 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     trustedOrigin: options.trustedOrigin,
     testNames,
     sweep: () => store.sweep(clock.now(), settings.uploadRetentionMs),
+    callLog,
   };
 
   installTransportGuards(app, settings);
+  callLog?.install(app);
   await app.register(multipart);
   installErrorHandling(app, (error) => app.log.error({ err: error }, 'unexpected error'));
   tryOnRoutes(app, context);
@@ -107,6 +114,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   accountRoutes(app, context);
   resultRoutes(app, context);
   if (options.controlToken) controlRoutes(app, context, options.controlToken);
+  if (options.controlToken) gradeRoutes(app, context, options.controlToken);
 
   // Crash safety: credits reserved by starts that never stored a try-on go back, and every try-on
   // still pending is generated again (its inputs were stored with it).
@@ -118,6 +126,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   return {
     app,
     context,
+    callLog,
     async listen(host, port) {
       // Decode workers start now; the first is ready before the first request (bounded, should it not start).
       await Promise.race([decodePool.warm(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);

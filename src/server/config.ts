@@ -126,6 +126,8 @@ export interface ServerOptions {
   readonly trustedOrigin?: TrustedOrigin;
   /** Pino logger options, or false. */
   readonly logger?: boolean;
+  /** Records every caller's requests and grades them against the spec's client rules (`serve --grade-clients`). */
+  readonly gradeClients?: boolean;
 }
 
 /** Fills the settings a caller left out. */

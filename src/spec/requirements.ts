@@ -44,6 +44,8 @@ export interface RequirementSpec {
   readonly needs: readonly Capability[];
   /** Present only when no HTTP exchange can show the requirement, with the reason. */
   readonly notObservable?: string;
+  /** A client rule the sandbox judges from what a caller sends (`serve --grade-clients`, src/server/client-grade); a run against a server cannot. */
+  readonly clientGrade?: true;
   /** The spec says "not shown": the catalogue records the point, and openapi.yaml says what is accepted. */
   readonly implementationDefined?: true;
   /** The openapi.yaml `x-point` that records the reference server's choice and what a verdict accepts. */
@@ -51,6 +53,7 @@ export interface RequirementSpec {
 }
 
 const CLIENT = 'client guidance: it describes what a caller does, not what the server answers';
+const CLIENT_GRADED = 'a client rule: a run against a server cannot show it; the sandbox grades each caller against it (serve --grade-clients)';
 
 export const requirements = {
   // ## What the service does
@@ -732,7 +735,8 @@ export const requirements = {
     statement: 'A sync client handles both 200 and 202, and on 202 polls pollUrl every 2-3 seconds.',
     quote: 'Clients must handle both 200 and 202 and, on 202, poll `pollUrl` every 2-3 seconds.',
     needs: [],
-    notObservable: CLIENT,
+    notObservable: CLIENT_GRADED,
+    clientGrade: true,
   },
   'SYNC-CLIENT-TIMEOUT-70-SECONDS': {
     level: 'SHOULD',
@@ -742,7 +746,8 @@ export const requirements = {
     quote: 'Client timeout should be at least 70 seconds.',
     alsoStated: ['Recommended sync client timeout | at least 70 seconds'],
     needs: [],
-    notObservable: CLIENT,
+    notObservable: CLIENT_GRADED,
+    clientGrade: true,
   },
   'SYNC-SAME-KEY-PICKS-UP-AFTER-DROP': {
     level: 'MUST',
@@ -772,7 +777,8 @@ export const requirements = {
     quote: 'Polling guidance: every 2-3 seconds',
     alsoStated: ['Polling interval | 2-3 seconds recommended'],
     needs: [],
-    notObservable: CLIENT,
+    notObservable: CLIENT_GRADED,
+    clientGrade: true,
   },
   'GET-POLL-GIVE-UP-AFTER-MINUTES': {
     level: 'SHOULD',
@@ -781,7 +787,8 @@ export const requirements = {
     statement: 'A client stops polling a try-on that is still pending after a few minutes.',
     quote: 'give up after a few minutes',
     needs: [],
-    notObservable: CLIENT,
+    notObservable: CLIENT_GRADED,
+    clientGrade: true,
   },
   'GET-ERROR-LIST': {
     level: 'MUST',
@@ -943,7 +950,8 @@ export const requirements = {
       'Keys must be kept on the server only (environment variables, not a frontend bundle or repository). Reason: a key in client code can be copied and used to spend credits.',
     alsoStated: ['The API is called from a server only.', 'The API key must never reach a browser or mobile app bundle.'],
     needs: [],
-    notObservable: "about the client's deployment, not the server: no response shows where the key is kept",
+    notObservable: CLIENT_GRADED,
+    clientGrade: true,
   },
   'AUTH-FOREIGN-IMAGE-ID-INVALID': {
     level: 'MUST',
@@ -1164,7 +1172,8 @@ export const requirements = {
     quote: 'Retry with the same Idempotency-Key',
     alsoStated: ['the same when retrying', 'retry, same Idempotency-Key'],
     needs: [],
-    notObservable: CLIENT,
+    notObservable: CLIENT_GRADED,
+    clientGrade: true,
   },
   'ERR-CLIENT-NO-UNCHANGED-RETRY': {
     level: 'SHOULD',
@@ -1172,7 +1181,8 @@ export const requirements = {
     statement: 'A client does not retry a 400, 401, 402, 403, 413 or 422 unchanged.',
     quote: 'Do not retry 400, 401, 402, 403, 413 or 422 unchanged.',
     needs: [],
-    notObservable: CLIENT,
+    notObservable: CLIENT_GRADED,
+    clientGrade: true,
   },
   'ERR-CLIENT-BACKOFF-1-2-4': {
     level: 'SHOULD',
@@ -1180,7 +1190,8 @@ export const requirements = {
     statement: 'A client backs off 1 s, then 2 s, then 4 s, and stops after a few attempts.',
     quote: 'Recommended backoff: 1 second, then 2, then 4, and stop after a few attempts',
     needs: [],
-    notObservable: CLIENT,
+    notObservable: CLIENT_GRADED,
+    clientGrade: true,
   },
   'ERR-CLIENT-HONOURS-RETRY-AFTER': {
     level: 'SHOULD',
@@ -1189,7 +1200,8 @@ export const requirements = {
     quote: 'when `Retry-After` is present, wait that long instead',
     alsoStated: ['wait `Retry-After` seconds'],
     needs: [],
-    notObservable: CLIENT,
+    notObservable: CLIENT_GRADED,
+    clientGrade: true,
   },
   'ERR-SOURCE-COUNT-CODE-IMPL-DEFINED': {
     level: 'MAY',

@@ -10,7 +10,7 @@ const doc = parseOpenApi(readFileSync(new URL('../../openapi-control.yaml', impo
 const book = new SchemaBook(doc);
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ gradeClients: true });
 });
 afterAll(async () => h?.close());
 
@@ -29,7 +29,7 @@ describe('openapi-control.yaml', () => {
       setNameAnswers: { addresses: ['10.0.0.5', '192.0.2.10'] },
     };
     const operations = listOperations(doc);
-    expect(operations.map((o) => o.operationId)).toEqual(['createAccount', 'rotateKey', 'revokeKey', 'setCredits', 'setLimits', 'advanceClock', 'setNameAnswers', 'getSettings']);
+    expect(operations.map((o) => o.operationId)).toEqual(['createAccount', 'rotateKey', 'revokeKey', 'setCredits', 'setLimits', 'advanceClock', 'setNameAnswers', 'getSettings', 'getClientGrade']);
     for (const op of operations) {
       const path = op.path.replace('{accountId}', accountId).replace('{name}', 'img-doc.test');
       const res = await h.control(op.method.toUpperCase(), path, bodies[op.operationId]);

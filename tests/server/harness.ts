@@ -76,6 +76,8 @@ export interface HarnessOptions {
   readonly settings?: Partial<ServerSettings>;
   readonly dbPath?: string;
   readonly control?: boolean;
+  /** Grades the callers against the spec's client rules (src/server/client-grade). */
+  readonly gradeClients?: boolean;
 }
 
 /** Starts a fixture host and a reference server wired to it. */
@@ -94,6 +96,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     dbPath: options.dbPath ?? ':memory:',
     settings: withDefaults({ syncWaitMs: 3_000, generationLatencyMs: 50, slowGenerationMs: 6_000, fetchTimeoutMs: 1_500, ...options.settings }),
     ...(options.control !== false && { controlToken }),
+    ...(options.gradeClients === true && { gradeClients: true }),
     resolver: staticResolver({ 'fixtures.test': ['127.0.0.1'] }),
     connectGuard: (ip) => {
       const ok = isLoopback(ip);

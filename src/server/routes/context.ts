@@ -7,6 +7,7 @@ import type { SyncWaiters } from '../domain/sync-waiters.ts';
 import type { TestNames } from '../domain/image-fetch/test-names.ts';
 import type { StartDeps } from '../domain/tryon-starts.ts';
 import type { Store } from '../store/store.ts';
+import type { CallLog } from '../client-grade/call-log.ts';
 
 export interface ServerContext {
   readonly store: Store;
@@ -25,6 +26,8 @@ export interface ServerContext {
   readonly testNames: TestNames | undefined;
   /** Runs the retention sweeper now. */
   readonly sweep: () => number;
+  /** The call log of client grading, when the server grades its callers (`gradeClients`). */
+  readonly callLog?: CallLog | undefined;
 }
 
 declare module 'fastify' {

@@ -1,0 +1,155 @@
+/**
+ * The call log of client grading (`serve --grade-clients`, issue 14 item 3): every request the
+ * sandbox receives, per caller, as the facts the client rules need: when it started and ended on
+ * the server's clock, its operation, Idempotency-Key, a digest of its JSON body, its answer (status,
+ * code, Retry-After, try-on id) or that the client dropped it, and browser signs. The API key is
+ * never kept: a caller is its account, or a short digest of an unknown key.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../domain/clock.ts';
+import { fingerprint } from '../domain/idempotency.ts';
+import { bearerToken } from '../domain/api-keys.ts';
+
+export type Operation = 'createTryOn' | 'createTryOnSync' | 'getTryOn' | 'uploadImage' | 'getAccount' | 'other';
+
+export interface CallRecord {
+  readonly seq: number;
+  caller: string;
+  readonly method: string;
+  /** The path without its query. */
+  readonly path: string;
+  readonly operation: Operation;
+  readonly idempotencyKey: string | undefined;
+  /** sha256 of the canonical JSON body, when the body was JSON. */
+  bodyDigest: string | undefined;
+  /** The try-on the request is about: from the path of a read, or the answer of a start. */
+  tryOnId: string | undefined;
+  readonly startedAt: number;
+  endedAt: number | undefined;
+  status: number | undefined;
+  code: string | undefined;
+  /** The try-on status in a 200/202 answer. */
+  tryOnStatus: string | undefined;
+  retryAfterSeconds: number | undefined;
+  /** The client closed the connection before the answer was sent. */
+  dropped: boolean;
+  /** Headers that only a browser sends (Origin, Sec-Fetch-Site, Sec-Fetch-Dest) or a CORS preflight. */
+  readonly browserSigns: readonly string[];
+}
+
+const tryOnPath = /^\/api\/v1\/tryons\/([^/]+)$/;
+
+function operationOf(method: string, path: string): Operation {
+  if (method === 'POST' && path === '/api/v1/tryons') return 'createTryOn';
+  if (method === 'POST' && path === '/api/v1/tryons/sync') return 'createTryOnSync';
+  if (method === 'GET' && tryOnPath.test(path)) return 'getTryOn';
+  if (method === 'POST' && path === '/api/v1/images') return 'uploadImage';
+  if (method === 'GET' && path === '/api/v1/account') return 'getAccount';
+  return 'other';
+}
+
+/** A caller's name for a request whose key did not resolve to an account: never the key itself. */
+export function anonymousCaller(authorization: string | undefined): string {
+  const key = bearerToken(authorization);
+  return key === undefined ? 'no API key' : `unknown key sha256:${createHash('sha256').update(key).digest('hex').slice(0, 8)}`;
+}
+
+function browserSignsOf(request: FastifyRequest): string[] {
+  const h = request.headers;
+  const signs: string[] = [];
+  if (h.origin !== undefined) signs.push(`Origin: ${String(h.origin).slice(0, 80)}`);
+  // Not Sec-Fetch-Mode: Node's own fetch sends `sec-fetch-mode: cors` from a server too.
+  for (const name of ['sec-fetch-site', 'sec-fetch-dest']) if (h[name] !== undefined) signs.push(`${name}: ${String(h[name]).slice(0, 40)}`);
+  if (request.method === 'OPTIONS' && h['access-control-request-method'] !== undefined) signs.push(`CORS preflight (Access-Control-Request-Method: ${String(h['access-control-request-method']).slice(0, 20)})`);
+  return signs;
+}
+
+/** Records every request of one server instance; bounded to `maxRecords` (the oldest go first). */
+export class CallLog {
+  readonly #records: CallRecord[] = [];
+  readonly #byRequest = new WeakMap<FastifyRequest, CallRecord>();
+  #seq = 0;
+
+  constructor(
+    readonly clock: Clock,
+    readonly maxRecords = 20_000,
+  ) {}
+
+  /** The records so far, oldest first. */
+  records(): readonly CallRecord[] {
+    return this.#records;
+  }
+
+  /** Installs the hooks on `app`; call before the routes are registered. */
+  install(app: FastifyInstance): void {
+    app.addHook('onRequest', async (request, reply) => {
+      const path = request.url.split('?')[0] ?? request.url;
+      // Test control is the sandbox's own extension, not the API a client is graded on.
+      if (path.startsWith('/_control')) return;
+      const idempotencyKey = request.headers['idempotency-key'];
+      const record: CallRecord = {
+        seq: ++this.#seq,
+        caller: anonymousCaller(request.headers.authorization),
+        method: request.method,
+        path,
+        operation: operationOf(request.method, path),
+        idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey.slice(0, 200) : undefined,
+        bodyDigest: undefined,
+        tryOnId: tryOnPath.exec(path)?.[1],
+        startedAt: this.clock.now(),
+        endedAt: undefined,
+        status: undefined,
+        code: undefined,
+        tryOnStatus: undefined,
+        retryAfterSeconds: undefined,
+        dropped: false,
+        browserSigns: browserSignsOf(request),
+      };
+      if (record.tryOnId === 'sync') record.tryOnId = undefined;
+      this.#records.push(record);
+      if (this.#records.length > this.maxRecords) this.#records.shift();
+      this.#byRequest.set(request, record);
+      // A response closed before it finished: the client dropped the connection (its timeout, or a
+      // network failure). Fastify's onRequestAbort misses a request whose body had all arrived.
+      reply.raw.once('close', () => {
+        if (reply.raw.writableFinished || record.endedAt !== undefined) return;
+        this.#settle(record, request);
+        record.dropped = true;
+        record.endedAt = this.clock.now();
+      });
+    });
+    app.addHook('onSend', async (request, reply, payload) => {
+      const record = this.#byRequest.get(request);
+      if (!record) return payload;
+      if (typeof payload === 'string' && payload.length < 64 * 1024 && payload.startsWith('{')) {
+        try {
+          const body = JSON.parse(payload) as { code?: unknown; id?: unknown; status?: unknown };
+          if (typeof body.code === 'string') record.code = body.code;
+          if (typeof body.id === 'string' && record.operation !== 'uploadImage') record.tryOnId ??= body.id;
+          if (typeof body.status === 'string') record.tryOnStatus = body.status;
+        } catch {
+          // Not JSON after all: nothing to record.
+        }
+      }
+      const retryAfter = reply.getHeader('retry-after');
+      if (retryAfter !== undefined && /^\d+$/.test(String(retryAfter))) record.retryAfterSeconds = Number(retryAfter);
+      return payload;
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      const record = this.#byRequest.get(request);
+      if (!record) return;
+      this.#settle(record, request);
+      record.status = reply.statusCode;
+      if (!record.dropped) record.endedAt = this.clock.now();
+    });
+
+  }
+
+  #settle(record: CallRecord, request: FastifyRequest): void {
+    if (typeof request.accountId === 'string') record.caller = request.accountId;
+    if (record.bodyDigest === undefined && request.body !== undefined && request.body !== null && typeof request.body === 'object') {
+      record.bodyDigest = fingerprint(request.body);
+    }
+  }
+}
