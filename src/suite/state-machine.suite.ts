@@ -25,7 +25,7 @@ import { makeGarmentImage, makePersonPhoto } from '../fixtures/images.ts';
 import { Api, balanceIfRead } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { raisedLimits } from './target.ts';
-import { clockCommandArbs } from './tryon-clock-commands.ts';
+import { clockCommandArbs, passDay } from './tryon-clock-commands.ts';
 import { StartCommand, answerOf, commandArbs, observe, readTryOn, uploadImage, type Machine, type Model, type Photos, type Real, type UploadKind } from './tryon-commands.ts';
 
 const raised = { starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute };
@@ -55,6 +55,7 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
   const photos: Photos = { person, personPng, failingPerson, garment };
   const { control } = t.target;
 
+  let firstPerson = 0;
   const setup = async (): Promise<{ model: Model; real: Real; credits: number | undefined }> => {
     const actor = control ? await t.target.freshAccount(raised) : t.target.primary;
     const other = o.other ? (control ? await t.target.freshAccount(raised) : t.target.second) : undefined;
@@ -66,11 +67,13 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
     const kinds: Array<[UploadKind, 'jpeg' | 'png']> = [['person', 'jpeg'], ['person', 'png'], ...(o.failing ? [['failing person', 'jpeg'] as [UploadKind, 'jpeg']] : []), ['garment', 'png']];
     model.images.push(...(await Promise.all(kinds.map(([k, f]) => uploadImage(model, real, k, f)))));
     // Each run begins with one try-on of each kind (#0, #1), so that polls and replays have something to pick.
-    for (const kind of o.failing ? (['normal', 'generation-fails'] as const) : (['normal'] as const)) await new StartCommand(kind, 0, 0, false).run(model, real);
+    // The first ordinary start takes the JPEG and the PNG person photo in turn, so both formats' results come early.
+    firstPerson += 1;
+    for (const kind of o.failing ? (['normal', 'generation-fails'] as const) : (['normal'] as const)) await new StartCommand(kind, firstPerson % 2, 0, false).run(model, real);
     return { model, real, credits };
   };
 
-  /** Polls every try-on to its final state (checking each view), then the balance of a fresh account. */
+  /** Polls every try-on to its final state (checking each view), lets a day pass (test control), then checks the balance of a fresh account. */
   const settle = async (model: Model, real: Real, credits: number | undefined): Promise<void> => {
     for (const entry of model.tryOns) {
       if (entry.status !== 'pending') continue;
@@ -79,6 +82,8 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
       t.must('SVC-POLL-UNTIL-FINAL', () => expect(answerOf(ex).status, `try-on ${entry.id} never left pending`).not.toBe('pending'));
       observe(real, entry, answerOf(ex), 'final GET', model.clock);
     }
+    // With test control, a day passes once all is final: final states, the balance and result images are checked again across it.
+    if (credits !== undefined && real.control) await passDay(model, real);
     // Every final state is read once more: a terminal state must never change.
     for (const entry of model.tryOns) observe(real, entry, answerOf(await readTryOn(real, entry, `re-read try-on ${entry.id}`)), 'final re-read', model.clock);
     const successes = model.tryOns.filter((e) => e.status === 'success').length;

@@ -34,6 +34,14 @@ class AdvanceClockCommand implements Command {
   }
 }
 
+/**
+ * The last step of a run with test control, once every try-on is final: the clock moves 24 h + 1 min,
+ * past every 24 h mark of the run, and everything is checked again, so that each run crosses them.
+ */
+export async function passDay(m: Model, r: Real): Promise<void> {
+  await new AdvanceClockCommand(day + 60).run(m, r);
+}
+
 class FetchResultCommand implements Command {
   constructor(readonly pick: number) {}
   check(m: Readonly<Model>): boolean {

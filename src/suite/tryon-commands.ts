@@ -182,6 +182,8 @@ export class StartCommand implements Command {
     readonly person: number,
     readonly garment: number,
     readonly sync: boolean,
+    /** Which inputs go by URL (the fixture host's copy of the same image), when the target has a fixture host; the rest by uploaded id. */
+    readonly byUrl: { readonly person: boolean; readonly garment: boolean } = { person: false, garment: false },
   ) {}
   /** The images it may pick: ids still inside their 24 hours. */
   #persons(m: Readonly<Model>): ModelImage[] {
@@ -197,7 +199,16 @@ export class StartCommand implements Command {
     fc.pre(t.target.budget.tryReserve(1));
     m.startsLeft--;
     const key = newIdempotencyKey();
-    const body = { personImageId: person.id, garmentImageId: garment.id, consent: true };
+    // "Each input is either a public HTTPS URL or the id of an image uploaded earlier"; "URL and id forms may be mixed".
+    const urls = t.target.offers.get('fixture-host') === true;
+    const personUrl = urls && this.byUrl.person;
+    const garmentUrl = urls && this.byUrl.garment;
+    const personFile = person.failing ? 'scenario-generation-fails.jpg' : person.format === 'png' ? 'person.png' : 'person.jpg';
+    const body = {
+      ...(personUrl ? { personImageUrl: r.api.fixtureUrl(personFile) } : { personImageId: person.id }),
+      ...(garmentUrl ? { garmentImageUrl: r.api.fixtureUrl('garment.png') } : { garmentImageId: garment.id }),
+      consent: true,
+    };
     const ex = await r.api.start(r.actor, body, { idempotencyKey: key, sync: this.sync });
     const status = ex.response?.status;
     if (status !== 200 && status !== 202) t.target.budget.giveBack(1);
@@ -217,6 +228,7 @@ export class StartCommand implements Command {
     const judged = this.sync ? (['SYNC-SAME-CONTRACT-AS-CREATE'] as const) : (['CREATE-ACCEPTED-IS-200'] as const);
     exercised(t, 'endpoint', this.sync ? 'POST /tryons/sync' : 'POST /tryons', ['RES-TRYON-ID-RETURNED-ON-CREATE']);
     exercised(t, 'input format', person.format === 'png' ? 'PNG' : 'JPEG', judged);
+    for (const byUrl of [personUrl, garmentUrl]) exercised(t, 'input form', byUrl ? 'URL' : 'uploaded id', judged);
     if (status === 200 && this.sync) {
       // pollUrl: "Only in the create response and in a `202` from the sync endpoint."
       t.must('RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', () => expect('pollUrl' in answerOf(ex), `${this}: pollUrl in a sync 200`).toBe(false));
@@ -227,7 +239,8 @@ export class StartCommand implements Command {
   }
   toString(): string {
     const what = this.scenario === 'generation-fails' ? 'generation-fails person' : 'person';
-    return `${this.sync ? 'POST /tryons/sync' : 'POST /tryons'} ${what} #${this.person} garment #${this.garment}`;
+    const form = (url: boolean): string => (url ? ' by URL' : '');
+    return `${this.sync ? 'POST /tryons/sync' : 'POST /tryons'} ${what} #${this.person}${form(this.byUrl.person)} garment #${this.garment}${form(this.byUrl.garment)}`;
   }
 }
 
@@ -420,7 +433,7 @@ export interface Machine {
 export function commandArbs(o: Machine): Array<fc.Arbitrary<Command>> {
   const kinds: UploadKind[] = o.failing ? ['person', 'failing person', 'garment'] : ['person', 'garment'];
   const start = (scenario: StartCommand['scenario']) =>
-    fc.tuple(fc.nat(15), fc.nat(15), fc.boolean()).map(([p, g, sync]): Command => new StartCommand(scenario, p, g, sync));
+    fc.tuple(fc.nat(15), fc.nat(15), fc.boolean(), fc.boolean(), fc.boolean()).map(([p, g, sync, personByUrl, garmentByUrl]): Command => new StartCommand(scenario, p, g, sync, { person: personByUrl, garment: garmentByUrl }));
   return [
     start('normal'),
     ...(o.failing ? [start('generation-fails')] : []),
