@@ -10,7 +10,7 @@ import { makeGarmentImage, makePersonPhoto, type FixtureFormat } from '../fixtur
 import { Api } from './api.ts';
 import { exercised } from './alternatives.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
-import { checkResultImage, fetchResult } from './result-image.ts';
+import { checkResultImage, fetchResult, formatOf } from './result-image.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
@@ -115,24 +115,33 @@ describe('result images', () => {
   );
 
   conformance(
-    'keeps serving a resultUrl until 24 h after the success, and no longer serves it 24 h + 1 s after (test clock)',
-    { covers: ['RES-RESULT-URL-VALID-24H'], credits: 1, starts: attempts, polls: attempts * pollsPerWait, uploads: 2 },
+    'keeps serving a resultUrl until 24 h after the success, and no longer serves it 24 h + 1 s after (test clock), for results of a JPEG and of a PNG person photo',
+    { covers: ['RES-RESULT-URL-VALID-24H'], credits: 2, starts: 2 * attempts, polls: 2 * attempts * pollsPerWait, uploads: 3 },
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
       const actor = await t.ownAccount();
-      const resultUrl = await succeed(t, api, actor, await idBody(api, actor));
+      const resultUrls: string[] = [];
+      for (const format of personFormats) resultUrls.push(await succeed(t, api, actor, await idBody(api, actor, undefined, {}, format)));
 
       await control.advanceClock(day - 60);
-      const before = await fetchResult(t, resultUrl);
-      // resultUrl: "valid for 24 hours".
-      t.must('RES-RESULT-URL-VALID-24H', () => expect(before.response?.status, `${resultUrl} 24 h − 60 s after the success: ${said(before)}`).toBe(200));
+      const formats = new Map<string, ReturnType<typeof formatOf>>();
+      for (const resultUrl of resultUrls) {
+        const before = await fetchResult(t, resultUrl);
+        // resultUrl: "valid for 24 hours".
+        t.must('RES-RESULT-URL-VALID-24H', () => expect(before.response?.status, `${resultUrl} 24 h − 60 s after the success: ${said(before)}`).toBe(200));
+        formats.set(resultUrl, formatOf(before.response?.bytes ?? Buffer.alloc(0)));
+      }
       await control.advanceClock(61);
-      const after = await fetchResult(t, resultUrl);
-      // Limits: "Result URL lifetime | 24 hours": past it the URL no longer serves the image. Which answer it gives is open (x-point result-expiry).
-      t.must('RES-RESULT-URL-VALID-24H', () => expect(after.response?.status, `${resultUrl} 24 h + 1 s after the success: ${said(after)}`).not.toBe(200));
-      const code = (after.response?.json as { code?: unknown } | undefined)?.code;
-      t.choose('result-expiry', `${after.response?.status ?? after.error}${typeof code === 'string' ? ` ${code}` : ''}`, 'RES-RESULT-URL-VALID-24H');
+      for (const resultUrl of resultUrls) {
+        const after = await fetchResult(t, resultUrl);
+        // Limits: "Result URL lifetime | 24 hours": past it the URL no longer serves the image. Which answer it gives is open (x-point result-expiry).
+        t.must('RES-RESULT-URL-VALID-24H', () => expect(after.response?.status, `${resultUrl} 24 h + 1 s after the success: ${said(after)}`).not.toBe(200));
+        const code = (after.response?.json as { code?: unknown } | undefined)?.code;
+        t.choose('result-expiry', `${after.response?.status ?? after.error}${typeof code === 'string' ? ` ${code}` : ''}`, 'RES-RESULT-URL-VALID-24H');
+        const format = formats.get(resultUrl);
+        if (format === 'image/jpeg' || format === 'image/png') exercised(t, 'result format', format === 'image/jpeg' ? 'JPEG' : 'PNG', ['RES-RESULT-URL-VALID-24H']);
+      }
     },
   );
 
