@@ -1,8 +1,20 @@
 /** Mutants of the state family (spec: States and transitions; Resources and their fields, Try-on). */
-import type { Mutation } from '../mutating-proxy.ts';
+import type { MutantContext, Mutation, ProxiedRequest, ProxiedResponse } from '../mutating-proxy.ts';
 import { apiError, isAsyncCreate, isSyncCreate, json, perProxy, readId, withJson } from '../helpers.ts';
 
 const successReads = perProxy(() => new Map<string, number>());
+/** When each try-on was first shown as success, on the server's clock (as far as the proxy can tell). */
+const successSince = perProxy(() => new Map<string, number>());
+const refundedOnExpiry = perProxy(() => new Set<string>());
+const dayMs = 24 * 3600 * 1000;
+
+/** Notes the first time an answer (a read or a sync 200) shows a try-on as success. */
+function noteSuccess(res: ProxiedResponse, req: ProxiedRequest, ctx: MutantContext): void {
+  const body = json(res);
+  if (res.status === 200 && body?.status === 'success' && typeof body.id === 'string' && (readId(req) !== undefined || isSyncCreate(req)) && !successSince(ctx).has(body.id)) {
+    successSince(ctx).set(body.id, ctx.traffic.now());
+  }
+}
 
 export const stateMutants: readonly Mutation[] = [
   {
@@ -94,6 +106,38 @@ export const stateMutants: readonly Mutation[] = [
       const body = json(res);
       if (readId(req) === undefined || res.status !== 200 || body?.status !== 'success') return res;
       return withJson(res, { ...body, status: 'succeeded' });
+    },
+  },
+  {
+    name: 'old-success-fails-on-expiry',
+    family: 'state',
+    breaks: ['STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED'],
+    does: 'a success read more than 24 h (test clock) after it was first shown, when its result has expired, reads failed with a message and a null resultUrl, without a refund (issue 18)',
+    response: (res, req, ctx) => {
+      noteSuccess(res, req, ctx);
+      const body = json(res);
+      const id = readId(req);
+      const since = id === undefined ? undefined : successSince(ctx).get(id);
+      if (res.status !== 200 || body?.status !== 'success' || since === undefined || ctx.traffic.now() - since <= dayMs) return res;
+      return withJson(res, { id: body.id, status: 'failed', resultUrl: null, message: 'The result has expired.' });
+    },
+  },
+  {
+    name: 'expiry-refunds-success',
+    family: 'state',
+    breaks: ['SVC-ONE-CREDIT-PER-FINISHED-TRYON'],
+    does: 'when the clock passes the 24 h of a success, its credit is given back (the balance moves with a clock advance; issue 18)',
+    response: async (res, req, ctx) => {
+      noteSuccess(res, req, ctx);
+      const now = Date.parse(String(json(res)?.now ?? ''));
+      if (req.method !== 'POST' || !req.path.startsWith('/_control/clock/advance') || res.status !== 200 || !Number.isFinite(now)) return res;
+      for (const [id, since] of successSince(ctx)) {
+        const account = ctx.traffic.tryOns.get(id)?.accountId;
+        if (now - since <= dayMs || refundedOnExpiry(ctx).has(id) || account === undefined) continue;
+        refundedOnExpiry(ctx).add(id);
+        await ctx.adjustCredits(account, 1);
+      }
+      return res;
     },
   },
 ];
