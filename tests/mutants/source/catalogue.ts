@@ -10,6 +10,7 @@ const starts = 'src/server/domain/tryon-starts.ts';
 const limiter = 'src/server/domain/rate-limiter.ts';
 const request = 'src/server/domain/create-request.ts';
 const queue = 'src/server/domain/generation-queue.ts';
+const fetcher = 'src/server/domain/image-fetch/image-fetcher.ts';
 
 export const sourceMutants: readonly SourceMutant[] = [
   // ── scoping: per account, not per key, not global ────────────────────────────────────────────
@@ -337,6 +338,36 @@ export const sourceMutants: readonly SourceMutant[] = [
     breaks: ['SYNC-200-ON-SUCCESS'],
     does: 'a held sync request is not woken when its try-on finishes: it always waits the whole wait and answers 202',
     edits: [{ find: "for (const done of [...(this.#waiting.get(tryOnId) ?? [])]) done('finished');", replace: 'void tryOnId;' }],
+  },
+
+  // ── SSRF through names (issue 16): killed through the resolver convention of test control ────
+  {
+    name: 'resolved-address-unchecked',
+    file: fetcher,
+    family: 'validation',
+    breaks: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'],
+    does: 'only IP literals are checked: a host name is resolved to connect, and its answers are never judged (a name that resolves to 10.0.0.1 is fetched)',
+    edits: [{ find: "      if (!check.trusted) {\n        const notPublic = addresses.find((address) => addressRange(address) !== 'unicast');\n        if (notPublic !== undefined) {\n          return invalidUrl(`${host.name} resolves to ${notPublic}, which is not public unicast (${addressRange(notPublic)})`);\n        }\n      }\n", replace: '' }],
+  },
+  {
+    name: 'trusted-by-address',
+    file: fetcher,
+    family: 'validation',
+    breaks: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'],
+    does: "a name whose answer is the trusted fixture host's address is trusted like the fixture origin: its private address is let through",
+    edits: [{ find: '      if (!check.trusted) {\n', replace: '      if (!check.trusted && !(trusted !== undefined && addresses.includes(new URL(trusted.origin).hostname))) {\n' }],
+  },
+  {
+    name: 'first-answer-only',
+    file: fetcher,
+    family: 'validation',
+    breaks: ['CREATE-URL-NO-PRIVATE-ADDRESS'],
+    does: "only a name's first answer is judged: a public first answer hides a private second one",
+    expected: {
+      verdict: 'equivalent',
+      why: 'every answer a run may set through the resolver convention is private, loopback, reserved or documentation, and this server refuses each of them, so the first answer alone always refuses the name; only real DNS (a public first answer) tells the two apart, and a run never hands a target a public address',
+    },
+    edits: [{ find: "const notPublic = addresses.find((address) => addressRange(address) !== 'unicast');", replace: "const notPublic = addresses.slice(0, 1).find((address) => addressRange(address) !== 'unicast');" }],
   },
   {
     name: 'starts-limit-off-by-one',
