@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so the package ships its sources without a build step.
+// The repository's launcher: runs the TypeScript CLI from its sources through tsx (the tests and a
+// clone use it). The installed package's bin is the compiled dist/cli/main.js (npm run build).
 import { register } from 'tsx/esm/api';
 
 register();
