@@ -311,8 +311,9 @@ export const sourceMutants: readonly SourceMutant[] = [
     name: 'new-tryon-starts-as-success',
     file: store,
     family: 'state',
-    breaks: ['STATE-CREATE-STARTS-PENDING', 'RES-RESULT-URL-ON-SUCCESS'],
-    does: "a new try-on is stored as `success` before it is generated (and then never is)",
+    // The create still answers `pending` (it is built from the id alone); what shows is a success whose resultUrl serves nothing, and a generation failure that never shows.
+    breaks: ['AUTH-RESULT-URL-PUBLIC', 'STATE-PENDING-TO-FAILED'],
+    does: 'a new try-on is stored as `success` before it is generated (and then never is): its resultUrl serves no image, and a failing generation never shows `failed`',
     edits: [{ find: "VALUES (?, ?, 'pending', ?, ?, ?)", replace: "VALUES (?, ?, 'success', ?, ?, ?)" }],
   },
   {
@@ -336,7 +337,11 @@ export const sourceMutants: readonly SourceMutant[] = [
     file: 'src/server/domain/sync-waiters.ts',
     family: 'sync',
     breaks: ['SYNC-200-ON-SUCCESS'],
-    does: 'a held sync request is not woken when its try-on finishes: it always waits the whole wait and answers 202',
+    does: 'a held sync request is not woken when its try-on finishes: it answers at the end of the whole wait (200 with the final state read then)',
+    expected: {
+      verdict: 'conforming',
+      why: 'POST /tryons/sync: "holds the request open for up to about 55 seconds and returns the finished state in the same call"; "200 | try-on finished within the wait". Both hold: the answer is 200 with the final state, within the wait. When within the wait it comes is not promised',
+    },
     edits: [{ find: "for (const done of [...(this.#waiting.get(tryOnId) ?? [])]) done('finished');", replace: 'void tryOnId;' }],
   },
 

@@ -5,14 +5,15 @@
  * the (identity) proxy, and this tree's suite through it. A baseline (the copy unpatched) comes
  * first: a requirement that fails there cannot count as a kill. Prints the score per class and per
  * file and every survivor; a whole-set run (no --only, --class or --quick) writes
- * reports/mutants-source/last.md and last.json.
+ * reports/mutants-source/last.md and last.json. `--update-published` merges the chosen mutants'
+ * fresh outcomes into the published result instead (after a fix to the suite or a mutant).
  *
  *   npx tsx tests/mutants/source/run-source-mutants.ts [--quick] [--only a,b] [--class c] [--seed N]
  *                                                      [--jobs N] [--skip-baseline] [--verbose] [--list]
  *
  * Exit 1 when a mutant survives that is not explained as equivalent or conforming.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RequirementId } from '../../../src/spec/requirements.ts';
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     'skip-baseline': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     list: { type: 'boolean', default: false },
+    'update-published': { type: 'boolean', default: false },
     jobs: { type: 'string' },
     /** Internal: run one mutant (or the baseline) and print its result line, for the parent. */
     worker: { type: 'string' },
@@ -150,12 +152,38 @@ const lines = [
   '',
 ];
 process.stdout.write(lines.join('\n'));
-if (summary.scope === 'all') {
-  const dir = join(repoRoot, 'reports', 'mutants-source');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'last.md'), markdown(summary));
-  writeFileSync(join(dir, 'last.json'), `${JSON.stringify(json(summary), null, 2)}\n`);
-  log(`written: reports/mutants-source/last.md and last.json`);
+const published = join(repoRoot, 'reports', 'mutants-source');
+if (summary.scope === 'all' || values['update-published']) {
+  const written = summary.scope === 'all' ? summary : mergedIntoPublished(summary);
+  mkdirSync(published, { recursive: true });
+  writeFileSync(join(published, 'last.md'), markdown(written));
+  writeFileSync(join(published, 'last.json'), `${JSON.stringify(json(written), null, 2)}\n`);
+  log(`written: reports/mutants-source/last.md and last.json${summary.scope === 'all' ? '' : ` (${summary.scope} merged into the last whole-set run)`}`);
+}
+
+/** The published whole-set result with this run's outcomes in place of the same mutants' (catalogue order). */
+function mergedIntoPublished(fresh: typeof summary): typeof summary {
+  const last = JSON.parse(readFileSync(join(published, 'last.json'), 'utf8')) as {
+    at: string;
+    scope: string;
+    wallMinutes: number;
+    baselineSeconds?: number;
+    mutants: Array<{ name: string; verdict: SourceOutcome['verdict']; killedBy: RequirementId[]; collateral: RequirementId[]; seconds: number }>;
+  };
+  const merged = sourceMutants.flatMap((mutant): SourceOutcome[] => {
+    const now = fresh.outcomes.find((o) => o.mutant.name === mutant.name);
+    if (now) return [now];
+    const then = last.mutants.find((m) => m.name === mutant.name);
+    return then ? [{ mutant, verdict: then.verdict, killedBy: then.killedBy, collateral: then.collateral, seconds: then.seconds, failedTests: [] }] : [];
+  });
+  return {
+    ...fresh,
+    at: `${last.at}; ${fresh.at} for ${fresh.outcomes.map((o) => o.mutant.name).join(', ')}`,
+    scope: `${last.scope}, then ${fresh.scope}`,
+    wallMinutes: last.wallMinutes,
+    ...(last.baselineSeconds !== undefined && { baselineSeconds: last.baselineSeconds }),
+    outcomes: merged,
+  };
 }
 const unexplained = outcomes.filter((o) => o.verdict !== 'killed' && !(o.verdict === 'survived' && o.mutant.expected));
 process.exit(unexplained.length === 0 ? 0 : 1);
