@@ -1,7 +1,7 @@
 /** The plan of a run, before anything is sent: what runs, what skips and why, credits and least wall time. */
 import { describe, expect, it } from 'vitest';
 import type { Capability, RequirementId } from '../spec/requirements.ts';
-import { formatPlan, makePlan, setupAllowanceSeconds, type PlannedTest } from './plan.ts';
+import { formatCapabilityCosts, formatPlan, makePlan, setupAllowanceSeconds, type PlannedTest } from './plan.ts';
 
 const test = (name: string, requirements: RequirementId[], o: { needs?: Capability[]; credits?: number; starts?: number; polls?: number; uploads?: number } = {}): PlannedTest => ({
   name,
@@ -12,7 +12,7 @@ const test = (name: string, requirements: RequirementId[], o: { needs?: Capabili
 });
 
 const offers = (missing: Partial<Record<Capability, string>> = {}) =>
-  new Map<Capability, true | string>((['test-control', 'second-account', 'revoked-key', 'fixture-host', 'scenarios'] as Capability[]).map((c) => [c, missing[c] ?? true]));
+  new Map<Capability, true | string>((['test-control', 'second-account', 'revoked-key', 'fixture-host', 'scenarios', 'name-resolution'] as Capability[]).map((c) => [c, missing[c] ?? true]));
 
 describe('makePlan', () => {
   it('skips a test whose capability is missing, with the reason the configuration gives', () => {
@@ -38,6 +38,21 @@ describe('makePlan', () => {
     expect(plan.credits).toBe(8);
     expect([...plan.exercised].sort()).toEqual(['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'SYNC-200-ON-SUCCESS']);
     expect(formatPlan(plan)).toContain('  14 credits: b (6, the rest)');
+  });
+
+  it('says what each missing capability costs: tests skipped, and requirements only they exercise', () => {
+    const plan = makePlan(
+      [test('literal', ['ERR-INVALID-IMAGE-URL']), test('names', ['ERR-INVALID-IMAGE-URL'], { needs: ['name-resolution'] }), test('revoked', ['AUTH-REVOKED-KEY-401'], { needs: ['revoked-key'] })],
+      offers({ 'name-resolution': 'no test control', 'revoked-key': 'none given' }),
+      8,
+      false,
+    );
+    expect(formatCapabilityCosts(plan)).toEqual([
+      'What each missing capability costs:',
+      '  name-resolution: 1 test skipped; no requirement lost, but fewer ways to check some',
+      '  revoked-key: 1 test skipped; requirements not exercised without it: AUTH-REVOKED-KEY-401',
+      '',
+    ]);
   });
 
   it('bounds the wall time by the allowances of the tests that run, plus the set-up', () => {

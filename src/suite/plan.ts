@@ -117,6 +117,7 @@ export function formatPlan(plan: Plan): string {
     '',
     ...formatBudget(plan),
     '',
+    ...formatCapabilityCosts(plan),
     `Skipped (${plan.skipped.length}):`,
     ...plan.skipped.map((s) => `  ${s.id}: ${s.reason}`),
     '',
@@ -127,6 +128,26 @@ export function formatPlan(plan: Plan): string {
     ...plan.uncovered.map((id) => `  ${id}`),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What each missing capability costs: the tests skipped for it, and the requirements that only those
+ * tests would exercise (a requirement another running test covers is not lost, but is checked in fewer ways).
+ */
+export function formatCapabilityCosts(plan: Plan): string[] {
+  const byNeed = new Map<string, Array<PlannedTest & { readonly skip?: string }>>();
+  for (const t of plan.tests) {
+    const need = /^needs ([a-z-]+):/.exec(t.skip ?? '')?.[1];
+    if (need) byNeed.set(need, [...(byNeed.get(need) ?? []), t]);
+  }
+  if (byNeed.size === 0) return [];
+  const exercised = new Set(plan.exercised);
+  const lines = ['What each missing capability costs:'];
+  for (const [need, tests] of byNeed) {
+    const lost = [...new Set(tests.flatMap((t) => t.requirements))].filter((id) => !exercised.has(id));
+    lines.push(`  ${need}: ${tests.length} test${tests.length === 1 ? '' : 's'} skipped; ${lost.length === 0 ? 'no requirement lost, but fewer ways to check some' : `requirements not exercised without it: ${lost.join(', ')}`}`);
+  }
+  return [...lines, ''];
 }
 
 /** The budget in the order of value, and what a larger one would add. */
