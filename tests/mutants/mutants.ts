@@ -42,6 +42,6 @@ export const quickMutants: readonly string[] = [
   'no-refund-on-failure',
   'message-missing-on-failed',
   'starts-window-per-endpoint',
-  'ai-label-stripped',
+  'ai-label-stripped-from-png',
   'sync-202-without-poll-url',
 ];
