@@ -130,7 +130,13 @@ async function settlement(target: SuiteTarget, cost: Cost): Promise<() => Promis
   const guard = target.spendGuard;
   if (cost.credits === 0 || !guard) return async () => {};
   const reservedBefore = target.budget.spent;
-  const spentBefore = await guard.spent();
+  let spentBefore: number;
+  try {
+    spentBefore = await guard.spent();
+  } catch {
+    // No reading now: the test's reservations will stand, on the safe side.
+    return async () => {};
+  }
   return async () => {
     const reservedByIt = target.budget.spent - reservedBefore;
     try {
@@ -157,14 +163,15 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
     const stoppedBefore = runStopped();
     if (stoppedBefore !== undefined) skip(`not run: the run was interrupted (${stoppedBefore})`);
     const target = await suiteTarget();
+    // Credits held for this test (the plan granted them in the order of value) are now its own, or
+    // free for later tests if it skips; a test granted none runs when what is left after the holds
+    // of the tests still to come is enough.
+    const budget = target.budget;
+    budget.release(vitest.task.fullTestName);
     for (const need of needs) {
       const offered = target.offers.get(need);
       if (offered !== true) skip(`needs ${need}: ${offered ?? 'not offered'}`);
     }
-    // Credits held for this test (the plan granted them in the order of value) are now its own; a
-    // test granted none runs when what is left after the holds of the tests still to come is enough.
-    const budget = target.budget;
-    budget.release(vitest.task.fullTestName);
     if (cost.credits > budget.left) {
       const wouldRunAt = creditPlan()?.wouldRunAt[vitest.task.fullTestName];
       skip(`needs up to ${cost.credits} credits; ${budget.describe()}${wouldRunAt === undefined ? '' : ` (a budget of ${wouldRunAt} would run it)`}`);
