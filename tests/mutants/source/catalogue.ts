@@ -340,7 +340,7 @@ export const sourceMutants: readonly SourceMutant[] = [
     does: 'a held sync request is not woken when its try-on finishes: it answers at the end of the whole wait (200 with the final state read then)',
     expected: {
       verdict: 'conforming',
-      why: 'POST /tryons/sync: "holds the request open for up to about 55 seconds and returns the finished state in the same call"; "200 | try-on finished within the wait". Both hold: the answer is 200 with the final state, within the wait. When within the wait it comes is not promised',
+      why: 'POST /tryons/sync: "holds the request open for up to about 55 seconds and returns the finished state in the same call"; "200 | try-on finished within the wait". Both hold: the answer is 200 with the final state, within the wait. When within the wait it comes is not promised. Kept as the conforming variant sync-answers-at-end-of-wait (npm run variants)',
     },
     edits: [{ find: "for (const done of [...(this.#waiting.get(tryOnId) ?? [])]) done('finished');", replace: 'void tryOnId;' }],
   },

@@ -94,4 +94,17 @@ export const tightnessVariants: readonly Variant[] = [
       return { ...withJson(res, { id, status: 'pending', pollUrl: `/api/v1/tryons/${encodeURIComponent(id)}` }), status: 202 };
     },
   },
+  {
+    // The conforming survivor sync-never-woken of the source mutants (issue 12), as a variant.
+    name: 'sync-answers-at-end-of-wait',
+    class: 'tightness',
+    allowedBy:
+      'POST /tryons/sync: "The server holds the request open up to about 55 seconds"; "200 | try-on finished within the wait". A try-on that finishes early may be answered at the end of the wait: still 200 with the final state, within the wait; when within it is not promised.',
+    does: 'a sync start whose try-on finished within the wait answers 200 only as the wait ends (the declared wait less 200 ms after the answer was ready), never sooner',
+    response: async (res, req: ProxiedRequest, ctx) => {
+      if (!isSyncCreate(req) || res.status !== 200) return res;
+      await sleep((await syncWaitOf(ctx)) - 200, req.signal);
+      return res;
+    },
+  },
 ];
