@@ -4,7 +4,7 @@
  * (src/suite/plan.ts). `run --plan` prints it; `run` computes it first, to grant the credit budget
  * in the order of value and to bound the run's wall time.
  */
-import { createVitest } from 'vitest/node';
+import { createVitest, type Vitest } from 'vitest/node';
 import type { Capability, RequirementId } from '../spec/requirements.ts';
 import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
@@ -17,32 +17,45 @@ import { suiteProject } from './suite-project.ts';
 export async function collectPlannedTests(config: SuiteConfig, grep?: string): Promise<PlannedTest[]> {
   const vitest = await createVitest('test', { ...suiteProject, project: [...suiteProject.project], watch: false, provide: { suiteConfig: config } });
   try {
-    const { testModules } = await vitest.collect();
-    const pattern = grep === undefined ? undefined : new RegExp(grep);
-    return testModules.flatMap((m) =>
-      [...m.children.allTests()]
-        .filter((t) => pattern === undefined || pattern.test(t.fullName))
-        .map((t) => {
-          const meta = t.meta();
-          return {
-            name: t.fullName,
-            file: m.moduleId.replace(suiteProject.root, ''),
-            requirements: (meta.requirements ?? []) as RequirementId[],
-            needs: (meta.needs ?? []) as Capability[],
-            cost: (meta.cost ?? { credits: 0, starts: 0, polls: 0, uploads: 0 }) as Cost,
-            value: (meta.value ?? 'rest') as Value,
-            ...(meta.allowanceMs !== undefined && { allowanceMs: meta.allowanceMs }),
-          };
-        }),
-    );
+    return await collectedTests(vitest, grep);
   } finally {
     await vitest.close();
   }
 }
 
+/**
+ * The tests `vitest` collects (nothing is sent), as the plan reads them. `run` collects on the
+ * vitest instance that then runs the suite, so the files are transformed once.
+ */
+export async function collectedTests(vitest: Vitest, grep?: string): Promise<PlannedTest[]> {
+  const { testModules } = await vitest.collect();
+  const pattern = grep === undefined ? undefined : new RegExp(grep);
+  return testModules.flatMap((m) =>
+    [...m.children.allTests()]
+      .filter((t) => pattern === undefined || pattern.test(t.fullName))
+      .map((t) => {
+        const meta = t.meta();
+        return {
+          name: t.fullName,
+          file: m.moduleId.replace(suiteProject.root, ''),
+          requirements: (meta.requirements ?? []) as RequirementId[],
+          needs: (meta.needs ?? []) as Capability[],
+          cost: (meta.cost ?? { credits: 0, starts: 0, polls: 0, uploads: 0 }) as Cost,
+          value: (meta.value ?? 'rest') as Value,
+          ...(meta.allowanceMs !== undefined && { allowanceMs: meta.allowanceMs }),
+        };
+      }),
+  );
+}
+
 /** The plan of a run of `config`. */
 export async function planRun(config: SuiteConfig, grep?: string): Promise<Plan> {
-  return makePlan(await collectPlannedTests(config, grep), configuredOffers(config), config.creditBudget, config.control !== undefined);
+  return planOf(await collectPlannedTests(config, grep), config);
+}
+
+/** The plan of a run of `config` that will run `tests`. */
+export function planOf(tests: PlannedTest[], config: SuiteConfig): Plan {
+  return makePlan(tests, configuredOffers(config), config.creditBudget, config.control !== undefined);
 }
 
 /** What the worker needs of the plan: the credits held per test, and the budget that would run each test not granted. */

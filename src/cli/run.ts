@@ -16,9 +16,10 @@ import { exitStatusOf } from '../report/summary.ts';
 import { writeReport, type WrittenReport } from '../report/write-report.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../suite/embedded-target.ts';
-import { formatPlan } from '../suite/plan.ts';
+import { formatPlan, type PlannedTest } from '../suite/plan.ts';
 import type { CreditPlan } from '../suite/conformance.ts';
-import { creditPlanOf, planRun } from './collect-plan.ts';
+import { collectedTests, creditPlanOf, planOf, planRun } from './collect-plan.ts';
+import { reporterGate, type ReporterGate } from './gated-reporter.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
 import { RunStop, endedByTheStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
 import { preflight } from './preflight.ts';
@@ -91,15 +92,9 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
     await embedded?.close();
     throw error;
   }
-  // The plan grants the credit budget in the order of value and bounds the run's wall time.
-  const plan = await planRun(config, request.grep);
-  log(
-    `Plan: ${plan.tests.filter((t) => !t.skip).length} of ${plan.tests.length} tests to run, ${plan.credits} of ${config.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min`,
-  );
-  log(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)`);
-  const startedAt = new Date();
+  let startedAt = new Date();
   // Ctrl-C, SIGTERM, the caller's signal or the plan's wall-time bound stop every request and leave a partial report (interrupt.ts).
-  const stop = new RunStop(io.warn).boundWallTime(plan.wallBoundSeconds * 1000);
+  const stop = new RunStop(io.warn);
   if (io.listenToSignals) stop.listen();
   const onAbort = (): void => stop.stop('stopped by the caller (AbortSignal)');
   if (io.signal?.aborted) onAbort();
@@ -107,7 +102,18 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
   try {
     let ran: SuiteRun;
     try {
-      ran = await runSuiteWithErrors(config, request.grep, io.reporters(config), stop, creditPlanOf(plan));
+      // The plan, from the suite collected on the instance that then runs it, grants the credit
+      // budget in the order of value and bounds the run's wall time.
+      ran = await runSuiteWithErrors(config, request.grep, io.reporters(config), stop, (tests) => {
+        const plan = planOf(tests, config);
+        log(
+          `Plan: ${plan.tests.filter((t) => !t.skip).length} of ${plan.tests.length} tests to run, ${plan.credits} of ${config.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min`,
+        );
+        log(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)`);
+        stop.boundWallTime(plan.wallBoundSeconds * 1000);
+        startedAt = new Date();
+        return creditPlanOf(plan);
+      });
     } finally {
       io.signal?.removeEventListener('abort', onAbort);
       await embedded?.close();
@@ -143,17 +149,37 @@ export interface SuiteRun {
   readonly unhandledErrors: ReadonlyArray<{ readonly message: string }>;
 }
 
-/** Runs the conformance project once against `config`; the unhandled errors go into the report's errors. */
+/**
+ * What the plan of a run gives the suite (run.ts's conductRun): called with the tests collected on
+ * the run's own vitest instance, before any of them runs.
+ */
+export type PlanTheRun = (tests: PlannedTest[]) => CreditPlan;
+
+/**
+ * Runs the conformance project once against `config`; the unhandled errors go into the report's
+ * errors. With `plan`, vitest first collects the files (nothing is sent) and the plan's credit
+ * grant reaches the worker; the same instance then runs them, so the files are transformed once.
+ */
 export async function runSuiteWithErrors(
   config: SuiteConfig,
   grep?: string,
   reporters: Array<string | Reporter> = ['default'],
   stop?: RunStop,
-  creditPlan?: CreditPlan,
+  plan?: PlanTheRun,
 ): Promise<SuiteRun> {
-  const provide = { suiteConfig: config, ...(creditPlan && { creditPlan }) };
-  const options = { ...suiteProject, project: [...suiteProject.project], watch: false, run: true, reporters, provide, ...(grep !== undefined && { testNamePattern: grep }) };
-  const vitest = stop === undefined ? await startVitest('test', [], options) : await startStoppable(options, stop);
+  const provide = { suiteConfig: config };
+  // The collection is no part of the run: its reporters hear of it only once the run starts.
+  const gate = plan === undefined ? undefined : reporterGate(reporters.filter((r): r is Reporter => typeof r !== 'string'));
+  const options = {
+    ...suiteProject,
+    project: [...suiteProject.project],
+    watch: false,
+    run: true,
+    reporters: gate === undefined ? reporters : [...reporters.filter((r) => typeof r === 'string'), gate.reporter],
+    provide,
+    ...(grep !== undefined && { testNamePattern: grep }),
+  };
+  const vitest = stop === undefined && plan === undefined ? await startVitest('test', [], options) : await startStoppable(options, stop ?? new RunStop(), plan && { plan, grep, ...(gate && { gate }) });
   await vitest.close();
   const unhandledErrors = vitest.state.getUnhandledErrors().map((e) => ({ message: messageOf(e) }));
   return { modules: vitest.state.getTestModules(), unhandledErrors };
@@ -162,8 +188,13 @@ export async function runSuiteWithErrors(
 /**
  * startVitest, stoppable: without vitest's own SIGINT/SIGTERM listeners (they exit the process at
  * once), and cancelled by `stop` (vitest's cancel reaches the worker: src/suite/worker-stop.ts).
+ * With `plan`, the files are collected first and the plan's credit grant is provided.
  */
-async function startStoppable(options: Parameters<typeof createVitest>[1], stop: RunStop): Promise<Vitest> {
+async function startStoppable(
+  options: Parameters<typeof createVitest>[1],
+  stop: RunStop,
+  planned?: { readonly plan: PlanTheRun; readonly grep: string | undefined; readonly gate?: ReporterGate },
+): Promise<Vitest> {
   // What startVitest sets before it creates the instance.
   process.env.TEST = 'true';
   process.env.VITEST = 'true';
@@ -171,6 +202,10 @@ async function startStoppable(options: Parameters<typeof createVitest>[1], stop:
   const vitest = await withoutSignalListeners(() => createVitest('test', options));
   const detach = stop.attach((reason) => vitest.cancelCurrentRun(reason as CancelReason));
   try {
+    if (planned !== undefined) {
+      vitest.provide('creditPlan', planned.plan(await collectedTests(vitest, planned.grep)));
+      planned.gate?.open();
+    }
     await vitest.start([]);
   } catch (error) {
     vitest.state.catchError(error, 'Unhandled Error');
