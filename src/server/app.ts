@@ -27,6 +27,7 @@ import { imageRoutes } from './routes/images.ts';
 import { resultRoutes } from './routes/results.ts';
 import { installTransportGuards, transportOptions } from './routes/transport.ts';
 import { tryOnRoutes } from './routes/tryons.ts';
+import { withReadCache } from './store/read-cache.ts';
 import { openSqliteStore } from './store/sqlite-store.ts';
 
 export interface ReferenceServer {
@@ -44,7 +45,8 @@ const sweepEveryMs = 10 * 60_000;
 /** Builds a reference server; nothing listens until `listen`. */
 export async function createReferenceServer(options: ServerOptions): Promise<ReferenceServer> {
   const { settings } = options;
-  const store = openSqliteStore(options.dbPath);
+  // Every reader and writer goes through the read cache, so each write reaches it (store/read-cache.ts).
+  const store = withReadCache(openSqliteStore(options.dbPath));
   const clock = options.clock instanceof AdvanceableClock ? options.clock : new AdvanceableClock();
   const waiters = new SyncWaiters();
   const callLog = options.gradeClients ? new CallLog(clock) : undefined;

@@ -3,7 +3,7 @@
  * lookup id followed by a 32-character secret part; only a SHA-256 of the whole key is stored, and it
  * is compared in constant time.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from './ids.ts';
 
 export const keyPrefix = 'vto';
@@ -29,7 +29,8 @@ export function lookupIdOf(key: string): string | undefined {
 }
 
 export function hashKey(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
+  // The one-shot hash: no Hash object per request (issue 15; every authenticated request hashes).
+  return hash('sha256', key, 'buffer');
 }
 
 /** Constant-time comparison of a presented key against a stored hash. */

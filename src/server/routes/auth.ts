@@ -1,20 +1,29 @@
 /**
  * Bearer-key authentication (spec: Authentication 1, 3, 4): a missing, malformed or revoked key is
- * 401 INVALID_API_KEY. Runs in onRequest, before the body is read.
+ * 401 INVALID_API_KEY. Runs in onRequest, before the body is read. A callback hook, not an async
+ * one: no promise per request (issue 15). A refusal still goes to the error handler a microtask
+ * later, as it did from an async hook: the answer's framing (whether the connection closes after it,
+ * routes/transport.ts) reads how much of the request has arrived by then, so it stays the same.
  */
 import type { onRequestHookHandler } from 'fastify';
 import { ApiError } from '../api-errors.ts';
 import { bearerToken, keyMatches, lookupIdOf } from '../domain/api-keys.ts';
 import type { ServerContext } from './context.ts';
 
+/** Hands a refusal to fastify one microtask later, the turn an async hook's rejection would take. */
+export function refuseLater(done: (error?: Error) => void, error: Error): void {
+  queueMicrotask(() => done(error));
+}
+
 export function authenticate(ctx: ServerContext): onRequestHookHandler {
-  return async (request) => {
+  return (request, _reply, done) => {
     const key = bearerToken(request.headers.authorization);
     const lookupId = key ? lookupIdOf(key) : undefined;
     const record = lookupId ? ctx.store.findKey(lookupId) : undefined;
     // Compare even when the record is revoked, so both paths cost the same.
     const matches = key !== undefined && record !== undefined && keyMatches(key, record.hash);
-    if (!record || !matches || record.revokedAt !== null) throw new ApiError('INVALID_API_KEY');
+    if (!record || !matches || record.revokedAt !== null) return refuseLater(done, new ApiError('INVALID_API_KEY'));
     request.accountId = record.accountId;
+    done();
   };
 }

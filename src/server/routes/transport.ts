@@ -66,12 +66,15 @@ export function installTransportGuards(app: FastifyInstance, settings: ServerSet
 
   // A response sent while the request body is still arriving ends the connection after it, and the
   // rest of the body is never read: Node would otherwise drain it to keep the connection alive.
-  app.addHook('onSend', async (request, reply) => {
-    if (request.raw.complete) return;
-    reply.header('connection', 'close');
-    const socket = request.raw.socket as Duplex & { destroySoon?: () => void };
-    // Node ends a `connection: close` answer with destroySoon(); this one stops reading instead.
-    socket.destroySoon = () => closeWithoutReading(socket);
+  // A callback hook, not an async one: no promise per response (issue 15).
+  app.addHook('onSend', (request, reply, _payload, done) => {
+    if (!request.raw.complete) {
+      reply.header('connection', 'close');
+      const socket = request.raw.socket as Duplex & { destroySoon?: () => void };
+      // Node ends a `connection: close` answer with destroySoon(); this one stops reading instead.
+      socket.destroySoon = () => closeWithoutReading(socket);
+    }
+    done();
   });
 }
 

@@ -1,0 +1,134 @@
+/**
+ * A/B of GET /tryons/{id} against its floor (issue 15, item 2): the reference server (a child,
+ * bench/server-child.ts) and a bare fastify server in a child of its own that answers the same
+ * bytes as a constant JSON body, loaded by autocannon in turn, A B B A per round, at the same
+ * connections and duration. Prints each run and the ratio reference / floor as min/median/max over
+ * the rounds. A tool for working on the server's hot path; `npm run bench` publishes the figures.
+ *
+ *   npx tsx bench/ab-get-tryon.ts [--rounds 3] [--seconds 3] [--connections 10] [--profile out.cpuprofile]
+ *
+ * With --profile, the reference server is also CPU-profiled under the same load afterwards and the
+ * summary printed (bench/cpu-profile.ts).
+ */
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { makeGarmentImage, makePersonPhoto } from '../src/fixtures/images.ts';
+import { newAccount, round, startServerChild, startTryOn, upload, waitFinished } from './common.ts';
+import { summariseProfile, type CpuProfile } from './cpu-profile.ts';
+
+const floorEnv = 'AB_GET_TRYON_FLOOR_BODY';
+
+/** The floor: fastify with its defaults and logger off, one route answering a constant object. */
+async function runFloor(body: string): Promise<void> {
+  const constant = JSON.parse(body) as unknown;
+  const app = Fastify({ logger: false });
+  app.get('/api/v1/tryons/:id', async () => constant);
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  process.send?.({ url });
+  process.on('disconnect', () => process.exit(0));
+}
+
+async function startFloor(body: string): Promise<{ url: string; close: () => void }> {
+  const child = fork(new URL(import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, [floorEnv]: body },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the floor did not start within 30 s')), 30_000);
+    child.once('message', (m: { url: string }) => {
+      clearTimeout(timer);
+      resolve(m.url);
+    });
+    child.once('exit', (code) => reject(new Error(`the floor exited with ${code}`)));
+  });
+  return { url, close: () => void child.kill('SIGTERM') };
+}
+
+async function load(url: string, apiKey: string, connections: number, duration: number) {
+  const result = await autocannon({ url, headers: { authorization: `Bearer ${apiKey}` }, connections, duration, timeout: 10 });
+  const non200 = Object.entries(result.statusCodeStats ?? {}).reduce((n, [code, s]) => n + (code === '200' ? 0 : (s.count ?? 0)), 0);
+  return { reqPerSec: result.requests.average, p99: result.latency.p99, non200, errors: result.errors };
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? Number.NaN) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+};
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string', default: '3' },
+      seconds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '10' },
+      profile: { type: 'string' },
+    },
+  });
+  const rounds = Number(values.rounds);
+  const seconds = Number(values.seconds);
+  const connections = Number(values.connections);
+
+  const reference = await startServerChild({ generationLatencyMs: 0 });
+  const account = await newAccount(reference.url, { credits: 100 });
+  const body = {
+    personImageId: await upload(reference.url, account.apiKey, await makePersonPhoto(), 'person.jpg'),
+    garmentImageId: await upload(reference.url, account.apiKey, await makeGarmentImage(), 'garment.jpg'),
+    consent: true,
+  };
+  const started = await startTryOn(reference.url, account.apiKey, `ab-${Date.now()}`, body);
+  const id = String(started.body.id);
+  const status = await waitFinished(reference.url, account.apiKey, id);
+  if (status !== 'success') throw new Error(`the try-on ended ${status}`);
+  const readUrl = `${reference.url}/api/v1/tryons/${id}`;
+  const read = await fetch(readUrl, { headers: { authorization: `Bearer ${account.apiKey}` } });
+  const readBody = await read.text();
+  const floor = await startFloor(readBody);
+  const floorUrl = `${floor.url}/api/v1/tryons/${id}`;
+  const floorBody = await (await fetch(floorUrl)).text();
+  console.log(`body: ${Buffer.byteLength(readBody)} bytes (floor ${Buffer.byteLength(floorBody)}); ${connections} connections, ${seconds} s, ${rounds} rounds A B B A`);
+
+  const targets = { reference: readUrl, floor: floorUrl } as const;
+  const runs: Record<keyof typeof targets, number[]> = { reference: [], floor: [] };
+  const ratios: number[] = [];
+  try {
+    for (const name of ['reference', 'floor'] as const) await load(targets[name], account.apiKey, connections, 1);
+    for (let r = 0; r < rounds; r++) {
+      const order = ['reference', 'floor', 'floor', 'reference'] as const;
+      const got: Record<string, number[]> = { reference: [], floor: [] };
+      for (const name of order) {
+        const run = await load(targets[name], account.apiKey, connections, seconds);
+        if (run.non200 || run.errors) throw new Error(`${name}: ${run.non200} answers not 200, ${run.errors} errors`);
+        got[name]?.push(run.reqPerSec);
+        runs[name].push(run.reqPerSec);
+        console.log(`  round ${r + 1} ${name.padEnd(9)} ${round(run.reqPerSec, 0)} req/s, p99 ${run.p99} ms`);
+      }
+      const ratio = (got.reference ?? []).reduce((a, b) => a + b, 0) / (got.floor ?? []).reduce((a, b) => a + b, 0);
+      ratios.push(ratio);
+      console.log(`  round ${r + 1} ratio ${round(ratio, 3)}`);
+    }
+    const mmm = (xs: number[], d: number) => `${round(Math.min(...xs), d)} / ${round(median(xs), d)} / ${round(Math.max(...xs), d)}`;
+    console.log(`reference req/s min/median/max: ${mmm(runs.reference, 0)}`);
+    console.log(`floor     req/s min/median/max: ${mmm(runs.floor, 0)}`);
+    console.log(`ratio reference/floor min/median/max: ${mmm(ratios, 3)}`);
+
+    if (values.profile) {
+      await reference.profileStart(250);
+      await load(readUrl, account.apiKey, connections, seconds);
+      await reference.profileStop(values.profile);
+      const summary = summariseProfile(JSON.parse(readFileSync(values.profile, 'utf8')) as CpuProfile, 25);
+      console.log(JSON.stringify(summary, null, 1));
+    }
+  } finally {
+    floor.close();
+    await reference.close();
+  }
+}
+
+const floorBody = process.env[floorEnv];
+if (floorBody !== undefined) await runFloor(floorBody);
+else await main();

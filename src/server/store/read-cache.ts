@@ -1,0 +1,99 @@
+/**
+ * A read cache in front of a Store, for the reads every request makes (issue 15: the hot path of
+ * GET /tryons/{id}): a key by its lookup id, an account's limits, and a finished try-on.
+ *
+ * It sits in front of the store, so every write reaches it whoever makes it (the API, test control,
+ * the generation queue): a key change of an account (rotation, revocation, a new account's first
+ * key) drops every cached key, a change of limits drops that account's limits, and a try-on is
+ * cached only once it is final (success or failed never change: the store moves a try-on only out of
+ * pending). Nothing cached depends on the clock. This process is the store's only writer, so
+ * nothing changes behind the cache's back.
+ */
+import type { AccountLimits, KeyRecord, Store, TryOnRecord } from './store.ts';
+
+/** Entries each cache holds at most; the oldest go first. */
+export const readCacheEntries = 10_000;
+
+/** A Map that forgets its oldest entry past `max` entries. */
+class BoundedMap<K, V> {
+  readonly #map = new Map<K, V>();
+
+  constructor(private readonly max: number) {}
+
+  get(key: K): V | undefined {
+    return this.#map.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.#map.has(key);
+  }
+
+  set(key: K, value: V): void {
+    if (this.#map.size >= this.max && !this.#map.has(key)) {
+      const oldest = this.#map.keys().next();
+      if (!oldest.done) this.#map.delete(oldest.value);
+    }
+    this.#map.set(key, value);
+  }
+
+  delete(key: K): void {
+    this.#map.delete(key);
+  }
+
+  clear(): void {
+    this.#map.clear();
+  }
+}
+
+/** Wraps `store` with the read cache; every other method passes straight through. */
+export function withReadCache(store: Store, maxEntries = readCacheEntries): Store {
+  const keys = new BoundedMap<string, KeyRecord>(maxEntries);
+  const limits = new BoundedMap<string, AccountLimits | null>(maxEntries);
+  const finished = new BoundedMap<string, TryOnRecord>(maxEntries);
+
+  return {
+    ...store,
+    replaceKey(accountId, lookupId, hash, now) {
+      keys.clear();
+      store.replaceKey(accountId, lookupId, hash, now);
+    },
+    revokeKeys(accountId, now) {
+      keys.clear();
+      store.revokeKeys(accountId, now);
+    },
+    findKey(lookupId) {
+      const cached = keys.get(lookupId);
+      if (cached) return cached;
+      // A lookup id that finds nothing is not remembered: guessed ids must not fill the cache.
+      const record = store.findKey(lookupId);
+      if (record) keys.set(lookupId, record);
+      return record;
+    },
+    setLimits(accountId, next) {
+      limits.delete(accountId);
+      store.setLimits(accountId, next);
+    },
+    limitsOf(accountId) {
+      if (limits.has(accountId)) return limits.get(accountId) ?? null;
+      const value = store.limitsOf(accountId);
+      // Only an existing account's limits are remembered (an unknown id could be created later).
+      if (value !== null || store.accountExists(accountId)) limits.set(accountId, value);
+      return value;
+    },
+    findTryOn(id) {
+      const cached = finished.get(id);
+      if (cached) return cached;
+      const record = store.findTryOn(id);
+      if (record && record.status !== 'pending') finished.set(id, record);
+      return record;
+    },
+    finishSuccess(id, result, now) {
+      finished.delete(id);
+      return store.finishSuccess(id, result, now);
+    },
+    finishFailure(id, message, now) {
+      finished.delete(id);
+      return store.finishFailure(id, message, now);
+    },
+  };
+}
