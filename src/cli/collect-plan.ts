@@ -4,14 +4,16 @@
  * (src/suite/plan.ts). `run --plan` prints it; `run` computes it first, to grant the credit budget
  * in the order of value and to bound the run's wall time.
  */
+import { resolve } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import type { Capability, RequirementId } from '../spec/requirements.ts';
 import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import type { Cost, CreditPlan } from '../suite/conformance.ts';
 import type { Value } from '../suite/budget-order.ts';
-import { makePlan, type Plan, type PlannedTest } from '../suite/plan.ts';
-import { suiteProject } from './suite-project.ts';
+import { earlierRunCandidates, readEarlierRun } from '../suite/earlier-run.ts';
+import { makePlan, type EstimateInputs, type Plan, type PlannedTest } from '../suite/plan.ts';
+import { packageRoot, suiteProject } from './suite-project.ts';
 
 /** The tests of the conformance project as declared (by full name), optionally narrowed like `--grep`. */
 export async function collectPlannedTests(config: SuiteConfig, grep?: string): Promise<PlannedTest[]> {
@@ -43,19 +45,30 @@ export async function collectedTests(vitest: Vitest, grep?: string): Promise<Pla
           cost: (meta.cost ?? { credits: 0, starts: 0, polls: 0, uploads: 0 }) as Cost,
           value: (meta.value ?? 'rest') as Value,
           ...(meta.allowanceMs !== undefined && { allowanceMs: meta.allowanceMs }),
+          ...(meta.typical !== undefined && { typical: meta.typical }),
         };
       }),
   );
 }
 
 /** The plan of a run of `config`. */
-export async function planRun(config: SuiteConfig, grep?: string): Promise<Plan> {
-  return planOf(await collectPlannedTests(config, grep), config);
+export async function planRun(config: SuiteConfig, grep?: string, inputs: EstimateInputs = {}): Promise<Plan> {
+  return planOf(await collectPlannedTests(config, grep), config, inputs);
 }
 
-/** The plan of a run of `config` that will run `tests`. */
-export function planOf(tests: PlannedTest[], config: SuiteConfig): Plan {
-  return makePlan(tests, configuredOffers(config), config.creditBudget, config.control !== undefined);
+/** The plan of a run of `config` that will run `tests`; `inputs` for its estimate (an earlier run, with test control). */
+export function planOf(tests: PlannedTest[], config: SuiteConfig, inputs: EstimateInputs = {}): Plan {
+  return makePlan(tests, configuredOffers(config), config.creditBudget, config.control !== undefined, inputs);
+}
+
+/**
+ * An earlier run for the estimate of a run with test control (src/suite/earlier-run.ts): the latest
+ * report under `reportRoot`, else the repository's reference run, of the same kind of target and profile.
+ */
+export async function earlierRunFor(config: SuiteConfig, embedded: boolean, reportRoot = 'reports'): Promise<EstimateInputs> {
+  if (config.control === undefined) return {};
+  const earlier = await readEarlierRun(earlierRunCandidates(resolve(reportRoot), packageRoot), embedded, config.profile);
+  return earlier === undefined ? {} : { earlier };
 }
 
 /** What the worker needs of the plan: the credits held per test, and the budget that would run each test not granted. */

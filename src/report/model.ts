@@ -10,6 +10,7 @@ import { allRequirements, type Level, type Requirement } from '../spec/requireme
 import type { Profile } from '../suite/config.ts';
 import type { Cost } from '../suite/conformance.ts';
 import { alternativesSeen, withAlternatives, type DimensionSeen } from './alternatives.ts';
+import { runCost, type PlannedCost, type RunCost } from './cost.ts';
 import { clip } from './failures.ts';
 import { summarise } from './summary.ts';
 import { judge, testOutcome, type Ran, type TestOutcome } from './verdict.ts';
@@ -166,6 +167,8 @@ export interface Report {
   readonly errors: readonly RunError[];
   /** What the target chose on each point the spec leaves open, as seen in this run. */
   readonly choices: readonly ChoiceResult[];
+  /** Credits and wall time, planned (estimate and bound) against actual (cost.ts); absent when the run had no plan. */
+  readonly cost?: RunCost;
 }
 
 /** Why and when a run was stopped before its end. */
@@ -206,6 +209,8 @@ export interface RunInfo {
   readonly unhandledErrors?: ReadonlyArray<{ readonly message: string }>;
   /** The run was stopped before its end (Ctrl-C, SIGTERM, the wall-time bound). */
   readonly interrupted?: { readonly signal?: string; readonly reason: string; readonly at: Date | string };
+  /** What the plan said the run would cost (estimate and bound), for the report's planned against actual. */
+  readonly plannedCost?: PlannedCost;
 }
 
 // ---- The part of vitest's reported tasks the report reads. `TestModule` satisfies it; tests feed fakes. ----
@@ -289,7 +294,27 @@ export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, c
     tests,
     errors,
     choices: choicesOf(ran, catalogue),
+    ...(info.plannedCost && { cost: costOf(info.plannedCost, ran, info) }),
   };
+}
+
+/**
+ * The run's cost against its plan. Credits: what the worker's budget said once the last test settled
+ * (`meta.creditsUsed`); without test control that is what GET /account balances say the run spent, or
+ * every start that could be charged where no balance is read. With test control every test spends
+ * from accounts of its own and its reservations stand, so nothing the user pays for is counted.
+ */
+function costOf(planned: PlannedCost, ran: readonly Ran[], info: RunInfo): RunCost {
+  const used = Math.max(0, ...ran.map((r) => r.meta.creditsUsed ?? 0));
+  const capabilities = info.capabilities instanceof Map ? info.capabilities : new Map(Object.entries(info.capabilities));
+  const control = capabilities.get('test-control') === true;
+  return runCost(planned, {
+    credits: control ? null : used,
+    creditsCounted: control
+      ? `not counted: with test control each test spends from accounts of its own (the tests that ran reserved ${used})`
+      : 'as the run counted them: GET /account balances where the run reads them, else every start that could be charged',
+    wallSeconds: Math.round(info.durationMs / 100) / 10,
+  });
 }
 
 /**

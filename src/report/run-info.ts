@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { paths } from '../spec/paths.ts';
 import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
+import type { PlannedCost } from './cost.ts';
 import type { RunInfo } from './model.ts';
 
 export interface RunFacts {
@@ -19,6 +20,8 @@ export interface RunFacts {
   readonly unhandledErrors?: ReadonlyArray<{ readonly message: string }>;
   /** The run was stopped before its end (src/cli/interrupt.ts). */
   readonly interrupted?: { readonly signal?: string; readonly reason: string; readonly at: Date };
+  /** What the plan said the run would cost (src/suite/plan.ts `plannedCostOf`), for the report's planned against actual. */
+  readonly plannedCost?: PlannedCost;
 }
 
 /** Fills in a report's RunInfo from the run's configuration and timing. */
@@ -37,6 +40,7 @@ export function runInfo(facts: RunFacts): RunInfo {
     durationMs: facts.durationMs,
     ...(facts.unhandledErrors !== undefined && { unhandledErrors: facts.unhandledErrors }),
     ...(facts.interrupted !== undefined && { interrupted: facts.interrupted }),
+    ...(facts.plannedCost !== undefined && { plannedCost: facts.plannedCost }),
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import { escapeHtml as h } from './escape.ts';
 import { seenText, verdictText } from './alternatives.ts';
+import { costRows } from './cost.ts';
 import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, outcomeMark, prettyCurl, sectionAnchor, verdictLabel } from './format.ts';
 import { reportJs } from './html-script.ts';
 import { reportCss } from './html-style.ts';
@@ -128,8 +129,22 @@ function summary(r: Report): string {
 <ul class="caps" aria-label="Capabilities">${caps}</ul>
 <p class="caps-note">Tests that need a missing capability are skipped with the reason.</p>
 </div>
-</div>
+${costPanel(r)}</div>
 </section>`;
+}
+
+/** Credits and wall time, planned against actual (cost.ts); nothing when the run had no plan. */
+function costPanel(r: Report): string {
+  if (r.cost === undefined) return '';
+  const rows = costRows(r.cost)
+    .map(([what, estimate, bound, actual, error]) => `<tr><td>${h(what)}</td><td>${h(estimate)}</td><td>${h(bound)}</td><td>${h(actual)}</td><td>${h(error)}</td></tr>`)
+    .join('');
+  return `<div class="panel">
+<h2>Cost: planned against actual</h2>
+<table class="levels"><thead><tr><th></th><th>estimate</th><th>bound</th><th>actual</th><th>error</th></tr></thead><tbody>${rows}</tbody></table>
+<p class="caps-note">Estimate: ${h(r.cost.planned.basis)} Credits ${h(r.cost.actual.creditsCounted)}.</p>
+</div>
+`;
 }
 
 const shortLabel: Readonly<Record<Verdict, string>> = { fail: 'fail', pass: 'pass', inconclusive: 'inc', skip: 'skip', 'not-observable': 'n/o', 'not-covered': 'n/c' };

@@ -4,6 +4,7 @@
  * last exchange as curl; then the traceability table grouped by spec section, folded.
  */
 import { seenText, verdictText } from './alternatives.ts';
+import { costRows } from './cost.ts';
 import { fence, inlineCode, markdownCell, markdownText } from './escape.ts';
 import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, prettyCurl, verdictLabel } from './format.ts';
 import { levels, verdicts, type Failure, type Report, type RequirementResult, type Verdict } from './model.ts';
@@ -20,7 +21,7 @@ const icon: Readonly<Record<Verdict, string>> = {
 
 /** The report as GitHub-flavoured Markdown. */
 export function renderMarkdown(report: Report): string {
-  return [...summary(report), ...runErrors(report), ...choices(report), ...alternatives(report), ...failures(report), ...traceability(report)].join('\n') + '\n';
+  return [...summary(report), ...cost(report), ...runErrors(report), ...choices(report), ...alternatives(report), ...failures(report), ...traceability(report)].join('\n') + '\n';
 }
 
 const outcomeIcon = { pass: '✅', fail: '❌', error: '⚠️' } as const;
@@ -48,6 +49,21 @@ function summary(report: Report): string[] {
       : []),
     ...(s.outcome === 'pass' && s.requirements.fail > 0 ? ['', 'Failures of SHOULD, MAY and implementation-defined requirements are reported but do not change the outcome.'] : []),
     ...(missing.length > 0 ? ['', `Not offered by this configuration: ${missing.map(([name]) => inlineCode(name)).join(', ')} (their requirements are skipped; see the traceability table).`] : []),
+    '',
+  ];
+}
+
+/** Credits and wall time, planned against actual (cost.ts). */
+function cost(report: Report): string[] {
+  if (report.cost === undefined) return [];
+  return [
+    '### Cost: planned against actual',
+    '',
+    '| | Estimate | Bound | Actual | Estimate error |',
+    '|:--|--:|--:|--:|--:|',
+    ...costRows(report.cost).map((row) => `| ${row.map(markdownCell).join(' | ')} |`),
+    '',
+    `Estimate: ${markdownText(report.cost.planned.basis)} Credits ${markdownText(report.cost.actual.creditsCounted)}.`,
     '',
   ];
 }

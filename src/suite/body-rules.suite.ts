@@ -14,7 +14,7 @@ import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import type { RequirementId } from '../spec/requirements.ts';
 import { Api, newIdempotencyKey } from './api.ts';
-import { conformance, type ConformanceContext } from './conformance.ts';
+import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 const statusOf = (ex: Exchange): number | string | undefined => ex.response?.status ?? ex.error;
@@ -84,7 +84,7 @@ const kindOf = (v: unknown): string => (v === undefined ? 'missing' : v === null
 describe('create body rules', () => {
   conformance(
     'answers 403 CONSENT_REQUIRED for consent: false, and refuses every other consent that is not true',
-    { covers: ['ERR-CONSENT-REQUIRED', 'ERR-ENVELOPE-SHAPE'], starts: 24, uploads: 2 },
+    { covers: ['ERR-CONSENT-REQUIRED', 'ERR-ENVELOPE-SHAPE'], starts: 24, uploads: 2, typical: { starts: 10 + profiledRuns(12), uploads: 0 } },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -116,7 +116,7 @@ describe('create body rules', () => {
 
   conformance(
     'refuses both or neither source of an image with a 4xx and the error envelope',
-    { covers: ['CREATE-EXACTLY-ONE-SOURCE-PER-IMAGE', 'ERR-SOURCE-COUNT-CODE-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'], starts: 6, uploads: 2 },
+    { covers: ['CREATE-EXACTLY-ONE-SOURCE-PER-IMAGE', 'ERR-SOURCE-COUNT-CODE-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'], starts: 6, uploads: 2, typical: { uploads: 0 } },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -159,7 +159,7 @@ describe('create body rules', () => {
 
   conformance(
     'starts a try-on whose title is 120 ASCII characters',
-    { covers: ['CREATE-TITLE-OPTIONAL-UP-TO-120', 'CREATE-ACCEPTED-IS-200'], credits: 1, starts: 1, uploads: 2 },
+    { covers: ['CREATE-TITLE-OPTIONAL-UP-TO-120', 'CREATE-ACCEPTED-IS-200'], credits: 1, starts: 1, uploads: 2, typical: { uploads: 0 } },
     async (t) => {
       t.reserve(1);
       const api = new Api(t.target);
@@ -175,7 +175,7 @@ describe('create body rules', () => {
 
   conformance(
     'refuses a title over 120 characters by every counting with a 4xx and the error envelope',
-    { covers: ['ERR-TITLE-TOO-LONG-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'], starts: 4, uploads: 2 },
+    { covers: ['ERR-TITLE-TOO-LONG-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'], starts: 4, uploads: 2, typical: { starts: 1 + profiledRuns(3), uploads: 0 } },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -225,7 +225,7 @@ function parsesToObject(s: string): boolean {
 describe('create body encoding', () => {
   conformance(
     'answers a body that is not a JSON object with a 4xx and the error envelope, never a 5xx',
-    { covers: ['ERR-MALFORMED-JSON-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'], starts: 12 },
+    { covers: ['ERR-MALFORMED-JSON-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'], starts: 12, typical: { starts: profiledRuns(12) } },
     async (t) => {
       const api = new Api(t.target);
       const actor = t.target.primary;
@@ -246,7 +246,7 @@ describe('create body encoding', () => {
 
   conformance(
     'refuses a create sent without Content-Type application/json with a 4xx and the error envelope',
-    { covers: ['CREATE-CONTENT-TYPE-JSON', 'ERR-ENVELOPE-SHAPE'], credits: 3, starts: 6, uploads: 2 },
+    { covers: ['CREATE-CONTENT-TYPE-JSON', 'ERR-ENVELOPE-SHAPE'], credits: 3, starts: 6, uploads: 2, typical: { credits: 0, uploads: 0 } },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();

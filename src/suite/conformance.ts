@@ -12,8 +12,10 @@ import { forwardProgressEvents } from '../report/progress-bridge.ts';
 import { beginEvidence, endEvidence } from './evidence.ts';
 import { allowanceMs } from './allowance.ts';
 import type { Value } from './budget-order.ts';
+import type { Typical } from './estimate.ts';
 import { Inconclusive, RuleBroken, must, type BrokenRule, type Choice } from './rules.ts';
 import { BudgetExhausted } from './spend-guard.ts';
+import type { SuiteConfig } from './config.ts';
 import { connectTarget, raisedLimits, type Actor, type SuiteTarget } from './target.ts';
 import { runStopped, stopOnCancel, stopOnSignals } from './worker-stop.ts';
 
@@ -41,6 +43,8 @@ declare module 'vitest' {
     cost?: Cost;
     value?: Value;
     allowanceMs?: number;
+    /** What the test typically sends and spends, for the plan's estimate (estimate.ts). */
+    typical?: Typical;
     /** The run's credits spent or in use (CreditBudget.spent) once this test settled, for the progress line. */
     creditsUsed?: number;
   }
@@ -78,6 +82,17 @@ export interface ConformanceSpec {
   readonly timeoutMs?: number;
   /** What the test is worth when credits are short (budget-order.ts): the happy path and the ledger go first. */
   readonly value?: Value;
+  /**
+   * What it typically sends and spends against a conforming target at the documented limits and the
+   * run's profile (see `profiledRuns`), where that is less than the bounds above: the plan's estimate
+   * of the run's credits and wall time (estimate.ts). Never a bound; nothing is enforced by it.
+   */
+  readonly typical?: Typical;
+}
+
+/** The runs `t.check(property, numRuns)` makes at the run's profile: a quarter of them, at least one, in the quick profile. */
+export function profiledRuns(numRuns: number, config: Pick<SuiteConfig, 'profile' | 'numRuns'> = inject('suiteConfig')): number {
+  return config.numRuns ?? (config.profile === 'quick' ? Math.max(1, Math.ceil(numRuns / 4)) : numRuns);
 }
 
 let targetPromise: Promise<SuiteTarget> | undefined;
@@ -152,7 +167,7 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
   const needs = spec.needs ?? [...new Set(spec.covers.flatMap((id) => requirement(id).needs))];
   const cost: Cost = { credits: spec.credits ?? 0, starts: spec.starts ?? 0, polls: spec.polls ?? 0, uploads: spec.uploads ?? 0 };
   const timeout = allowanceMs(cost, spec.timeoutMs);
-  const declared = { requirements: [...spec.covers], needs: [...needs], cost, value: spec.value ?? 'rest', allowanceMs: timeout };
+  const declared = { requirements: [...spec.covers], needs: [...needs], cost, value: spec.value ?? 'rest', allowanceMs: timeout, ...(spec.typical && { typical: spec.typical }) };
   test(name, { timeout, meta: declared }, async (vitest) => {
     const meta = vitest.task.meta;
     stopOnCancel(vitest.signal, (reason) => (meta.inconclusive ??= interruptedReason(reason)));
@@ -199,7 +214,7 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
       },
       async check(property, numRuns) {
         const config = target.config;
-        const runs = config.numRuns ?? (config.profile === 'quick' ? Math.max(1, Math.ceil(numRuns / 4)) : numRuns);
+        const runs = profiledRuns(numRuns, config);
         const details = await fc.check(property, {
           seed: config.seed,
           numRuns: runs,

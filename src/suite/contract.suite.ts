@@ -182,7 +182,7 @@ describe('contract', () => {
 
   conformance(
     "keeps each account's balance its own: a try-on of one account leaves another's balance as it was",
-    { covers: ['ACCOUNT-OWN-CREDIT-BALANCE'], needs: ['second-account'], credits: 1, starts: 1, polls: 30, uploads: 2 },
+    { covers: ['ACCOUNT-OWN-CREDIT-BALANCE'], needs: ['second-account'], credits: 1, starts: 1, polls: 30, uploads: 2, typical: { finishes: 1, uploads: 0 } },
     async (t) => {
       requireBalance(t);
       const second = t.target.second ?? t.skip('no second account');

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { Api } from './api.ts';
-import { conformance, type ConformanceContext } from './conformance.ts';
+import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 /** openapi.yaml, parameter IdempotencyKey. */
@@ -109,7 +109,7 @@ async function prober(t: ConformanceContext): Promise<(label: string, value: str
 describe('Idempotency-Key format', () => {
   conformance(
     'refuses a missing key and keys of 7 or 129 characters with 400 MISSING_IDEMPOTENCY_KEY, and takes keys of 8 and 128',
-    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], credits: 1, starts: 6, uploads: 2 },
+    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], credits: 1, starts: 6, uploads: 2, typical: { credits: 0 } },
     async (t) => {
       // A conforming target charges nothing here; the credit is for one that takes a key it must refuse.
       t.reserve(1);
@@ -129,7 +129,7 @@ describe('Idempotency-Key format', () => {
 
   conformance(
     'accepts an Idempotency-Key exactly when it is 8-128 letters, digits, _ or -',
-    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], credits: 1, starts: 12, uploads: 2 },
+    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], credits: 1, starts: 12, uploads: 2, typical: { credits: 0, starts: profiledRuns(12), uploads: 0 } },
     async (t) => {
       t.reserve(1);
       const probe = await prober(t);

@@ -92,6 +92,7 @@ describe('idempotency', () => {
       starts: 3,
       polls: pollsPerWait,
       uploads: 2,
+      typical: { finishes: 1, uploads: 0 },
     },
     async (t) => {
       const api = new Api(t.target);

@@ -18,7 +18,7 @@ import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import type { RequirementId } from '../spec/requirements.ts';
 import { Api, balanceIfRead, noBalance } from './api.ts';
-import { conformance, type ConformanceContext } from './conformance.ts';
+import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
@@ -181,7 +181,7 @@ function notAtDocumentedDeadline(t: ConformanceContext, deadlineMs: number, what
 describe('image URL rules without fetching', () => {
   conformance(
     'refuses http:, custom ports, private or reserved addresses in any spelling and localhost names with 400 INVALID_IMAGE_URL, and charges nothing',
-    { covers: ['CREATE-URL-HTTPS-ONLY', 'CREATE-URL-DEFAULT-PORT-ONLY', 'CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'], starts: 12, uploads: 2 },
+    { covers: ['CREATE-URL-HTTPS-ONLY', 'CREATE-URL-DEFAULT-PORT-ONLY', 'CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'], starts: 12, uploads: 2, typical: { starts: profiledRuns(12), uploads: 0 } },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();

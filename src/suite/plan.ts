@@ -2,11 +2,23 @@
  * The plan of a run, computed before anything is sent to the target (suite issue, "Capabilities and
  * plan"): which requirements will be exercised, which skipped and why, the credits the run may
  * spend, and the least wall time the documented rate limits allow.
+ *
+ * Next to the bounds (at most) it gives an estimate (expected; estimate.ts), printed by `run --plan`
+ * as one line that scripts may read:
+ *
+ *   Estimate: 6 credits, 7 min 20 s (expected, not a bound; <what it assumed>)
+ *
+ * the wall time as formatted by formatSeconds ("42 s", "7 min 20 s"): the run from its first test
+ * file to its report, as report.json's `durationMs` measures it, without the plan and preflight.
  */
+import type { PlannedCost } from '../report/cost.ts';
 import { requirement, requirementIds, type Capability, type RequirementId } from '../spec/requirements.ts';
 import { allotCredits, valueRanks, valueTitles, type Allotment, type Value } from './budget-order.ts';
 import type { Offers } from './capabilities.ts';
 import type { Cost } from './conformance.ts';
+import { estimateRun, remoteAssumptions, type Typical } from './estimate.ts';
+import { fileOrder } from './file-order.ts';
+import { estimateFromEarlier, type EarlierRun } from './earlier-run.ts';
 
 export interface PlannedTest {
   readonly name: string;
@@ -18,6 +30,15 @@ export interface PlannedTest {
   readonly value?: Value;
   /** The test's time allowance (allowance.ts), for the run's wall-time bound. */
   readonly allowanceMs?: number;
+  /** What it typically sends and spends (estimate.ts), for the estimate; its cost when absent. */
+  readonly typical?: Typical;
+}
+
+/** What the run is expected to take (not a bound), and what that assumed. */
+export interface PlanEstimate {
+  readonly credits: number;
+  readonly wallSeconds: number;
+  readonly basis: string;
 }
 
 export interface Plan {
@@ -40,6 +61,14 @@ export interface Plan {
   /** How the credit budget is granted, in the order of value; tests not granted any wait for leftovers. */
   readonly allotment: Allotment;
   readonly creditBudget: number;
+  /** The expected credits and wall time (estimate.ts), next to the bounds `credits` and `wallBoundSeconds`. */
+  readonly estimate: PlanEstimate;
+}
+
+/** What the estimate may go by besides the tests' declarations. */
+export interface EstimateInputs {
+  /** An earlier run of the same kind (earlier-run.ts): with test control the machine, not the limits, decides the wall time. */
+  readonly earlier?: EarlierRun;
 }
 
 /** Set-up before the first test (preflight, accounts) and the report after the last, in the bound. */
@@ -49,7 +78,7 @@ export const setupAllowanceSeconds = 120;
 const perMinute = { starts: 12, polls: 60, uploads: 30 } as const;
 
 /** Computes the plan of `tests` against what the configuration offers and the credit budget. */
-export function makePlan(tests: readonly PlannedTest[], offers: Offers, creditBudget: number, limitsRaised: boolean): Plan {
+export function makePlan(tests: readonly PlannedTest[], offers: Offers, creditBudget: number, limitsRaised: boolean, inputs: EstimateInputs = {}): Plan {
   const capable = tests.map((test) => {
     const missing = test.needs.find((need) => offers.get(need) !== true);
     return missing ? { ...test, skip: `needs ${missing}: ${String(offers.get(missing))}` } : test;
@@ -98,6 +127,39 @@ export function makePlan(tests: readonly PlannedTest[], offers: Offers, creditBu
     wallBoundSeconds: setupAllowanceSeconds + Math.ceil(run.reduce((n, t) => n + (t.allowanceMs ?? 0), 0) / 1000),
     allotment,
     creditBudget,
+    // Tests the budget did not grant run when enough is left at their turn: the estimate plays them too.
+    estimate: estimateOf(planned.filter((t) => !('skip' in t) || refused.has(t.name)), allotment, creditBudget, limitsRaised, inputs),
+  };
+}
+
+/** The run order: files as the sequencer runs them (file-order.ts), tests in the order of their file. */
+export function inRunOrder<T extends { readonly file: string }>(tests: readonly T[]): T[] {
+  const rank = (file: string): number => {
+    const index = fileOrder.indexOf(/([^/]+)\.suite\.[jt]s$/.exec(file)?.[1] ?? '');
+    return index === -1 ? fileOrder.length : index;
+  };
+  return tests.map((t, i) => ({ t, i })).sort((a, b) => rank(a.t.file) - rank(b.t.file) || a.i - b.i).map((x) => x.t);
+}
+
+function estimateOf(candidates: readonly PlannedTest[], allotment: Allotment, budget: number, limitsRaised: boolean, inputs: EstimateInputs): PlanEstimate {
+  const holds = new Map(allotment.granted.map((g) => [g.name, g.credits]));
+  const played = estimateRun(
+    inRunOrder(candidates).map((t) => ({ name: t.name, cost: t.cost, held: holds.get(t.name) ?? 0, ...(t.typical && { typical: t.typical }) })),
+    budget,
+  );
+  if (!limitsRaised) {
+    const a = remoteAssumptions;
+    return {
+      credits: played.credits,
+      wallSeconds: played.wallSeconds,
+      basis: `each test's typical requests through the documented limits, in run order; generation taking ${a.generationSeconds} s (the spec gives no typical figure, only that most results come within 30 s), polls every ${a.pollIntervalSeconds} s, ${a.roundTripSeconds * 1000} ms a request; the budget left at each test's turn decides whether it runs${played.runOnLeftovers.length > 0 ? ` (${played.runOnLeftovers.length} not granted up front expected to run on what is left)` : ''}`,
+    };
+  }
+  const earlier = inputs.earlier && estimateFromEarlier(inputs.earlier, played.steps.map((t) => t.name));
+  return {
+    credits: played.credits,
+    wallSeconds: earlier?.wallSeconds ?? Math.round(played.wallSeconds),
+    basis: earlier?.basis ?? 'with test control the limits are raised and the machine decides the wall time; no earlier run of these tests to go by, so only the start-up and the typical requests are counted (a low guess)',
   };
 }
 
@@ -114,6 +176,7 @@ export function formatPlan(plan: Plan): string {
     `  requests against the limits: ${plan.requests.starts} starts, ${plan.requests.polls} polls, ${plan.requests.uploads} uploads`,
     `  least wall time the documented limits allow: ${formatSeconds(plan.leastWallSeconds)} (for every declared request; tests skipped at run time send fewer)`,
     `  wall-time bound: ${formatSeconds(plan.wallBoundSeconds)} (the run stops there, with a partial report and exit 2)`,
+    formatEstimate(plan.estimate),
     '',
     ...formatBudget(plan),
     '',
@@ -166,6 +229,25 @@ function formatBudget(plan: Plan): string[] {
   return lines;
 }
 
-function formatSeconds(s: number): string {
+/**
+ * What the plan says the run will cost, for the report's planned against actual (src/report/cost.ts).
+ * The credit bound is the budget, or what the tests that can run declare if that is less: tests not
+ * granted credits up front may still run on what is left at their turn, never past the budget.
+ */
+export function plannedCostOf(plan: Plan): PlannedCost {
+  const declared = plan.tests.filter((t) => !/^needs [a-z-]+:/.test(t.skip ?? '')).reduce((n, t) => n + t.cost.credits, 0);
+  return {
+    estimate: { credits: plan.estimate.credits, wallSeconds: plan.estimate.wallSeconds },
+    bound: { credits: Math.min(plan.creditBudget, declared), wallSeconds: plan.wallBoundSeconds },
+    basis: plan.estimate.basis,
+  };
+}
+
+/** The estimate's line (the format is described at the top of this file). */
+export function formatEstimate(e: PlanEstimate): string {
+  return `  Estimate: ${e.credits} credit${e.credits === 1 ? '' : 's'}, ${formatSeconds(e.wallSeconds)} (expected, not a bound; ${e.basis})`;
+}
+
+export function formatSeconds(s: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }

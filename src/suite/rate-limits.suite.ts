@@ -134,7 +134,7 @@ async function fillStarts(t: ConformanceContext, api: Api, actor: Actor, n: numb
 describe('rate limits', () => {
   conformance(
     'answers the 13th start within a minute with 429 RATE_LIMITED and a Retry-After in seconds',
-    { covers: ['LIMIT-STARTS-12-PER-MINUTE', 'LIMIT-429-RETRY-AFTER', 'ERR-RATE-LIMITED'], needs: [], starts: 28, credits: fillCredits, timeoutMs: 300_000 },
+    { covers: ['LIMIT-STARTS-12-PER-MINUTE', 'LIMIT-429-RETRY-AFTER', 'ERR-RATE-LIMITED'], needs: [], starts: 28, credits: fillCredits, timeoutMs: 300_000, typical: { starts: 13, emptiesStartsWindow: true } },
     async (t) => {
       const api = new Api(t.target);
       const { over } = await overTheLimit(t, 'starts-window', async () => fillStarts(t, api, await accountAtDocumentedLimits(t), 12, 'async'));
@@ -158,7 +158,7 @@ describe('rate limits', () => {
 
   conformance(
     'lets a start through once the client has waited Retry-After',
-    { covers: ['LIMIT-429-RETRY-AFTER', 'ERR-CLIENT-HONOURS-RETRY-AFTER'], needs: [], starts: 28, credits: fillCredits, timeoutMs: 300_000 },
+    { covers: ['LIMIT-429-RETRY-AFTER', 'ERR-CLIENT-HONOURS-RETRY-AFTER'], needs: [], starts: 28, credits: fillCredits, timeoutMs: 300_000, typical: { starts: 14, emptiesStartsWindow: true, waitsSeconds: 60 } },
     async (t) => {
       const api = new Api(t.target);
       const filled = await overTheLimit(t, 'starts-window', async () => fillStarts(t, api, await accountAtDocumentedLimits(t), 12, 'async'));

@@ -10,6 +10,7 @@ import { makeGarmentImage, makePersonPhoto, type FixtureFormat } from '../fixtur
 import { Api } from './api.ts';
 import { exercised } from './alternatives.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
+import type { Typical } from './estimate.ts';
 import { checkResultImage, fetchResult, formatOf } from './result-image.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
@@ -81,10 +82,14 @@ async function results(t: ConformanceContext): Promise<string[]> {
   return urls;
 }
 
+/** The first result test makes both results at once (one wait); the next ones read the same (`sharedResult`). */
+const sharedResults: Typical = { credits: 2, starts: 2, uploads: 1, finishes: 1 };
+const resultsShared: Typical = { credits: 0, starts: 0, uploads: 0, polls: 0 };
+
 describe('result images', () => {
   conformance(
     'serves a success’s resultUrl from the API host under /i/, without a key, as a JPEG or PNG (and an image Content-Type, when given, matches its bytes), from a JPEG and from a PNG person photo',
-    { value: 'happy-path', covers: ['RES-RESULT-URL-ON-SUCCESS', 'RES-RESULT-URL-HOST-AND-PATH', 'AUTH-RESULT-URL-PUBLIC'], credits: 2, starts: 2 * attempts, polls: 2 * attempts * pollsPerWait, uploads: 3 },
+    { value: 'happy-path', covers: ['RES-RESULT-URL-ON-SUCCESS', 'RES-RESULT-URL-HOST-AND-PATH', 'AUTH-RESULT-URL-PUBLIC'], credits: 2, starts: 2 * attempts, polls: 2 * attempts * pollsPerWait, uploads: 3, typical: sharedResults },
     async (t) => {
       for (const resultUrl of await results(t)) {
         const url = new URL(resultUrl);
@@ -104,7 +109,7 @@ describe('result images', () => {
 
   conformance(
     'labels the result image as made with AI in its metadata (any field: XMP, PNG text, EXIF, COM, IPTC, C2PA), for results of a JPEG and of a PNG person photo',
-    { value: 'happy-path', covers: ['SVC-RESULT-AI-LABEL'], credits: 2, starts: 2 * attempts, polls: 2 * attempts * pollsPerWait, uploads: 3 },
+    { value: 'happy-path', covers: ['SVC-RESULT-AI-LABEL'], credits: 2, starts: 2 * attempts, polls: 2 * attempts * pollsPerWait, uploads: 3, typical: resultsShared },
     async (t) => {
       for (const resultUrl of await results(t)) {
         const image = await fetchResult(t, resultUrl);

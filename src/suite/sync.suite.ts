@@ -149,7 +149,7 @@ async function dropTrial(t: ConformanceContext, api: Api, actor: Actor, body: Re
 describe('POST /tryons/sync', () => {
   conformance(
     'answers 200 with success and a resultUrl when the try-on finishes within the wait',
-    { value: 'happy-path', covers: ['SYNC-200-ON-SUCCESS', 'RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', 'EVENTS-OUTCOME-BY-POLL-OR-SYNC', 'STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED'], credits: 1, starts: 1, polls: pollsPerWait, uploads: 2 },
+    { value: 'happy-path', covers: ['SYNC-200-ON-SUCCESS', 'RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', 'EVENTS-OUTCOME-BY-POLL-OR-SYNC', 'STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED'], credits: 1, starts: 1, polls: pollsPerWait, uploads: 2, typical: { finishes: 1, polls: 1, uploads: 0 } },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();

@@ -11,7 +11,7 @@ import type { Exchange } from '../client/exchange.ts';
 import { fourMbAsDecimal, fourMbAsMebibytes } from '../fixtures/export.ts';
 import { makeBmp, makeDecompressionBomb, makeExactSize, makeGarmentImage, makeGif, makePersonPhoto, makeSvg, makeWebp } from '../fixtures/images.ts';
 import { Api, requireBalance } from './api.ts';
-import { conformance, type ConformanceContext } from './conformance.ts';
+import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
 
 const statusOf = (ex: Exchange): number | string | undefined => ex.response?.status ?? ex.error;
 const codeOf = (ex: Exchange): unknown => (ex.response?.json as { code?: unknown } | undefined)?.code;
@@ -122,7 +122,7 @@ describe('uploads', () => {
 
   conformance(
     'refuses bytes that are not an image with 400 UNSUPPORTED_IMAGE, whatever Content-Type is declared',
-    { covers: ['ERR-UNSUPPORTED-IMAGE', 'UPLOAD-ERROR-LIST'], uploads: 6 },
+    { covers: ['ERR-UNSUPPORTED-IMAGE', 'UPLOAD-ERROR-LIST'], uploads: 6, typical: { uploads: profiledRuns(6) } },
     async (t) => {
       const api = new Api(t.target);
       await t.check(
@@ -166,7 +166,7 @@ describe('uploads', () => {
 
   conformance(
     'answers a JPEG or PNG cut short (accepted, or refused with the error envelope), and records which',
-    { covers: ['UPLOAD-ERROR-LIST', 'ERR-ENVELOPE-SHAPE'], uploads: 6 },
+    { covers: ['UPLOAD-ERROR-LIST', 'ERR-ENVELOPE-SHAPE'], uploads: 6, typical: { uploads: profiledRuns(6) } },
     async (t) => {
       const api = new Api(t.target);
       const images = { jpeg: await makePersonPhoto(), png: await makeGarmentImage({ format: 'png' }) };

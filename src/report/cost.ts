@@ -1,0 +1,82 @@
+/**
+ * What a run cost against what its plan said (issue 15, item 6): credits and wall time, the plan's
+ * estimate (expected) and bound (at most) against what the run then did, with the estimate's error
+ * in percent. report.json carries it as `cost`; report.md and report.html print the same lines.
+ */
+
+/** Credits and wall time, one figure each. */
+export interface CostFigures {
+  readonly credits: number;
+  readonly wallSeconds: number;
+}
+
+/** What the plan said before anything was sent (src/suite/plan.ts, src/suite/estimate.ts). */
+export interface PlannedCost {
+  /** What the run is expected to take. */
+  readonly estimate: CostFigures;
+  /** What it may take at most: the credits granted up front and the wall-time bound (where the run stops). */
+  readonly bound: CostFigures;
+  /** What the estimate assumed, in a sentence (the generation latency, the poll interval, the profile). */
+  readonly basis: string;
+}
+
+/** What the run did. */
+export interface ActualCost {
+  /** Credits the run spent as it counted them; null when it could not count them. */
+  readonly credits: number | null;
+  /** How the credits were counted (GET /account balances, every start that could be charged, or the reservations of a run with test control). */
+  readonly creditsCounted: string;
+  readonly wallSeconds: number;
+}
+
+export interface RunCost {
+  readonly planned: PlannedCost;
+  readonly actual: ActualCost;
+  /** (estimate − actual) ÷ actual, in percent, one decimal; null where the actual is unknown or zero. */
+  readonly errorPercent: { readonly credits: number | null; readonly wallSeconds: number | null };
+}
+
+/** The run's cost against its plan. */
+export function runCost(planned: PlannedCost, actual: ActualCost): RunCost {
+  return {
+    planned,
+    actual,
+    errorPercent: {
+      credits: actual.credits === null ? null : errorPercent(planned.estimate.credits, actual.credits),
+      wallSeconds: errorPercent(planned.estimate.wallSeconds, actual.wallSeconds),
+    },
+  };
+}
+
+/**
+ * (estimate − actual) ÷ actual in percent, one decimal: positive when the plan expected more. An
+ * actual of zero gives 0 when the estimate was zero too, else null (no ratio to speak of).
+ */
+export function errorPercent(estimate: number, actual: number): number | null {
+  if (actual === 0) return estimate === 0 ? 0 : null;
+  return Math.round(((estimate - actual) / actual) * 1000) / 10;
+}
+
+/** "+4.2%", "−3%", "n/a". */
+export function formatError(percent: number | null): string {
+  if (percent === null) return 'n/a';
+  const sign = percent > 0 ? '+' : percent < 0 ? '−' : '±';
+  return `${sign}${Math.abs(percent)}%`;
+}
+
+/** 371 → "6 min 11 s"; 42 → "42 s". */
+export function formatWallSeconds(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  const min = Math.floor(s / 60);
+  return min < 60 ? `${min} min ${s % 60} s` : `${Math.floor(min / 60)} h ${min % 60} min`;
+}
+
+/** The cost as rows (what, estimate, bound, actual, error), the same in report.md and report.html. */
+export function costRows(cost: RunCost): Array<readonly [string, string, string, string, string]> {
+  const { planned, actual, errorPercent: e } = cost;
+  return [
+    ['Credits', String(planned.estimate.credits), `at most ${planned.bound.credits}`, actual.credits === null ? 'not counted' : String(actual.credits), formatError(e.credits)],
+    ['Wall time', formatWallSeconds(planned.estimate.wallSeconds), `at most ${formatWallSeconds(planned.bound.wallSeconds)}`, formatWallSeconds(actual.wallSeconds), formatError(e.wallSeconds)],
+  ];
+}

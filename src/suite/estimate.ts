@@ -1,0 +1,152 @@
+/**
+ * The expected cost of a run (issue 15, item 6): credits and wall time, next to the plan's bounds.
+ *
+ * The bounds (plan.ts) add up what every test may send and spend at most. The estimate plays the
+ * run through instead, test after test in the order the files run (file-order.ts): each test sends
+ * what it typically sends against a conforming target (its `typical` declaration, else its declared
+ * bounds), through the documented limits the pacer keeps (a rolling 60-second window per bucket,
+ * src/client/pacer.ts), and spends what it typically spends, so the budget left at each test's turn
+ * decides, as at run time (conformance.ts), whether a test the plan did not grant credits runs.
+ *
+ * What the spec does not say is assumed and stated: how long generation takes on the target (the
+ * spec gives no figure, only that most results come within 30 seconds), and the round trip of one
+ * request. Test control (the embedded server) raises the limits, so the run is bound by the
+ * machine, not by the limits: its estimate comes from an earlier run of the same tests (history.ts)
+ * when there is one.
+ */
+import type { Cost } from './conformance.ts';
+
+/**
+ * What a test typically sends and spends against a conforming target without test control (the
+ * configured accounts, the documented limits) at the run's profile; absent figures are the declared
+ * bounds. The input images every test shares are uploaded once per account (uploaded-inputs.ts), so
+ * they count in the first test that uploads them.
+ */
+export interface Typical {
+  readonly credits?: number;
+  readonly starts?: number;
+  readonly polls?: number;
+  readonly uploads?: number;
+  /** Try-ons it waits for to finish, one after another (try-ons waited for together count once), by polling or on the sync endpoint. */
+  readonly finishes?: number;
+  /** It waits until no start of the run is left in the window, then sends its starts unpaced (a test of the limit itself). */
+  readonly emptiesStartsWindow?: boolean;
+  /** Seconds it waits on purpose besides pacing and generation (a Retry-After it honours). */
+  readonly waitsSeconds?: number;
+}
+
+/** One test of the run, in run order, as the estimate sees it. */
+export interface EstimatedTest {
+  readonly name: string;
+  readonly cost: Cost;
+  readonly typical?: Typical;
+  /** Credits the plan holds for it (granted up front); 0 when it was not granted any. */
+  readonly held: number;
+}
+
+export interface EstimateAssumptions {
+  /** Seconds a try-on takes to generate on the target. */
+  readonly generationSeconds: number;
+  /** Seconds between polls of one try-on (the suite's pace: 2.5 s at the documented limits, the spec's "2-3 seconds"). */
+  readonly pollIntervalSeconds: number;
+  /** Seconds one request takes there and back. */
+  readonly roundTripSeconds: number;
+  /** Seconds from the start of the run to its first test (vitest and its worker, the target's set-up). */
+  readonly startupSeconds: number;
+  /** The pacer's window and its safety margin (src/client/pacer.ts). */
+  readonly windowSeconds: number;
+  readonly marginSeconds: number;
+}
+
+/** The run against a remote target at the documented limits: what the suite's pacer and poll loop do (target.ts, pacer.ts). */
+export const remoteAssumptions: EstimateAssumptions = {
+  generationSeconds: 5,
+  pollIntervalSeconds: 2.5,
+  roundTripSeconds: 0.1,
+  startupSeconds: 5,
+  windowSeconds: 60,
+  marginSeconds: 0.25,
+};
+
+/** Requests per rolling minute the spec documents (Limits). */
+const perMinute = { starts: 12, polls: 60, uploads: 30 } as const;
+type Bucket = keyof typeof perMinute;
+
+export interface RunEstimate {
+  readonly credits: number;
+  readonly wallSeconds: number;
+  /** Tests the plan did not grant credits that the estimate expects to run on what is left at their turn. */
+  readonly runOnLeftovers: readonly string[];
+  /** Each test played, with the second it is expected to start at, and the credits it is expected to spend; tests expected to skip are absent. */
+  readonly steps: ReadonlyArray<{ readonly name: string; readonly at: number; readonly credits: number }>;
+}
+
+/**
+ * Plays the run through at the documented limits: `tests` in run order (the ones that run), `budget`
+ * the credit budget. Each test's requests take the pacer's next free slot in their bucket's window;
+ * its try-ons take the generation latency, seen at the poll interval; then the next test begins.
+ */
+export function estimateRun(tests: readonly EstimatedTest[], budget: number, a: EstimateAssumptions = remoteAssumptions): RunEstimate {
+  const sent: Record<Bucket, number[]> = { starts: [], polls: [], uploads: [] };
+  let now = a.startupSeconds;
+  let spent = 0;
+  let held = tests.reduce((n, t) => n + t.held, 0);
+  const runOnLeftovers: string[] = [];
+  const steps: Array<RunEstimate['steps'][number]> = [];
+  /** The time the next request of `bucket` may go at, as the pacer decides it. */
+  const slot = (bucket: Bucket, at: number): number => {
+    const window = sent[bucket];
+    const limit = perMinute[bucket];
+    const inWindow = window.filter((t) => t > at - a.windowSeconds - a.marginSeconds);
+    return inWindow.length < limit ? at : Math.max(at, (inWindow[inWindow.length - limit] ?? at) + a.windowSeconds + a.marginSeconds);
+  };
+  const take = (bucket: Bucket, paced = true): void => {
+    if (paced) now = slot(bucket, now);
+    sent[bucket].push(now);
+    now += a.roundTripSeconds;
+  };
+  for (const test of tests) {
+    held -= test.held;
+    // conformance.ts: a test runs when its declared credits fit in what is left after the holds of the tests to come.
+    if (test.cost.credits > budget - spent - held) continue;
+    if (test.held === 0 && test.cost.credits > 0) runOnLeftovers.push(test.name);
+    const typical = expected(test, a);
+    steps.push({ name: test.name, at: Math.round(now * 10) / 10, credits: typical.credits });
+    spent += typical.credits;
+    for (let i = 0; i < typical.uploads; i++) take('uploads');
+    if (typical.emptiesStartsWindow) now = Math.max(now, (sent.starts.at(-1) ?? -Infinity) + a.windowSeconds + a.marginSeconds);
+    for (let i = 0; i < typical.starts; i++) take('starts', !typical.emptiesStartsWindow);
+    // Each try-on waited for: polled at once, then each interval until generation has ended (api.ts `waitFinal`).
+    now += typical.finishes * finishSeconds(a);
+    for (let i = 0; i < typical.polls; i++) take('polls');
+    now += typical.waitsSeconds;
+  }
+  return { credits: spent, wallSeconds: Math.round(now), runOnLeftovers, steps };
+}
+
+/** What a test is expected to send and spend: its typical declaration, else its declared bounds. */
+export function expected(test: EstimatedTest, a: EstimateAssumptions): Required<Typical> {
+  const t = test.typical ?? {};
+  const starts = t.starts ?? test.cost.starts;
+  const finishes = t.finishes ?? 0;
+  return {
+    credits: Math.min(t.credits ?? test.cost.credits, test.cost.credits),
+    starts,
+    uploads: t.uploads ?? test.cost.uploads,
+    finishes,
+    // Polls beyond what waiting for its try-ons takes: the test's own reads.
+    polls: t.polls ?? (finishes > 0 ? finishes * pollsPerFinish(a) : test.cost.polls),
+    emptiesStartsWindow: t.emptiesStartsWindow ?? false,
+    waitsSeconds: t.waitsSeconds ?? 0,
+  };
+}
+
+/** Polls of one try-on: one at once, then one each interval until generation ends (api.ts `waitFinal`). */
+export function pollsPerFinish(a: EstimateAssumptions): number {
+  return 1 + Math.ceil(a.generationSeconds / a.pollIntervalSeconds);
+}
+
+/** Seconds waiting for one try-on takes: whole poll intervals until generation has ended. */
+export function finishSeconds(a: EstimateAssumptions): number {
+  return Math.max(1, Math.ceil(a.generationSeconds / a.pollIntervalSeconds)) * a.pollIntervalSeconds;
+}
