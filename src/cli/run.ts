@@ -16,9 +16,10 @@ import { exitStatusOf } from '../report/summary.ts';
 import { writeReport, type WrittenReport } from '../report/write-report.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../suite/embedded-target.ts';
-import { formatPlan, type PlannedTest } from '../suite/plan.ts';
+import type { PlannedCost } from '../report/cost.ts';
+import { formatEstimate, formatPlan, plannedCostOf, type PlannedTest } from '../suite/plan.ts';
 import type { CreditPlan } from '../suite/conformance.ts';
-import { collectedTests, creditPlanOf, planOf, planRun } from './collect-plan.ts';
+import { collectedTests, creditPlanOf, earlierRunFor, planOf, planRun } from './collect-plan.ts';
 import { reporterGate, type ReporterGate } from './gated-reporter.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
 import { RunStop, endedByTheStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
@@ -101,14 +102,18 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
   io.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     let ran: SuiteRun;
+    let plannedCost: PlannedCost | undefined;
     try {
       // The plan, from the suite collected on the instance that then runs it, grants the credit
       // budget in the order of value and bounds the run's wall time.
+      const inputs = await earlierRunFor(config, embedded !== undefined, request.reportRoot);
       ran = await runSuiteWithErrors(config, request.grep, io.reporters(config), stop, (tests) => {
-        const plan = planOf(tests, config);
+        const plan = planOf(tests, config, inputs);
+        plannedCost = plannedCostOf(plan);
         log(
           `Plan: ${plan.tests.filter((t) => !t.skip).length} of ${plan.tests.length} tests to run, ${plan.credits} of ${config.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min`,
         );
+        log(formatEstimate(plan.estimate).trim());
         log(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)`);
         stop.boundWallTime(plan.wallBoundSeconds * 1000);
         startedAt = new Date();
@@ -128,6 +133,7 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
         ...(request.grep !== undefined && { grep: request.grep }),
         unhandledErrors: stop.stopped === undefined ? ran.unhandledErrors : ran.unhandledErrors.filter((e) => !endedByTheStop(e.message)),
         ...(stop.stopped !== undefined && { interrupted: stop.stopped }),
+        ...(plannedCost !== undefined && { plannedCost }),
       }),
     );
     const written = io.writeReport ? await writeReport(report, request.reportRoot === undefined ? {} : { root: request.reportRoot }) : undefined;
@@ -239,7 +245,7 @@ async function printPlan(parsed: RunRequest): Promise<number> {
   const config: SuiteConfig = embedded
     ? { ...parsed.config, baseUrl: 'http://127.0.0.1/api/v1', control: { url: 'embedded', token: 'embedded' }, fixtureBaseUrl: 'embedded' }
     : (parsed.config as SuiteConfig);
-  const plan = await planRun(config, parsed.grep);
+  const plan = await planRun(config, parsed.grep, await earlierRunFor(config, embedded, parsed.reportRoot));
   process.stdout.write(`Target: ${embedded ? 'the embedded reference server (test control on)' : config.baseUrl}\n`);
   process.stdout.write(formatPlan(plan));
   return 0;
