@@ -1,7 +1,7 @@
 /** The plan of a run, before anything is sent: what runs, what skips and why, credits and least wall time. */
 import { describe, expect, it } from 'vitest';
 import type { Capability, RequirementId } from '../spec/requirements.ts';
-import { formatCapabilityCosts, formatPlan, makePlan, setupAllowanceSeconds, type PlannedTest } from './plan.ts';
+import { formatCapabilityCosts, formatPlan, inRunOrder, makePlan, plannedCostOf, setupAllowanceSeconds, type PlannedTest } from './plan.ts';
 
 const test = (name: string, requirements: RequirementId[], o: { needs?: Capability[]; credits?: number; starts?: number; polls?: number; uploads?: number } = {}): PlannedTest => ({
   name,
@@ -96,5 +96,39 @@ describe('makePlan', () => {
     expect(text).toMatch(/^Plan: 1 tests, 1 to run\n/);
     expect(text).toContain('credits the run may spend: at most 1');
     expect(text).toContain('least wall time the documented limits allow: 1 min 0 s');
+  });
+});
+
+describe('the estimate', () => {
+  const k = (name: string, file: string, o: { credits?: number; starts?: number; typical?: PlannedTest['typical']; value?: PlannedTest['value'] } = {}): PlannedTest => ({
+    ...test(name, [], { credits: o.credits ?? 0, starts: o.starts ?? 0 }),
+    file,
+    ...(o.typical && { typical: o.typical }),
+    ...(o.value && { value: o.value }),
+  });
+
+  it('plays the tests in the order their files run, whatever order they were collected in', () => {
+    expect(inRunOrder([k('s', 'src/suite/sync.suite.ts'), k('a', 'src/suite/auth.suite.ts'), k('x', 'src/suite/unknown.suite.ts'), k('a2', 'src/suite/auth.suite.ts')]).map((t) => t.name)).toEqual(['a', 'a2', 's', 'x']);
+  });
+
+  it('prints one line with the expected credits and wall time next to the bounds', () => {
+    const plan = makePlan([k('a', 'src/suite/body-rules.suite.ts', { starts: 24, typical: { starts: 13 } }), k('b', 'src/suite/sync.suite.ts', { credits: 2, starts: 1, typical: { credits: 1 }, value: 'happy-path' })], offers(), 8, false);
+    expect(plan.estimate.credits).toBe(1);
+    expect(plan.estimate.wallSeconds).toBe(65);
+    expect(formatPlan(plan)).toMatch(/\n {2}Estimate: 1 credit, 1 min 5 s \(expected, not a bound; each test's typical requests through the documented limits/);
+  });
+
+  it('bounds the credits by the budget or by what the tests that can run declare, if less', () => {
+    const tests = [k('a', 'src/suite/credits.suite.ts', { credits: 3 }), { ...k('b', 'src/suite/credits.suite.ts', { credits: 5 }), needs: ['scenarios' as const] }];
+    expect(plannedCostOf(makePlan(tests, offers(), 8, false)).bound.credits).toBe(8);
+    expect(plannedCostOf(makePlan(tests, offers({ scenarios: 'no' }), 8, false)).bound.credits).toBe(3);
+    expect(plannedCostOf(makePlan(tests, offers(), 2, false)).bound).toEqual({ credits: 2, wallSeconds: setupAllowanceSeconds });
+  });
+
+  it('with test control, goes by an earlier run of the same tests, and says when there is none', () => {
+    const tests = [k('a', 'src/suite/auth.suite.ts')];
+    const earlier = { source: 'reports/latest/report.json', embedded: true, profile: 'full', durationMs: 21_400, tests: [{ name: 'a', state: 'passed', durationMs: 900 }] };
+    expect(makePlan(tests, offers(), 10_000, true, { earlier }).estimate).toMatchObject({ wallSeconds: 21, basis: expect.stringContaining('the earlier run in reports/latest/report.json took 21 s') });
+    expect(makePlan(tests, offers(), 10_000, true).estimate.basis).toMatch(/no earlier run of these tests to go by/);
   });
 });
