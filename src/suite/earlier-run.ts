@@ -5,7 +5,7 @@
  * against the same kind of target (embedded or not) at the same profile.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 export interface EarlierRun {
   /** Where it comes from, for the plan's words ("reports/latest/report.json"). */
@@ -35,7 +35,7 @@ export function estimateFromEarlier(earlier: EarlierRun, names: readonly string[
 }
 
 /**
- * The earliest-found report among `<root>/latest/report.json` and `reports/reference/report.json` that
+ * The first report among `<root>/latest/report.json` and `reports/reference/report.json` that
  * ran against the same kind of target (`embedded`) at `profile`; nothing when none does.
  */
 export async function readEarlierRun(candidates: readonly string[], embedded: boolean, profile: string): Promise<EarlierRun | undefined> {
@@ -43,7 +43,7 @@ export async function readEarlierRun(candidates: readonly string[], embedded: bo
     try {
       const r = JSON.parse(await readFile(file, 'utf8')) as { target?: { embedded?: boolean }; profile?: string; durationMs?: number; tests?: EarlierRun['tests']; interrupted?: unknown };
       if (r.target?.embedded !== embedded || r.profile !== profile || typeof r.durationMs !== 'number' || !Array.isArray(r.tests) || r.interrupted !== undefined) continue;
-      return { source: file, embedded, profile, durationMs: r.durationMs, tests: r.tests };
+      return { source: relative(process.cwd(), file) || file, embedded, profile, durationMs: r.durationMs, tests: r.tests };
     } catch {
       // No such report, or not one we read: try the next.
     }
