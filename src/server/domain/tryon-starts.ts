@@ -7,7 +7,7 @@
 import type { ScenarioName } from '../../fixtures/scenarios.ts';
 import { ApiError, type ErrorCode } from '../api-errors.ts';
 import type { ServerSettings } from '../config.ts';
-import type { Store, TryOnRecord } from '../store/store.ts';
+import type { NewTryOnInput, Store, TryOnRecord } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { parseCreateRequest, type ImageSource } from './create-request.ts';
 import type { GenerationQueue } from './generation-queue.ts';
@@ -107,7 +107,7 @@ async function create(
         accountId,
         scenario,
         title,
-        inputs: { person: p.bytes, garment: g.bytes },
+        inputs: { person: p.input, garment: g.input },
         idempotency: { key, fingerprint: print, expiresAt: now + deps.settings.idempotencyRetentionMs },
       },
       now,
@@ -142,11 +142,12 @@ async function obtain(
   accountId: string,
   who: string,
   source: ImageSource,
-): Promise<{ bytes: Buffer; scenario: ScenarioName | null }> {
+): Promise<{ input: NewTryOnInput; scenario: ScenarioName | null }> {
   if (source.kind === 'id') {
     const image = deps.store.findImage(source.id);
     if (!image?.bytes || image.accountId !== accountId) throw new ApiError('INVALID_IMAGE_ID');
-    return { bytes: image.bytes, scenario: image.scenario };
+    // The try-on names its upload instead of copying the bytes: a pending one keeps no image of its own.
+    return { input: { imageId: image.id }, scenario: image.scenario };
   }
   const fetched = await deps.fetchImage(source.url);
   if (!fetched.ok) throw new ApiError(fetched.code, `${who}ImageUrl: ${fetched.reason}`);
@@ -156,5 +157,5 @@ async function obtain(
     const code = inspected.overBudget ? 'IMAGE_REJECTED' : inspected.code;
     throw new ApiError(code, `${who}ImageUrl: ${inspected.reason}`, code === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});
   }
-  return { bytes: fetched.bytes, scenario: inspected.scenario ?? null };
+  return { input: { bytes: fetched.bytes }, scenario: inspected.scenario ?? null };
 }

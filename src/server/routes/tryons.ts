@@ -18,9 +18,12 @@ export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return reply.code(200).send(startedView(tryOn));
   });
 
-  app.post('/api/v1/tryons/sync', { onRequest: [auth, rateLimit(ctx, 'starts')] }, async (request, reply) => {
-    const { tryOn } = await start(ctx, request);
-    return waitAndAnswer(ctx, tryOn.id, reply);
+  // Callback style (not async): once held, the handler has returned and holds no promise; an error
+  // goes to reply.send as fastify would send one thrown by an async handler.
+  app.post('/api/v1/tryons/sync', { onRequest: [auth, rateLimit(ctx, 'starts')] }, (request, reply) => {
+    start(ctx, request)
+      .then(({ tryOn }) => holdAndAnswer(ctx, tryOn.id, reply))
+      .catch((error: unknown) => reply.send(error));
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/tryons/:id', { onRequest: [auth, rateLimit(ctx, 'polls')] }, async (request) => {
@@ -46,19 +49,32 @@ async function start(ctx: ServerContext, request: FastifyRequest): Promise<Start
 /**
  * Spec (sync): 200 with the final state if the try-on finishes within the wait, else 202 with
  * pollUrl. A repeat with the same key lands here too, and so picks the try-on back up.
+ *
+ * While held, the request keeps only its try-on id and its reply (domain/sync-waiters.ts): the
+ * handler has returned, so nothing of the start (body, images, closures) stays reachable. A client
+ * that disconnects is let go at once, unanswered.
  */
-async function waitAndAnswer(ctx: ServerContext, id: string, reply: FastifyReply) {
-  const current = ctx.store.findTryOn(id);
-  if (current?.status === 'pending') {
-    const gone = new AbortController();
-    const onClose = () => {
-      if (!reply.raw.writableFinished) gone.abort();
-    };
-    reply.raw.once('close', onClose);
-    await ctx.waiters.wait(id, ctx.settings.syncWaitMs, gone.signal);
-    reply.raw.off('close', onClose);
-    if (gone.signal.aborted) return reply;
-  }
+function holdAndAnswer(ctx: ServerContext, id: string, reply: FastifyReply): void {
+  if (ctx.store.findTryOn(id)?.status !== 'pending') return void answer(ctx, id, reply);
+  const response = reply.raw;
+  // A client that left while its try-on was being started is not held either.
+  if (reply.request.raw.socket.destroyed) return;
+  const onClose = () => {
+    if (!response.writableFinished) ctx.waiters.release(waiter);
+  };
+  const waiter = ctx.waiters.hold(id, ctx.settings.syncWaitMs, () => {
+    response.off('close', onClose);
+    try {
+      answer(ctx, id, reply);
+    } catch (error) {
+      reply.send(error);
+    }
+  });
+  response.on('close', onClose);
+}
+
+/** The answer as the try-on stands now: 202 while pending, else 200 with the final state. */
+function answer(ctx: ServerContext, id: string, reply: FastifyReply): FastifyReply {
   const tryOn = ctx.store.findTryOn(id);
   if (!tryOn) throw new ApiError('INTERNAL_ERROR');
   if (tryOn.status === 'pending') return reply.code(202).send(startedView(tryOn));

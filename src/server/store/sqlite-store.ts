@@ -14,7 +14,7 @@ import type {
   NewTryOn,
   ResultRecord,
   Store,
-  TryOnInputs,
+  NewTryOnInput,
   TryOnRecord,
 } from './store.ts';
 
@@ -44,8 +44,10 @@ CREATE TABLE IF NOT EXISTS tryons (
   scenario TEXT, title TEXT, created_at INTEGER NOT NULL, finished_at INTEGER, result_file TEXT, message TEXT
 );
 CREATE INDEX IF NOT EXISTS tryons_pending ON tryons(status) WHERE status = 'pending';
+-- Each input is its bytes (a fetched URL) or the uploaded image that holds them (no copy).
 CREATE TABLE IF NOT EXISTS tryon_inputs (
-  tryon_id TEXT PRIMARY KEY REFERENCES tryons(id), person BLOB NOT NULL, garment BLOB NOT NULL
+  tryon_id TEXT PRIMARY KEY REFERENCES tryons(id), person BLOB, garment BLOB, person_image TEXT, garment_image TEXT,
+  CHECK ((person IS NULL) <> (person_image IS NULL) AND (garment IS NULL) <> (garment_image IS NULL))
 );
 CREATE TABLE IF NOT EXISTS results (
   file TEXT PRIMARY KEY, tryon_id TEXT NOT NULL, format TEXT NOT NULL, bytes BLOB NOT NULL, expires_at INTEGER NOT NULL
@@ -69,6 +71,7 @@ export function openSqliteStore(path: string): Store {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.exec(schema);
+  migrateInputs(db);
 
   const q = {
     insertAccount: db.prepare('INSERT INTO accounts (id, created_at) VALUES (?, ?)'),
@@ -89,12 +92,15 @@ export function openSqliteStore(path: string): Store {
     insertTryOn: db.prepare(
       "INSERT INTO tryons (id, account_id, status, scenario, title, created_at) VALUES (?, ?, 'pending', ?, ?, ?)",
     ),
-    insertInputs: db.prepare('INSERT INTO tryon_inputs (tryon_id, person, garment) VALUES (?, ?, ?)'),
+    insertInputs: db.prepare(
+      'INSERT INTO tryon_inputs (tryon_id, person, person_image, garment, garment_image) VALUES (?, ?, ?, ?, ?)',
+    ),
     bindKey: db.prepare(
       'INSERT OR REPLACE INTO idempotency (account_id, key, fingerprint, tryon_id, expires_at) VALUES (?, ?, ?, ?, ?)',
     ),
     findTryOn: db.prepare('SELECT * FROM tryons WHERE id = ?'),
-    inputs: db.prepare('SELECT person, garment FROM tryon_inputs WHERE tryon_id = ?'),
+    inputs: db.prepare(`SELECT COALESCE(i.person, p.bytes) AS person, COALESCE(i.garment, g.bytes) AS garment FROM tryon_inputs i
+      LEFT JOIN images p ON p.id = i.person_image LEFT JOIN images g ON g.id = i.garment_image WHERE i.tryon_id = ?`),
     deleteInputs: db.prepare('DELETE FROM tryon_inputs WHERE tryon_id = ?'),
     toSuccess: db.prepare(
       "UPDATE tryons SET status = 'success', finished_at = ?, result_file = ? WHERE id = ? AND status = 'pending'",
@@ -108,7 +114,10 @@ export function openSqliteStore(path: string): Store {
       AND NOT EXISTS (SELECT 1 FROM tryons t WHERE t.id = l.ref)
       AND NOT EXISTS (SELECT 1 FROM ledger r WHERE r.ref = l.ref AND r.kind IN ('release','refund'))`),
     sweepResults: db.prepare('DELETE FROM results WHERE expires_at <= ?'),
-    sweepUploads: db.prepare('UPDATE images SET bytes = NULL WHERE bytes IS NOT NULL AND created_at <= ?'),
+    // An upload a pending try-on still takes its input from keeps its bytes until that try-on is final.
+    sweepUploads: db.prepare(`UPDATE images SET bytes = NULL WHERE bytes IS NOT NULL AND created_at <= ?
+      AND id NOT IN (SELECT person_image FROM tryon_inputs WHERE person_image IS NOT NULL)
+      AND id NOT IN (SELECT garment_image FROM tryon_inputs WHERE garment_image IS NOT NULL)`),
     sweepKeys: db.prepare('DELETE FROM idempotency WHERE expires_at <= ?'),
   };
 
@@ -173,7 +182,8 @@ export function openSqliteStore(path: string): Store {
 
     insertTryOn: db.transaction((t: NewTryOn, now: number) => {
       q.insertTryOn.run(t.id, t.accountId, t.scenario, t.title, now);
-      q.insertInputs.run(t.id, t.inputs.person, t.inputs.garment);
+      const { person, garment } = t.inputs;
+      q.insertInputs.run(t.id, bytesOf(person), imageOf(person), bytesOf(garment), imageOf(garment));
       q.bindKey.run(t.accountId, t.idempotency.key, t.idempotency.fingerprint, t.id, t.idempotency.expiresAt);
     }),
     findTryOn: (id) => {
@@ -185,7 +195,11 @@ export function openSqliteStore(path: string): Store {
         }
       );
     },
-    inputsOf: (id) => q.inputs.get(id) as TryOnInputs | undefined,
+    inputsOf: (id) => {
+      const row = q.inputs.get(id) as { person: Buffer | null; garment: Buffer | null } | undefined;
+      // An uploaded input whose bytes are gone leaves nothing to generate from (the try-on fails, refunded).
+      return row?.person && row.garment ? { person: row.person, garment: row.garment } : undefined;
+    },
     finishSuccess: db.transaction((id: string, result: Omit<ResultRecord, 'tryOnId'>, now: number): boolean => {
       if (q.toSuccess.run(now, result.file, id).changes !== 1) return false;
       q.insertResult.run(result.file, id, result.format, result.bytes, result.expiresAt);
@@ -224,4 +238,19 @@ export function openSqliteStore(path: string): Store {
     }),
     close: () => db.close(),
   };
+}
+
+const bytesOf = (input: NewTryOnInput): Buffer | null => ('bytes' in input ? input.bytes : null);
+const imageOf = (input: NewTryOnInput): string | null => ('imageId' in input ? input.imageId : null);
+
+/** A store file from before inputs could name their upload: rebuild tryon_inputs with the new columns. */
+function migrateInputs(db: Database.Database): void {
+  const columns = db.pragma('table_info(tryon_inputs)') as { name: string }[];
+  if (columns.some((c) => c.name === 'person_image')) return;
+  db.transaction(() => {
+    db.exec('ALTER TABLE tryon_inputs RENAME TO tryon_inputs_before');
+    db.exec(schema);
+    db.exec('INSERT INTO tryon_inputs (tryon_id, person, garment) SELECT tryon_id, person, garment FROM tryon_inputs_before');
+    db.exec('DROP TABLE tryon_inputs_before');
+  })();
 }

@@ -47,6 +47,12 @@ export interface TryOnInputs {
   readonly garment: Buffer;
 }
 
+/**
+ * How a new try-on keeps an input until it is generated: the bytes (a fetched URL), or the id of the
+ * uploaded image that already holds them, so a thousand try-ons of one upload keep one copy.
+ */
+export type NewTryOnInput = { readonly bytes: Buffer } | { readonly imageId: string };
+
 export interface ResultRecord {
   readonly file: string;
   readonly tryOnId: string;
@@ -66,7 +72,7 @@ export interface NewTryOn {
   readonly accountId: string;
   readonly scenario: ScenarioName | null;
   readonly title: string | null;
-  readonly inputs: TryOnInputs;
+  readonly inputs: { readonly person: NewTryOnInput; readonly garment: NewTryOnInput };
   readonly idempotency: { readonly key: string; readonly fingerprint: string; readonly expiresAt: number };
 }
 

@@ -342,7 +342,7 @@ export const sourceMutants: readonly SourceMutant[] = [
       verdict: 'conforming',
       why: 'POST /tryons/sync: "holds the request open for up to about 55 seconds and returns the finished state in the same call"; "200 | try-on finished within the wait". Both hold: the answer is 200 with the final state, within the wait. When within the wait it comes is not promised. Kept as the conforming variant sync-answers-at-end-of-wait (npm run variants)',
     },
-    edits: [{ find: "for (const done of [...(this.#waiting.get(tryOnId) ?? [])]) done('finished');", replace: 'void tryOnId;' }],
+    edits: [{ find: "for (const held of [...(this.#byTryOn.get(tryOnId) ?? [])]) this.#settle(held, 'finished');", replace: 'void tryOnId;' }],
   },
 
   // ── SSRF through names (issue 16): killed through the resolver convention of test control ────
