@@ -2,7 +2,8 @@
  * Acceptance run of the suite issue: the suite against a target WITHOUT test control — the reference
  * server with its control token off, at the documented limits, with a second account's key and a
  * revoked key supplied — must be green, skip what it cannot exercise with reasons, and spend at most
- * its credit budget as counted by GET /account.
+ * its credit budget as counted by GET /account. It runs as `run` does, on the plan's grant of the
+ * budget in the order of value, and prints the plan's estimate (credits, wall time) against what it did.
  *
  * `npx tsx tests/acceptance/run-without-control.ts [--budget N] [--profile quick|full]`
  */
@@ -11,12 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { runSuite, verdict } from '../../src/cli/run.ts';
+import { creditPlanOf, planOf } from '../../src/cli/collect-plan.ts';
+import { runSuiteWithErrors, verdict } from '../../src/cli/run.ts';
+import { errorPercent, formatError, formatWallSeconds } from '../../src/report/cost.ts';
 import { createReferenceServer } from '../../src/server/app.ts';
 import { withDefaults } from '../../src/server/config.ts';
 import { isLoopback } from '../../src/server/domain/image-fetch/address-policy.ts';
 import { staticResolver } from '../../src/server/domain/image-fetch/resolver.ts';
 import type { SuiteConfig } from '../../src/suite/config.ts';
+import type { PlanEstimate } from '../../src/suite/plan.ts';
 
 const { values } = parseArgs({ options: { budget: { type: 'string', default: '8' }, profile: { type: 'string', default: 'quick' }, seed: { type: 'string', default: '7' } } });
 const dir = mkdtempSync(join(tmpdir(), 'tryon-no-control-'));
@@ -52,8 +56,16 @@ const config: SuiteConfig = {
   profile: values.profile === 'full' ? 'full' : 'quick',
 };
 const before = await credits();
-const started = performance.now();
-const modules = await runSuite(config);
+let started = performance.now();
+let estimate: PlanEstimate | undefined;
+// As `run` does: the plan, from the collected suite, grants the budget in the order of value.
+const { modules } = await runSuiteWithErrors(config, undefined, ['default'], undefined, (tests) => {
+  const plan = planOf(tests, config);
+  estimate = plan.estimate;
+  started = performance.now();
+  return creditPlanOf(plan);
+});
+const seconds = (performance.now() - started) / 1000;
 const after = await credits();
 await server.close();
 rmSync(dir, { recursive: true, force: true });
@@ -72,8 +84,13 @@ for (const m of modules) {
 process.stdout.write(
   [
     '',
-    `Without test control: ${passed} passed, ${failed} failed, ${skipped.length} skipped, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `Without test control: ${passed} passed, ${failed} failed, ${skipped.length} skipped, in ${seconds.toFixed(0)} s`,
     `Credits on the primary account: ${before} before, ${after} after: spent ${before - after} of a budget of ${budget}`,
+    ...(estimate === undefined
+      ? []
+      : [
+          `Planned against actual: credits ${estimate.credits} estimated, ${before - after} spent (${formatError(errorPercent(estimate.credits, before - after))}); wall time ${formatWallSeconds(estimate.wallSeconds)} estimated, ${formatWallSeconds(seconds)} taken (${formatError(errorPercent(estimate.wallSeconds, seconds))})`,
+        ]),
     'Skipped, with reasons:',
     ...skipped.map((s) => `  - ${s}`),
     '',
