@@ -13,17 +13,11 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { log, repoRoot } from './common.ts';
+import { parsePlanText, type PlanText } from './plan-output.ts';
 
-export interface PlanFigures {
+/** What `--plan` printed (bench/plan-output.ts), and the command that printed it. */
+export interface PlanFigures extends PlanText {
   readonly command: string;
-  readonly tests?: number;
-  readonly toRun?: number;
-  readonly credits?: number;
-  readonly starts?: number;
-  readonly polls?: number;
-  readonly uploads?: number;
-  readonly leastWallSeconds?: number;
-  readonly leastWallText?: string;
   readonly error?: string;
 }
 
@@ -32,7 +26,9 @@ export interface EmbeddedRun {
   readonly wallSeconds: number;
   readonly exitCode: number | null;
   readonly reportDurationSeconds?: number;
-  readonly tests?: { total: number; passed: number; failed: number; skipped: number };
+  readonly tests?: { total: number; passed: number; failed: number; inconclusive?: number; skipped: number };
+  /** Credits the run says it spent ("· credits N of B" on its last line), when it can know; else absent. */
+  readonly creditsSpent?: number;
   /** Sum of the executed tests' declared cost (upper bounds), from report.json. */
   readonly declaredCost?: { credits: number; starts: number; polls: number; uploads: number };
   readonly outcome?: string;
@@ -86,54 +82,30 @@ function run(args: readonly string[], outPath: string, timeoutMs: number): Promi
 
 const cli = 'bin/tryon-conformance.js';
 
-function parseWall(text: string): number | undefined {
-  const m = /(?:(\d+)\s*h\s*)?(?:(\d+)\s*min\s*)?(?:(\d+(?:\.\d+)?)\s*s)?\s*$/.exec(text.trim());
-  if (!m || (m[1] === undefined && m[2] === undefined && m[3] === undefined)) return undefined;
-  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
-}
-
 /** `tryon-conformance run --plan` with `extra` flags; parses the figures it prints. */
 export async function plan(extra: readonly string[], tmpDir: string, name: string): Promise<PlanFigures> {
   const args = [cli, 'run', '--plan', ...extra];
   const command = `tryon-conformance run --plan ${extra.join(' ')}`.trim();
   const out = await run(args, join(tmpDir, `${name}.txt`), 120_000);
   if (out.exitCode !== 0) return { command, error: `exit ${out.exitCode}: ${out.output.slice(-400)}` };
-  const num = (re: RegExp) => {
-    const m = re.exec(out.output);
-    return m?.[1] !== undefined ? Number(m[1]) : undefined;
-  };
-  const wallText = /least wall time the documented limits allow:\s*(.+)/.exec(out.output)?.[1]?.trim();
-  const requests = /requests against the limits:\s*(\d+) starts, (\d+) polls, (\d+) uploads/.exec(out.output);
-  const figures: PlanFigures = {
-    command,
-    ...optional('tests', num(/Plan: (\d+) tests/)),
-    ...optional('toRun', num(/Plan: \d+ tests, (\d+) to run/)),
-    ...optional('credits', num(/credits the run may spend: at most (\d+)/)),
-    ...(requests && { starts: Number(requests[1]), polls: Number(requests[2]), uploads: Number(requests[3]) }),
-    ...(wallText !== undefined && { leastWallText: wallText }),
-    ...optional('leastWallSeconds', wallText === undefined ? undefined : parseWall(wallText)),
-  };
+  const figures: PlanFigures = { command, ...parsePlanText(out.output) };
   log(`plan (${name}): ${JSON.stringify(figures)}`);
   return figures;
 }
 
-function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
-}
-
 /** The full profile against the embedded reference server, timed. */
-export async function runEmbeddedFull(tmpDir: string, seed: number): Promise<EmbeddedRun> {
-  const reportDir = join(tmpDir, 'conformance-reports');
+export async function runEmbeddedFull(tmpDir: string, seed: number, index = 1): Promise<EmbeddedRun> {
+  const reportDir = join(tmpDir, `conformance-reports-${index}`);
   const args = [cli, 'run', '--profile', 'full', '--seed', String(seed), '--report-dir', reportDir];
   const command = `node ${args.join(' ').replace(reportDir, '<tmp>')}`;
-  log('conformance: full profile against the embedded server…');
-  const out = await run(args, join(tmpDir, 'conformance-full.txt'), 300_000);
+  log(`conformance: full profile against the embedded server (run ${index})…`);
+  const out = await run(args, join(tmpDir, `conformance-full-${index}.txt`), 300_000);
   const base: EmbeddedRun = { command, wallSeconds: out.wallSeconds, exitCode: out.exitCode, ...(out.timedOut && { note: 'killed after 300 s' }) };
   const reportPath = join(reportDir, 'latest', 'report.json');
   if (!existsSync(reportPath)) return { ...base, note: `${base.note ?? ''} no report.json; output ends: ${out.output.slice(-300)}`.trim() };
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as {
     durationMs: number;
-    summary: { outcome: string; tests: { total: number; passed: number; failed: number; skipped: number } };
+    summary: { outcome: string; tests: { total: number; passed: number; failed: number; inconclusive?: number; skipped: number } };
     tests: { state: string; cost?: { credits?: number; starts?: number; polls?: number; uploads?: number } }[];
   };
   const declaredCost = { credits: 0, starts: 0, polls: 0, uploads: 0 };
@@ -144,8 +116,11 @@ export async function runEmbeddedFull(tmpDir: string, seed: number): Promise<Emb
     declaredCost.polls += t.cost?.polls ?? 0;
     declaredCost.uploads += t.cost?.uploads ?? 0;
   }
+  // "Tests: 75 (…) · credits 81 of 10000 · 1 min 20 s": spent; "credits ≤ 81" would be the declared bound only.
+  const spent = /^Tests: .*· credits (\d+)(?: of \d+)? ·/m.exec(out.output);
   const result: EmbeddedRun = {
     ...base,
+    ...(spent && { creditsSpent: Number(spent[1]) }),
     reportDurationSeconds: Math.round(report.durationMs / 100) / 10,
     tests: report.summary.tests,
     declaredCost,

@@ -1,133 +1,83 @@
-/** Renders bench.json as reports/bench/bench.md: one section per benchmark, ratios to Prism where one applies. */
-import type { BenchReport } from './run.ts';
-import type { CellResult, EndpointName, PrismResult, TargetName } from './prism-vs-reference.ts';
-import type { HeldSyncResult } from './held-sync.ts';
+/**
+ * Renders bench.json as reports/bench/bench.md: the goals of issue 15 first, then the machine and
+ * versions, then one section per benchmark (bench/markdown-servers.ts, bench/markdown-cost.ts).
+ */
 import type { EngineResult } from './engine.ts';
-
-const fmt = (n: number | undefined, digits = 0): string =>
-  n === undefined || !Number.isFinite(n) ? '–' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const ratio = (a: number | undefined, b: number | undefined): string =>
-  a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || a === 0 || b === 0 ? '–' : `${(a / b).toFixed(2)}×`;
-/** autocannon's latencies are whole milliseconds: 0 means under 1 ms. */
-const lat = (n: number | undefined): string => (n === 0 ? '<1' : fmt(n, 1));
-const seconds = (s: number | undefined): string => {
-  if (s === undefined || !Number.isFinite(s)) return '–';
-  const m = Math.floor(s / 60);
-  return m > 0 ? `${m} min ${Math.round(s - m * 60)} s` : `${Math.round(s * 10) / 10} s`;
-};
-const hasError = (x: object): x is { readonly error: string } => 'error' in x && typeof (x as { error: unknown }).error === 'string';
+import type { Goal } from './goals.ts';
+import type { HeldSyncResult } from './held-sync.ts';
+import { costSection } from './markdown-cost.ts';
+import { fmt, seconds } from './markdown-format.ts';
+import { serversSection } from './markdown-servers.ts';
+import type { BenchReport } from './report.ts';
+import { hasError } from './report.ts';
 
 export function renderMarkdown(report: BenchReport): string {
-  const m = report.machine;
   const lines: string[] = [
     '# Benchmarks of the reference server',
     '',
-    `Run ${report.startedAt}${report.quick ? ' (**BENCH_QUICK: a smoke run, not figures to quote**)' : ''} at commit ${report.code.commit}${report.code.srcDirty ? ' (with uncommitted changes in src/)' : ''} by \`npm run bench\` in ${seconds(report.wallSeconds)} on ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node} (${m.platform}), open-files limit ${m.openFiles ? `${m.openFiles.soft}/${m.openFiles.hard}` : 'unknown'}. ` +
-      'Every server and every load runs on 127.0.0.1 on this one machine: the load generator shares the 2 cores with the server under test, so the absolute figures are a floor; the ratios compare like with like.',
+    `Measured ${report.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} at commit \`${report.code.commit}\`${report.code.srcDirty ? ' (with uncommitted changes in src/)' : ''} by \`npm run bench\` in ${seconds(report.wallSeconds)}${report.quick ? ' — **BENCH_QUICK: a smoke run, not figures to quote**' : ''}. ` +
+      'Every figure is min / median / max over the interleaved runs; **ratios are measured side by side in one run** (each round runs the targets back to back, and a ratio is taken per round before its median), which is what to quote: absolute figures on a shared 2-core machine move with its load. ' +
+      'Every server and every load runs on 127.0.0.1 on this one machine, the load generator sharing the cores with the server under test.',
     '',
+    ...goalsSection(report.goals),
+    ...machineSection(report),
+    ...serversSection(report.prism),
+    ...heldSection(report.heldSync),
+    ...engineSection(report.engine),
+    ...costSection(report.conformance),
   ];
-  lines.push(...prismSection(report.prism), ...heldSection(report.heldSync), ...engineSection(report.engine), ...conformanceSection(report.conformance));
   return `${lines.join('\n')}\n`;
 }
 
-function find(cells: readonly CellResult[], endpoint: EndpointName, connections: number, target: TargetName): CellResult | undefined {
-  return cells.find((c) => c.endpoint === endpoint && c.connections === connections && c.target === target);
+const comparators: Record<Goal['comparator'], string> = { '>=': '≥', '<': '<', '<=': '≤' };
+
+function goalValue(n: number, unit: Goal['unit']): string {
+  return unit === '×' ? `${n.toFixed(2)}×` : `${fmt(n, unit === 's' ? 1 : 0)} ${unit}`;
 }
 
-function prismSection(result: BenchReport['prism']): string[] {
-  const out = ['## 1. Reference server vs Stoplight Prism', ''];
-  if (hasError(result)) return [...out, `Not measured: ${result.error}`, ''];
-  const r: PrismResult = result;
-  out.push(
-    `autocannon ${r.durationSeconds} s per run, ${r.rounds} runs per target and cell, interleaved (order reference, Prism, Prism silent, then reversed); figures are the means of the runs. ` +
-      `Prism ${r.prism.version} (\`${r.prism.command}\`), up in ${fmt(r.prism.startupMs)} ms. ` +
-      'The reference server runs in a child process with its logger off; each cell uses a fresh account whose limits were raised through test control. ' +
-      '**Ratio = reference ÷ Prism**: above 1× the reference server serves more requests per second; for latency, below 1× it answers faster. ' +
-      'autocannon measures latency in whole milliseconds (a mean of two runs can end in .5; "<1" is under a millisecond, and no ratio is given then).',
-    '',
-    'GET /tryons/{id} reads a try-on that exists on the reference server (Prism answers its example); POST /tryons sends `consent: false` with an Idempotency-Key: the reference server answers 403 CONSENT_REQUIRED, Prism fails request validation (`consent` is `const: true`) and answers its 422 example.',
-    '',
-  );
-  const endpoints: EndpointName[] = ['GET /tryons/{id}', 'POST /tryons (consent false)', 'GET /account'];
-  for (const [other, title] of [
-    ['prism', 'Against Prism as `npx prism mock` runs it (default `info` logging, to a file)'],
-    ['prism-silent', 'Against Prism with `-v silent` (no logging, like the reference server)'],
-  ] as const) {
-    out.push(`### ${title}`, '', '| Endpoint | Conns | Ref req/s | Prism req/s | Ratio | Ref p50 ms | Prism p50 ms | Ratio | Ref p99 ms | Prism p99 ms | Ratio |', '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
-    for (const endpoint of endpoints) {
-      for (const connections of [10, 100]) {
-        const a = find(r.cells, endpoint, connections, 'reference');
-        const b = find(r.cells, endpoint, connections, other);
-        out.push(
-          `| ${endpoint} | ${connections} | ${fmt(a?.reqPerSec)} | ${fmt(b?.reqPerSec)} | **${ratio(a?.reqPerSec, b?.reqPerSec)}** | ${lat(a?.p50Ms)} | ${lat(b?.p50Ms)} | ${ratio(a?.p50Ms, b?.p50Ms)} | ${lat(a?.p99Ms)} | ${lat(b?.p99Ms)} | ${ratio(a?.p99Ms, b?.p99Ms)} |`,
-        );
-      }
+/** The acceptance goals of issue 15: target, measured median (min–max), and met or not by how much. */
+export function goalsSection(goals: readonly Goal[]): string[] {
+  const out = ['## Goals', '', '| Goal | Target | Median | Min – max (n) | Verdict |', '|---|--:|--:|--:|---|'];
+  for (const g of goals) {
+    const m = g.measured;
+    let verdict = '**not measured**';
+    if (g.verdict !== 'not measured' && g.margin !== undefined && g.marginPercent !== undefined) {
+      const amount = `${goalValue(Math.abs(g.margin), g.unit)} (${Math.abs(g.marginPercent).toFixed(0)} %)`;
+      const side = g.comparator === '>=' ? (g.margin >= 0 ? 'above the target by' : 'short by') : g.margin >= 0 ? 'under the target by' : 'over by';
+      verdict = `${g.verdict === 'met' ? '**met**' : '**not met**'}: ${side} ${amount}`;
     }
-    out.push('');
+    out.push(
+      `| ${g.what} | ${comparators[g.comparator]} ${goalValue(g.target, g.unit)} | ${m ? goalValue(m.median, g.unit) : '–'} | ${m ? `${goalValue(m.min, g.unit)} – ${goalValue(m.max, g.unit)} (${m.n})` : '–'} | ${verdict} |`,
+    );
   }
-  out.push('### Responses checked', '', 'Every response counted by status; "unexpected" is any status other than the expected one, "errors" are connection errors and timeouts.', '');
-  out.push('| Endpoint | Conns | Target | Expected | Status counts | Unexpected | Errors |', '|---|--:|---|--:|---|--:|--:|');
-  for (const c of r.cells) {
-    const counts = Object.entries(c.statusCounts).map(([code, n]) => `${code}: ${fmt(n)}`).join(', ');
-    out.push(`| ${c.endpoint} | ${c.connections} | ${c.target} | ${c.expectedStatus} | ${counts} | ${c.unexpected === 0 ? '0' : `**${fmt(c.unexpected)}**`} | ${c.errors === 0 ? '0' : `**${fmt(c.errors)}**`} |`);
-  }
-  out.push('');
-  out.push('### Where the reference server spends its time on GET /tryons/{id}', '');
-  if (hasError(r.profile)) {
-    out.push(`Not profiled: ${r.profile.error}`, '');
-    return out;
-  }
-  const p = r.profile;
-  out.push(
-    `CPU profile of the server process (V8 inspector Profiler in the child, started after warm-up, asked for a sample every 250 µs; it took ${fmt(p.samples)} samples, one per ${fmt(p.meanIntervalUs)} µs on average, as the sampler shares the 2 cores with the load) under ${p.load} (${fmt(p.reqPerSec)} req/s while profiled): ${fmt(p.busyMs)} ms busy of ${fmt(p.sampledMs)} ms (idle ${p.idleShare} %). ` +
-      `Self time = samples × the mean interval; top 10 functions, share of the busy samples; positions are the TypeScript lines (mapped through tsx's source maps). The raw profile is \`${p.file}\` (open it in Chrome DevTools or speedscope).`,
-    '',
-    '| # | Function | Where | Area | Self ms | Share |',
-    '|--:|---|---|---|--:|--:|',
-    ...p.topFunctions.map((f, i) => `| ${i + 1} | \`${f.name}\` | ${f.where ? `\`${f.where}\`` : (nativeFrames[f.name] ?? '(native)')} | ${f.area} | ${fmt(f.selfMs, 1)} | ${f.share.toFixed(1)} % |`),
-    '',
-    ...limiterNote(r),
-    'By area (package, source file, or V8/Node internals):',
-    '',
-    '| Area | Self ms | Share |',
-    '|---|--:|--:|',
-    ...p.topAreas.map((a) => `| ${a.area} | ${fmt(a.selfMs, 1)} | ${a.share.toFixed(1)} % |`),
-    '',
-    "This repo's files by inclusive time (share of the busy samples with the file anywhere on the stack; a request's hooks and handler run from fastify, so these overlap only when one of these files calls another):",
-    '',
-    '| File | Inclusive share |',
-    '|---|--:|',
-    ...p.ownFilesInclusive.filter((f) => f.share > 0).map((f) => `| \`${f.file}\` | ${f.share.toFixed(1)} % |`),
-    '',
-  );
+  out.push('', ...goals.map((g) => `- ${g.what}: ${g.note}.`), '');
   return out;
 }
 
-/** When the rate limiter leads the profile, sets it beside the one route that has no rate limit. */
-function limiterNote(r: PrismResult): string[] {
-  if (hasError(r.profile)) return [];
-  const limiter = r.profile.topAreas.find((a) => a.area.endsWith('rate-limiter.ts'));
-  if (!limiter || limiter !== r.profile.topAreas[0]) return [];
-  const account = find(r.cells, 'GET /account', 100, 'reference');
-  const tryOn = find(r.cells, 'GET /tryons/{id}', 100, 'reference');
+function machineSection(report: BenchReport): string[] {
+  const m = report.machine;
+  const v = report.versions;
+  const load = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
   return [
-    `The rate limiter leads, with ${limiter.share.toFixed(1)} % of the busy time, under limits raised for the benchmark so that nothing is a 429. ` +
-      `GET /account, the one route here without a rate limit, serves ${fmt(account?.reqPerSec)} req/s at 100 connections on the same server, against ${fmt(tryOn?.reqPerSec)} for GET /tryons/{id}.`,
+    '## Machine and versions',
+    '',
+    '| | |',
+    '|---|---|',
+    `| CPU | ${m.cpus} × ${m.cpuModel} |`,
+    `| Memory | ${m.memoryGiB} GiB |`,
+    `| Platform | ${m.platform}, open-files limit ${m.openFiles ? `${fmt(m.openFiles.soft)} (hard ${fmt(m.openFiles.hard)})` : 'unknown'} |`,
+    `| Load average (1 / 5 / 15 min) | ${load(m.loadAverage.start)} at the start, ${load(m.loadAverage.end)} at the end |`,
+    `| Node | ${v.node} |`,
+    `| fastify | ${v.fastify} |`,
+    `| autocannon | ${v.autocannon} |`,
+    `| Stoplight Prism | ${v.prism} |`,
+    `| better-sqlite3 | ${v.betterSqlite3} |`,
+    `| sharp (libvips) | ${v.sharp} (${v.libvips}) |`,
+    `| vitest, tsx | ${v.vitest}, ${v.tsx} |`,
+    `| Commit | \`${report.code.commit}\`${report.code.srcDirty ? ' with uncommitted changes in src/' : ''} |`,
     '',
   ];
 }
-
-/** What the native frames of a Node server profile are. */
-const nativeFrames: Record<string, string> = {
-  writev: 'socket write of a response (libuv; on loopback the kernel delivers it to the client inside this call)',
-  writeUtf8String: 'socket write of a response',
-  get: 'better-sqlite3 `Statement#get` (one SQLite query)',
-  run: 'better-sqlite3 `Statement#run`',
-  Hash: 'node:crypto `createHash` (the API key check hashes the key)',
-  digest: 'node:crypto digest',
-  '(garbage collector)': 'V8 garbage collection',
-  '(program)': 'V8 and native code outside JavaScript',
-};
 
 function heldSection(result: BenchReport['heldSync']): string[] {
   const out = ['## 2. Held sync connections', ''];
@@ -190,48 +140,3 @@ function engineSection(result: BenchReport['engine']): string[] {
   return out;
 }
 
-function conformanceSection(c: BenchReport['conformance']): string[] {
-  const out = ['## 4. The cost of a conformance run', ''];
-  const e = c.embeddedRun;
-  const ep = c.embeddedPlan;
-  const rp = c.remotePlan;
-  const rr = c.remoteRun;
-  out.push('| Profile | What | Tests | Credits | Starts / polls / uploads | Wall time |', '|---|---|---|--:|---|--:|');
-  out.push(
-    `| Embedded (full, test control) | plan: \`${ep.command}\` | ${fmt(ep.toRun)} of ${fmt(ep.tests)} to run | ≤ ${fmt(ep.credits)} | ${fmt(ep.starts)} / ${fmt(ep.polls)} / ${fmt(ep.uploads)} | least ${ep.leastWallText ?? '–'} |`,
-  );
-  if (hasError(e)) out.push(`| Embedded (full, test control) | real run | failed: ${e.error} | | | |`);
-  else
-    out.push(
-      `| Embedded (full, test control) | real run: \`${e.command}\` | ${e.tests ? `${e.tests.passed} passed, ${e.tests.failed} failed, ${e.tests.skipped} skipped (${e.outcome ?? '?'})` : '–'}${e.note ? `; ${e.note}` : ''} | ≤ ${fmt(e.declaredCost?.credits)} declared | ${fmt(e.declaredCost?.starts)} / ${fmt(e.declaredCost?.polls)} / ${fmt(e.declaredCost?.uploads)} declared | **${seconds(e.wallSeconds)}** (suite ${seconds(e.reportDurationSeconds)}) |`,
-    );
-  out.push(
-    `| Remote (quick, no test control, documented limits) | plan: \`${rp.command.replace(/vto_live_\w+/g, 'vto_live_…')}\` | ${fmt(rp.toRun)} of ${fmt(rp.tests)} to run | ≤ ${fmt(rp.credits)} | ${fmt(rp.starts)} / ${fmt(rp.polls)} / ${fmt(rp.uploads)} | least ${rp.leastWallText ?? '–'} |`,
-  );
-  out.push(
-    rr.ran
-      ? `| Remote (quick, no test control, documented limits) | real run: \`${rr.command}\` (reference server without test control, default limits) | ${fmt(rr.passed)} passed, ${fmt(rr.failed)} failed, ${fmt(rr.skipped)} skipped | **${fmt(rr.creditsSpent)}** spent of ${fmt(rr.creditBudget)} (GET /account) | – | **${seconds(rr.wallSeconds)}** (suite ${seconds(rr.reportedSeconds)}) |`
-      : `| Remote (quick, no test control, documented limits) | real run | not run: ${rr.note ?? 'no result'} | | | |`,
-  );
-  out.push(
-    '',
-    'Plan figures come from `--plan`, which sends nothing: credits are the sum of what the tests to run declare they may spend; the least wall time is what the documented limits (12 starts/min, 60 polls/min, 30 uploads/min) allow for the planned requests. ' +
-      'The embedded run\'s credits are declared upper bounds (its accounts are made through test control, so there is no balance to read). ' +
-      'The real run without test control ran in the background while benchmarks 1–3 ran (it waits on the rate limits and used about 2 % of a core), against its own reference server with test control off.',
-    '',
-  );
-  if (rr.ran && rp.leastWallSeconds !== undefined && rr.wallSeconds !== undefined) {
-    const executed = (rr.passed ?? 0) + (rr.failed ?? 0);
-    const ranFewer = rr.passed !== undefined && rp.toRun !== undefined && executed < rp.toRun;
-    out.push(
-      `Plan vs real, remote: credits ≤ ${fmt(rp.credits)} planned, ${fmt(rr.creditsSpent)} spent; least wall time ${seconds(rp.leastWallSeconds)} planned, ${seconds(rr.wallSeconds)} taken (${ratio(rr.wallSeconds, rp.leastWallSeconds)} of the plan).` +
-        (ranFewer
-          ? ` The plan counted ${fmt(rp.toRun)} of ${fmt(rp.tests)} tests to run; the real run executed ${fmt(executed)} and skipped ${fmt(rr.skipped)} (the plan: ${fmt((rp.tests ?? 0) - (rp.toRun ?? 0))})` +
-            (rr.skippedForBudget ? `, ${fmt(rr.skippedForBudget)} of them because too little of the credit budget was left at that point` : '') +
-            '; the requests of tests that did not run never counted against the limits.'
-          : ''),
-      '',
-    );
-  }
-  return out;
-}

@@ -1,21 +1,27 @@
 /**
- * `npm run bench`: runs the four benchmarks in one go and writes reports/bench/bench.json and
- * reports/bench/bench.md (plus get-tryon.cpuprofile). Everything binds to and loads 127.0.0.1;
- * every loop is bounded in count and time. Meant to finish in under 10 minutes on 2 cores.
+ * `npm run bench`: runs the four benchmarks in one go and writes reports/bench/bench.json (schema:
+ * bench/bench.schema.json) and reports/bench/bench.md (plus get-tryon.cpuprofile, not committed).
+ * Everything binds to and loads 127.0.0.1; every loop is bounded in count and time. Meant to finish
+ * in about 12 minutes on 2 cores: the embedded full run is repeated (up to 3 times) only while that fits.
  *
  * Environment: BENCH_QUICK=1 shortens everything (a smoke run, not figures to quote);
  * BENCH_SKIP_REMOTE=1 leaves out the real run without test control (about 6 minutes, in the background).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { benchProblems } from './bench-schema.ts';
 import { log, repoRoot } from './common.ts';
-import { plan, remotePlanFlags, runEmbeddedFull, startRemoteRun, type EmbeddedRun, type PlanFigures, type RemoteRun } from './conformance-cost.ts';
+import { plan, remotePlanFlags, runEmbeddedFull, startRemoteRun, type EmbeddedRun, type RemoteRun } from './conformance-cost.ts';
 import { runEndToEnd, runEngine, type EngineResult } from './engine.ts';
-import { openFilesLimit, runHeldSync, type HeldSyncResult } from './held-sync.ts';
+import { judgeGoals } from './goals.ts';
+import { openFilesLimit, runHeldSync } from './held-sync.ts';
 import { renderMarkdown } from './markdown.ts';
-import { runPrismVsReference, type PrismResult } from './prism-vs-reference.ts';
+import { runPrismVsReference } from './prism-vs-reference.ts';
+import { benchSchemaPath, type BenchReport, type EmbeddedRuns } from './report.ts';
+import { spread } from './spread.ts';
+import { versions } from './versions.ts';
 
 const largestLevel = 10_000;
 // Each process (this one, the server child) holds one socket per held request, plus headroom.
@@ -34,27 +40,11 @@ if (limit && limit.soft < wantedOpenFiles && limit.hard > limit.soft && process.
   process.exit(again.status ?? 1);
 }
 
-export interface BenchReport {
-  readonly schemaVersion: 1;
-  readonly startedAt: string;
-  readonly wallSeconds: number;
-  readonly quick: boolean;
-  /** The commit measured, and whether src/ had uncommitted changes then. */
-  readonly code: { readonly commit: string; readonly srcDirty: boolean };
-  readonly machine: { readonly cpus: number; readonly cpuModel: string; readonly memoryGiB: number; readonly node: string; readonly platform: string; readonly openFiles: ReturnType<typeof openFilesLimit> };
-  readonly prism: PrismResult | { readonly error: string };
-  readonly heldSync: HeldSyncResult | { readonly error: string };
-  readonly engine: EngineResult | { readonly error: string };
-  readonly conformance: {
-    readonly embeddedPlan: PlanFigures;
-    readonly embeddedRun: EmbeddedRun | { readonly error: string };
-    readonly remotePlan: PlanFigures;
-    readonly remoteRun: RemoteRun;
-  };
-}
-
 const quick = process.env.BENCH_QUICK === '1';
 const skipRemote = process.env.BENCH_SKIP_REMOTE === '1';
+// The whole run should end by about this; the embedded full run is repeated only while it fits.
+const budgetSeconds = quick ? 0 : 12 * 60;
+const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
 const started = performance.now();
 const startedAt = new Date().toISOString();
 const reportDir = join(repoRoot, 'reports', 'bench');
@@ -78,12 +68,11 @@ try {
   const remote = skipRemote
     ? { done: Promise.resolve<RemoteRun>({ command: 'tsx tests/acceptance/run-without-control.ts', ran: false, note: 'left out (BENCH_SKIP_REMOTE=1)' }) }
     : startRemoteRun(tmpDir, 9 * 60_000);
-  const embeddedPlan = await plan(['--profile', 'full'], tmpDir, 'plan-embedded');
-  const remotePlan = await plan(remotePlanFlags, tmpDir, 'plan-remote');
+  const [embeddedPlan, remotePlan] = await Promise.all([plan(['--profile', 'full'], tmpDir, 'plan-embedded'), plan(remotePlanFlags, tmpDir, 'plan-remote')]);
 
-  // 1. The reference server against Prism, and the CPU profile of GET /tryons/{id}.
+  // 1. The reference server against the bare fastify floor and Prism, and the CPU profile of GET /tryons/{id}.
   const prism = await attempt('prism vs reference', () =>
-    runPrismVsReference({ tmpDir, reportDir, durationSeconds: quick ? 1 : 4, rounds: quick ? 1 : 2 }),
+    runPrismVsReference({ tmpDir, reportDir, durationSeconds: quick ? 1 : 3, rounds: quick ? 2 : 3, connections: [10, 100] }),
   );
   log(`— ${Math.round(elapsed())} s`);
 
@@ -111,12 +100,25 @@ try {
   log(`— ${Math.round(elapsed())} s`);
 
   // 4. The full profile against the embedded server, then the background run's result.
-  const embeddedRun = await attempt('conformance (embedded)', () => runEmbeddedFull(tmpDir, 20261122));
+  const embedded = await attempt('conformance (embedded)', async (): Promise<EmbeddedRuns> => {
+    const runs: EmbeddedRun[] = [];
+    // At least one run; up to 3 while another (as long as the last) still ends within the budget.
+    while (runs.length < 3) {
+      runs.push(await runEmbeddedFull(tmpDir, 20261122, runs.length + 1));
+      const last = runs[runs.length - 1] as EmbeddedRun;
+      if (quick || last.exitCode !== 0 || elapsed() + last.wallSeconds > budgetSeconds) break;
+    }
+    const wallSeconds = spread(runs.map((r) => r.wallSeconds), 1);
+    const suiteSeconds = spread(runs.flatMap((r) => (r.reportDurationSeconds === undefined ? [] : [r.reportDurationSeconds])), 1);
+    return { runs, ...(wallSeconds && { wallSeconds }), ...(suiteSeconds && { suiteSeconds }) };
+  });
   log(`— ${Math.round(elapsed())} s; waiting for the run without test control`);
   const remoteRun = await remote.done;
 
-  const report: BenchReport = {
-    schemaVersion: 1,
+  const limits = openFilesLimit();
+  const measured: Omit<BenchReport, 'goals'> = {
+    $schema: benchSchemaPath,
+    schemaVersion: 2,
     startedAt,
     wallSeconds: Math.round(elapsed()),
     quick,
@@ -127,14 +129,23 @@ try {
       memoryGiB: Math.round(totalmem() / 1024 ** 3),
       node: process.version,
       platform: `${process.platform} ${process.arch}`,
-      openFiles: openFilesLimit(),
+      openFiles: limits ? { soft: limits.soft, hard: limits.hard } : null,
+      loadAverage: { start: loadAtStart, end: loadavg().map((x) => Math.round(x * 100) / 100) },
     },
+    versions: await versions(),
     prism,
     heldSync,
     engine,
-    conformance: { embeddedPlan, embeddedRun, remotePlan, remoteRun },
+    conformance: { embeddedPlan, embedded, remotePlan, remoteRun },
   };
-  writeFileSync(join(reportDir, 'bench.json'), `${JSON.stringify(report, null, 2)}\n`);
+  // The goals go right after the machine and versions, before the figures they are judged on.
+  const { prism: servers, heldSync: held, engine: engineFigures, conformance, ...head } = measured;
+  const report: BenchReport = { ...head, goals: judgeGoals({ ...measured, goals: [] }), prism: servers, heldSync: held, engine: engineFigures, conformance };
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  // The file as written must match bench/bench.schema.json; a mismatch is a bug of the benchmark, said loudly but still written.
+  const problems = benchProblems(JSON.parse(json));
+  if (problems.length > 0) log(`bench.json does not match bench/bench.schema.json:\n  ${problems.join('\n  ')}`);
+  writeFileSync(join(reportDir, 'bench.json'), json);
   const markdown = renderMarkdown(report);
   writeFileSync(join(reportDir, 'bench.md'), markdown);
   process.stdout.write(`${markdown}\nWrote reports/bench/bench.json and reports/bench/bench.md in ${Math.round(elapsed())} s.\n`);

@@ -1,0 +1,70 @@
+/**
+ * The acceptance goals of issue 15, judged on one benchmark run: each goal's measured median (with
+ * its min and max), met or not, and by how much.
+ */
+import type { BenchReport } from './report.ts';
+import { hasError } from './report.ts';
+import { spread, type Spread } from './spread.ts';
+
+export interface Goal {
+  readonly id: 'get-vs-floor' | 'get-vs-silent-prism' | 'held-sync-memory' | 'full-run-wall';
+  readonly what: string;
+  /** The goal as a comparison: measured median `comparator` target. */
+  readonly comparator: '>=' | '<' | '<=';
+  readonly target: number;
+  readonly unit: '×' | 'MiB' | 's';
+  readonly measured?: Spread;
+  readonly verdict: 'met' | 'not met' | 'not measured';
+  /** How far the median is from the target, in the goal's unit (positive: on the good side). */
+  readonly margin?: number;
+  /** The margin as a share of the target, in %. */
+  readonly marginPercent?: number;
+  /** Where the figure comes from, or why it is missing. */
+  readonly note: string;
+}
+
+type Measured = { readonly measured?: Spread; readonly note: string };
+
+function judge(base: Omit<Goal, 'measured' | 'verdict' | 'margin' | 'marginPercent' | 'note'>, m: Measured): Goal {
+  if (!m.measured) return { ...base, verdict: 'not measured', note: m.note };
+  const median = m.measured.median;
+  const met = base.comparator === '>=' ? median >= base.target : base.comparator === '<' ? median < base.target : median <= base.target;
+  const margin = base.comparator === '>=' ? median - base.target : base.target - median;
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return { ...base, measured: m.measured, verdict: met ? 'met' : 'not met', margin: r(margin), marginPercent: r((margin / base.target) * 100), note: m.note };
+}
+
+function getRatio(report: BenchReport, versus: 'floor' | 'prism-silent'): Measured {
+  if (hasError(report.prism)) return { note: `benchmark 1 failed: ${report.prism.error}` };
+  const ratio = report.prism.ratios.find((x) => x.endpoint === 'GET /tryons/{id}' && x.connections === 10 && x.target === 'reference' && x.versus === versus);
+  if (!ratio?.reqPerSec) return { note: 'no clean round of GET /tryons/{id} at 10 connections for both targets' };
+  const cpu = ratio.cpuEfficiency ? `; by server CPU per response the same pair reads ${ratio.cpuEfficiency.median.toFixed(2)}× (${ratio.cpuEfficiency.min.toFixed(2)}–${ratio.cpuEfficiency.max.toFixed(2)}×)` : '';
+  return { measured: ratio.reqPerSec, note: `req/s ratio per round, ${ratio.reqPerSec.n} rounds of ${report.prism.durationSeconds} s (benchmark 1)${cpu}` };
+}
+
+function heldMemory(report: BenchReport): Measured {
+  if (hasError(report.heldSync)) return { note: `benchmark 2 failed: ${report.heldSync.error}` };
+  const levels = report.heldSync.levels.filter((l) => l.connections === 10_000 && l.ran && l.rssPeakMiB !== undefined);
+  const measured = spread(levels.map((l) => l.rssPeakMiB as number), 1);
+  if (!measured) return { note: report.quick ? 'a quick run holds no 10,000 requests' : 'no level of 10,000 held requests ran' };
+  return { measured, note: `peak RSS of the server process with 10,000 sync requests held, ${measured.n} run${measured.n === 1 ? '' : 's'} (benchmark 2)` };
+}
+
+function fullRun(report: BenchReport): Measured {
+  const e = report.conformance.embedded;
+  if (hasError(e)) return { note: `the embedded run failed: ${e.error}` };
+  const clean = e.runs.filter((r) => r.exitCode === 0);
+  const measured = spread(clean.map((r) => r.wallSeconds), 1);
+  if (!measured) return { note: `no run ended with exit 0 (${e.runs.map((r) => `exit ${r.exitCode}`).join(', ') || 'none ran'})` };
+  return { measured, note: `\`tryon-conformance run --profile full\` against the embedded server, spawn to exit, ${measured.n} run${measured.n === 1 ? '' : 's'} (benchmark 4)` };
+}
+
+/** Judges the four acceptance goals of issue 15 on `report`. */
+export function judgeGoals(report: BenchReport): Goal[] {
+  return [
+    judge({ id: 'get-vs-floor', what: 'GET /tryons/{id} at 10 connections, reference ÷ bare fastify floor', comparator: '>=', target: 0.8, unit: '×' }, getRatio(report, 'floor')),
+    judge({ id: 'get-vs-silent-prism', what: 'GET /tryons/{id} at 10 connections, reference ÷ silent Prism', comparator: '>=', target: 5, unit: '×' }, getRatio(report, 'prism-silent')),
+    judge({ id: 'held-sync-memory', what: '10,000 held sync requests, peak RSS of the server', comparator: '<', target: 250, unit: 'MiB' }, heldMemory(report)),
+    judge({ id: 'full-run-wall', what: 'Full conformance run against the embedded server, wall time', comparator: '<=', target: 20, unit: 's' }, fullRun(report)),
+  ];
+}

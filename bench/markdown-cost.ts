@@ -1,0 +1,106 @@
+/** Section 4 of reports/bench/bench.md: what a conformance run costs, and the plan against the run. */
+import type { PlanFigures } from './conformance-cost.ts';
+import { errorPercent, fmt, fmtSpread, ratio, seconds } from './markdown-format.ts';
+import type { BenchReport } from './report.ts';
+import { hasError } from './report.ts';
+import { spread } from './spread.ts';
+
+const planCell = (text: string | undefined, s: number | undefined) => (s === undefined ? '–' : (text ?? seconds(s)));
+
+export function costSection(c: BenchReport['conformance']): string[] {
+  const out = ['## 4. The cost of a conformance run', ''];
+  const e = c.embedded;
+  const ep = c.embeddedPlan;
+  const rp = c.remotePlan;
+  const rr = c.remoteRun;
+  const planRow = (profile: string, p: PlanFigures) =>
+    p.error
+      ? `| ${profile} | plan: \`${redact(p.command)}\` | failed: ${p.error.replace(/\n/g, ' ').slice(0, 200)} | | | |`
+      : `| ${profile} | plan: \`${redact(p.command)}\` | ${fmt(p.toRun)} of ${fmt(p.tests)} to run | ≤ ${fmt(p.credits)} | ${fmt(p.starts)} / ${fmt(p.polls)} / ${fmt(p.uploads)} | least ${planCell(p.leastWallText, p.leastWallSeconds)}; bound ${planCell(p.wallBoundText, p.wallBoundSeconds)} |`;
+  out.push('| Profile | What | Tests | Credits | Starts / polls / uploads | Wall time |', '|---|---|---|--:|---|--:|');
+  out.push(planRow('Embedded (full, test control)', ep));
+  if (hasError(e)) out.push(`| Embedded (full, test control) | real run | failed: ${e.error} | | | |`);
+  else
+    for (const [i, run] of e.runs.entries()) {
+      const t = run.tests;
+      out.push(
+        `| Embedded (full, test control) | real run ${i + 1}: \`${run.command}\` | ${t ? `${t.passed} passed, ${t.failed} failed, ${t.inconclusive ?? 0} inconclusive, ${t.skipped} skipped (${run.outcome ?? '?'})` : '–'}${run.note ? `; ${run.note}` : ''} | ${run.creditsSpent === undefined ? '–' : `**${fmt(run.creditsSpent)}** spent`} (≤ ${fmt(run.declaredCost?.credits)} declared) | ${fmt(run.declaredCost?.starts)} / ${fmt(run.declaredCost?.polls)} / ${fmt(run.declaredCost?.uploads)} declared | **${seconds(run.wallSeconds)}** (suite ${seconds(run.reportDurationSeconds)}) |`,
+      );
+    }
+  out.push(planRow('Remote (quick, no test control, documented limits)', rp));
+  out.push(
+    rr.ran
+      ? `| Remote (quick, no test control, documented limits) | real run: \`${rr.command}\` (reference server without test control, default limits) | ${fmt(rr.passed)} passed, ${fmt(rr.failed)} failed, ${fmt(rr.skipped)} skipped | **${fmt(rr.creditsSpent)}** spent of ${fmt(rr.creditBudget)} (GET /account) | – | **${seconds(rr.wallSeconds)}** (suite ${seconds(rr.reportedSeconds)}) |`
+      : `| Remote (quick, no test control, documented limits) | real run | not run: ${rr.note ?? 'no result'} | | | |`,
+  );
+  if (!hasError(e) && e.wallSeconds)
+    out.push('', `Embedded full run, spawn to exit, over ${e.wallSeconds.n} run${e.wallSeconds.n === 1 ? '' : 's'}: **${fmtSpread(e.wallSeconds, 1, ' s')}**; the suite's own duration ${fmtSpread(e.suiteSeconds, 1, ' s')}.`);
+  out.push(
+    '',
+    'Plan figures come from `--plan`, which sends nothing: the credit bound is the sum of what the tests to run declare they may spend; the least wall time is what the documented limits (12 starts/min, 60 polls/min, 30 uploads/min) allow for the planned requests; the bound is where the run stops. ' +
+      'An embedded run spends on accounts made through test control; the credits it reports spent are its own count. ' +
+      'The real run without test control ran in the background while benchmarks 1–3 ran (it waits on the rate limits and uses about 2 % of a core), against its own reference server with test control off.',
+    '',
+    ...plannedVsActual(c),
+  );
+  return out;
+}
+
+/** The plan's estimate and bound beside what the run then did, for credits and wall time. */
+function plannedVsActual(c: BenchReport['conformance']): string[] {
+  const e = c.embedded;
+  const rr = c.remoteRun;
+  const ep = c.embeddedPlan;
+  const rp = c.remotePlan;
+  const embeddedCredits = hasError(e) ? undefined : spread(e.runs.flatMap((r) => (r.creditsSpent === undefined ? [] : [r.creditsSpent])), 0);
+  const embeddedSuite = hasError(e) ? undefined : e.suiteSeconds;
+  const several = (s: { n: number } | undefined) => (s && s.n > 1 ? ` (median of ${s.n})` : '');
+  type Row = { run: string; figure: string; estimate: number | undefined; estimateText: string; bound: number | undefined; boundText: string; actual: number | undefined; actualText: string };
+  const rows: Row[] = [
+    { run: 'Embedded full', figure: 'credits', estimate: ep.creditsEstimate, estimateText: fmt(ep.creditsEstimate), bound: ep.credits, boundText: `≤ ${fmt(ep.credits)}`, actual: embeddedCredits?.median, actualText: `${fmt(embeddedCredits?.median)}${several(embeddedCredits)}` },
+    {
+      run: 'Embedded full',
+      figure: 'wall time (the suite: first file to report)',
+      estimate: ep.wallEstimateSeconds,
+      estimateText: seconds(ep.wallEstimateSeconds),
+      bound: ep.wallBoundSeconds,
+      boundText: seconds(ep.wallBoundSeconds),
+      actual: embeddedSuite?.median,
+      actualText: `${seconds(embeddedSuite?.median)}${several(embeddedSuite)}`,
+    },
+    { run: 'Remote quick', figure: 'credits', estimate: rp.creditsEstimate, estimateText: fmt(rp.creditsEstimate), bound: rp.credits, boundText: `≤ ${fmt(rp.credits)}`, actual: rr.creditsSpent, actualText: fmt(rr.creditsSpent) },
+    {
+      run: 'Remote quick',
+      figure: 'wall time (the suite, as the run reports it)',
+      estimate: rp.wallEstimateSeconds,
+      estimateText: seconds(rp.wallEstimateSeconds),
+      bound: rp.wallBoundSeconds,
+      boundText: seconds(rp.wallBoundSeconds),
+      actual: rr.reportedSeconds,
+      actualText: seconds(rr.reportedSeconds),
+    },
+  ];
+  const out = [
+    '### Planned vs actual',
+    '',
+    "The plan's estimate and its bound (`--plan`) beside what the run then did. Estimate error = (estimate − actual) ÷ actual; the issue's aim is within ±10 %. " +
+      "The wall time compared is the suite's own (from its first test file to its report, as report.json's durationMs), which is what the estimate estimates; spawn to exit is in the table above.",
+    '',
+    '| Run | Figure | Estimate | Bound | Actual | Estimate error | Within 10 % | Actual ÷ bound |',
+    '|---|---|--:|--:|--:|--:|---|--:|',
+  ];
+  for (const r of rows) {
+    const err = r.estimate !== undefined && r.actual !== undefined && r.actual !== 0 ? Math.abs((r.estimate - r.actual) / r.actual) : undefined;
+    out.push(`| ${r.run} | ${r.figure} | ${r.estimateText} | ${r.boundText} | ${r.actualText} | ${errorPercent(r.estimate, r.actual)} | ${err === undefined ? '–' : err <= 0.1 ? 'yes' : '**no**'} | ${ratio(r.actual, r.bound)} |`);
+  }
+  out.push('');
+  for (const [name, p] of [['embedded', ep], ['remote', rp]] as const) {
+    if (p.estimateBasis) out.push(`- The ${name} estimate assumed: ${p.estimateBasis.replace(/\/[^\s)]*\/reports\//g, 'reports/')}.`);
+    else if (p.creditsEstimate === undefined) out.push(`- \`--plan\` printed no estimate for the ${name} run.`);
+  }
+  if (!rr.ran) out.push(`- The remote run did not run here (${rr.note ?? 'no result'}), so it has no actual figures.`);
+  out.push('');
+  return out;
+}
+
+const redact = (command: string) => command.replace(/vto_live_\w+/g, 'vto_live_…');
