@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { estimateRun, expected, finishSeconds, pollsPerFinish, remoteAssumptions, type EstimateAssumptions, type EstimatedTest } from './estimate.ts';
 
 /** No start-up and no round trip, so the figures are the limits' alone. */
-const bare: EstimateAssumptions = { ...remoteAssumptions, startupSeconds: 0, roundTripSeconds: 0 };
+const bare: EstimateAssumptions = { ...remoteAssumptions, startupSeconds: 0, roundTripSeconds: 0, fileSeconds: 0 };
 
 const test = (name: string, o: Partial<EstimatedTest['cost']> & { typical?: EstimatedTest['typical']; held?: number } = {}): EstimatedTest => ({
   name,
@@ -61,6 +61,11 @@ describe('estimateRun', () => {
     const e = estimateRun([test('not granted', { credits: 1 }), test('granted', { credits: 4, held: 4 })], 4, bare);
     expect(e.steps.map((s) => s.name)).toEqual(['granted']);
     expect(e.credits).toBe(4);
+  });
+
+  it('counts the import of each file once, before its first test', () => {
+    const inFile = (name: string, file: string): EstimatedTest => ({ ...test(name), file });
+    expect(estimateRun([inFile('a', 'x'), inFile('b', 'x'), inFile('c', 'y')], 0, { ...bare, fileSeconds: 2 }).steps.map((s) => s.at)).toEqual([2, 2, 4]);
   });
 
   it('paces uploads at 30 a minute', () => {

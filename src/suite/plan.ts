@@ -144,7 +144,7 @@ export function inRunOrder<T extends { readonly file: string }>(tests: readonly 
 function estimateOf(candidates: readonly PlannedTest[], allotment: Allotment, budget: number, limitsRaised: boolean, inputs: EstimateInputs): PlanEstimate {
   const holds = new Map(allotment.granted.map((g) => [g.name, g.credits]));
   const played = estimateRun(
-    inRunOrder(candidates).map((t) => ({ name: t.name, cost: t.cost, held: holds.get(t.name) ?? 0, ...(t.typical && { typical: t.typical }) })),
+    inRunOrder(candidates).map((t) => ({ name: t.name, file: t.file, cost: t.cost, held: holds.get(t.name) ?? 0, ...(t.typical && { typical: t.typical }) })),
     budget,
   );
   if (!limitsRaised) {
@@ -152,7 +152,7 @@ function estimateOf(candidates: readonly PlannedTest[], allotment: Allotment, bu
     return {
       credits: played.credits,
       wallSeconds: played.wallSeconds,
-      basis: `each test's typical requests through the documented limits, in run order; generation taking ${a.generationSeconds} s (the spec gives no typical figure, only that most results come within 30 s), polls every ${a.pollIntervalSeconds} s, ${a.roundTripSeconds * 1000} ms a request; the budget left at each test's turn decides whether it runs${played.runOnLeftovers.length > 0 ? ` (${played.runOnLeftovers.length} not granted up front expected to run on what is left)` : ''}`,
+      basis: `each test's typical requests through the documented limits, in run order; generation taking ${a.generationSeconds} s (the spec gives no typical figure, only that most results come within 30 s), polls every ${a.pollIntervalSeconds} s, ${a.roundTripSeconds * 1000} ms a request, ${a.fileSeconds} s to load a file; the budget left at each test's turn decides whether it runs${played.runOnLeftovers.length > 0 ? ` (${played.runOnLeftovers.length} not granted up front expected to run on what is left)` : ''}`,
     };
   }
   const earlier = inputs.earlier && estimateFromEarlier(inputs.earlier, played.steps.map((t) => t.name));
