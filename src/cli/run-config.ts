@@ -4,6 +4,7 @@
  * because they end up in shell history.
  */
 import { defaultCreditBudget, type Profile, type SuiteConfig } from '../suite/config.ts';
+import { defaultGenerationSeconds } from '../suite/estimate.ts';
 import { parseFlags } from './parse-flags.ts';
 import { ToolkitError } from './toolkit-errors.ts';
 
@@ -36,6 +37,8 @@ run:
   --grep PATTERN           run only tests whose name matches
   --report-dir DIR         where reports/<timestamp>/ and reports/latest go (default ./reports)
   --plan                   print what the run would exercise, skip and spend, and send nothing
+  --generation-seconds S   how long the target takes to make a try-on, for the plan's estimate of the
+                           wall time (default ${defaultGenerationSeconds}: the spec gives no typical figure)
   -h, --help               this help`;
 
 export interface RunRequest {
@@ -44,6 +47,8 @@ export interface RunRequest {
   readonly plan: boolean;
   readonly grep?: string;
   readonly reportRoot?: string;
+  /** Seconds the target takes to make a try-on, for the plan's estimate (src/suite/estimate.ts); its default when absent. */
+  readonly generationSeconds?: number;
 }
 
 /** Parses `run` flags; throws a USAGE ToolkitError for anything off. */
@@ -67,6 +72,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     grep: { type: 'string' },
     'report-dir': { type: 'string' },
     plan: { type: 'boolean', default: false },
+    'generation-seconds': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (f.help) return 'help';
@@ -108,7 +114,19 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     ...(f['num-runs'] !== undefined && { numRuns: whole('--num-runs', f['num-runs'], 1, 100_000) }),
     profile: f.profile as Profile,
   });
-  return { config, plan: f.plan, ...(f.grep !== undefined && { grep: f.grep }), ...(f['report-dir'] !== undefined && { reportRoot: f['report-dir'] }) };
+  return {
+    config,
+    plan: f.plan,
+    ...(f.grep !== undefined && { grep: f.grep }),
+    ...(f['report-dir'] !== undefined && { reportRoot: f['report-dir'] }),
+    ...(f['generation-seconds'] !== undefined && { generationSeconds: seconds('--generation-seconds', f['generation-seconds'], 3_600) }),
+  };
+}
+
+function seconds(flag: string, raw: string, max: number): number {
+  const n = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || n > max) throw new ToolkitError('USAGE', `run: ${flag} must be a number of seconds from 0 to ${max}`);
+  return n;
 }
 
 function whole(flag: string, raw: string, min: number, max: number): number {

@@ -106,7 +106,7 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
     try {
       // The plan, from the suite collected on the instance that then runs it, grants the credit
       // budget in the order of value and bounds the run's wall time.
-      const inputs = await earlierRunFor(config, embedded !== undefined, request.reportRoot);
+      const inputs = { ...(await earlierRunFor(config, embedded !== undefined, request.reportRoot)), ...(request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds }) };
       ran = await runSuiteWithErrors(config, request.grep, io.reporters(config), stop, (tests) => {
         const plan = planOf(tests, config, inputs);
         plannedCost = plannedCostOf(plan);
@@ -245,7 +245,8 @@ async function printPlan(parsed: RunRequest): Promise<number> {
   const config: SuiteConfig = embedded
     ? { ...parsed.config, baseUrl: 'http://127.0.0.1/api/v1', control: { url: 'embedded', token: 'embedded' }, fixtureBaseUrl: 'embedded' }
     : (parsed.config as SuiteConfig);
-  const plan = await planRun(config, parsed.grep, await earlierRunFor(config, embedded, parsed.reportRoot));
+  const inputs = { ...(await earlierRunFor(config, embedded, parsed.reportRoot)), ...(parsed.generationSeconds !== undefined && { generationSeconds: parsed.generationSeconds }) };
+  const plan = await planRun(config, parsed.grep, inputs);
   process.stdout.write(`Target: ${embedded ? 'the embedded reference server (test control on)' : config.baseUrl}\n`);
   process.stdout.write(formatPlan(plan));
   return 0;

@@ -62,9 +62,12 @@ export interface EstimateAssumptions {
   readonly marginSeconds: number;
 }
 
+/** Seconds a try-on is assumed to take on a remote target: the spec gives no typical figure (only that most results come within 30 s); `run --generation-seconds` sets it. */
+export const defaultGenerationSeconds = 5;
+
 /** The run against a remote target at the documented limits: what the suite's pacer and poll loop do (target.ts, pacer.ts). */
 export const remoteAssumptions: EstimateAssumptions = {
-  generationSeconds: 5,
+  generationSeconds: defaultGenerationSeconds,
   pollIntervalSeconds: 2.5,
   roundTripSeconds: 0.1,
   startupSeconds: 5,

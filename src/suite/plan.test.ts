@@ -118,6 +118,16 @@ describe('the estimate', () => {
     expect(formatPlan(plan)).toMatch(/\n {2}Estimate: 1 credit, 1 min 6 s \(expected, not a bound; each test's typical requests through the documented limits/);
   });
 
+  it('assumes the generation time it is given, and says so', () => {
+    const tests = [k('a', 'src/suite/sync.suite.ts', { credits: 1, starts: 1, typical: { finishes: 4 } })];
+    const slow = makePlan(tests, offers(), 8, false, { generationSeconds: 30 }).estimate;
+    const quick = makePlan(tests, offers(), 8, false).estimate;
+    // Four waits of 30 s instead of 5 s, and 10 more polls each (0.1 s a request).
+    expect(slow.wallSeconds - quick.wallSeconds).toBe(4 * (30 - 5) + 4);
+    expect(slow.basis).toContain('generation taking 30 s (as --generation-seconds says)');
+    expect(quick.basis).toContain('generation taking 5 s (the spec gives no typical figure');
+  });
+
   it('bounds the credits by the budget or by what the tests that can run declare, if less', () => {
     const tests = [k('a', 'src/suite/credits.suite.ts', { credits: 3 }), { ...k('b', 'src/suite/credits.suite.ts', { credits: 5 }), needs: ['scenarios' as const] }];
     expect(plannedCostOf(makePlan(tests, offers(), 8, false)).bound.credits).toBe(8);

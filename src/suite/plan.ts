@@ -16,7 +16,7 @@ import { requirement, requirementIds, type Capability, type RequirementId } from
 import { allotCredits, valueRanks, valueTitles, type Allotment, type Value } from './budget-order.ts';
 import type { Offers } from './capabilities.ts';
 import type { Cost } from './conformance.ts';
-import { estimateRun, remoteAssumptions, type Typical } from './estimate.ts';
+import { estimateRun, remoteAssumptions, type EstimateAssumptions, type Typical } from './estimate.ts';
 import { fileOrder } from './file-order.ts';
 import { estimateFromEarlier, type EarlierRun } from './earlier-run.ts';
 
@@ -69,6 +69,8 @@ export interface Plan {
 export interface EstimateInputs {
   /** An earlier run of the same kind (earlier-run.ts): with test control the machine, not the limits, decides the wall time. */
   readonly earlier?: EarlierRun;
+  /** Seconds the target takes to make a try-on (`run --generation-seconds`); estimate.ts's default when absent. */
+  readonly generationSeconds?: number;
 }
 
 /** Set-up before the first test (preflight, accounts) and the report after the last, in the bound. */
@@ -143,16 +145,17 @@ export function inRunOrder<T extends { readonly file: string }>(tests: readonly 
 
 function estimateOf(candidates: readonly PlannedTest[], allotment: Allotment, budget: number, limitsRaised: boolean, inputs: EstimateInputs): PlanEstimate {
   const holds = new Map(allotment.granted.map((g) => [g.name, g.credits]));
+  const a: EstimateAssumptions = { ...remoteAssumptions, ...(inputs.generationSeconds !== undefined && { generationSeconds: inputs.generationSeconds }) };
   const played = estimateRun(
     inRunOrder(candidates).map((t) => ({ name: t.name, file: t.file, cost: t.cost, held: holds.get(t.name) ?? 0, ...(t.typical && { typical: t.typical }) })),
     budget,
+    a,
   );
   if (!limitsRaised) {
-    const a = remoteAssumptions;
     return {
       credits: played.credits,
       wallSeconds: played.wallSeconds,
-      basis: `each test's typical requests through the documented limits, in run order; generation taking ${a.generationSeconds} s (the spec gives no typical figure, only that most results come within 30 s), polls every ${a.pollIntervalSeconds} s, ${a.roundTripSeconds * 1000} ms a request, ${a.fileSeconds} s to load a file; the budget left at each test's turn decides whether it runs${played.runOnLeftovers.length > 0 ? ` (${played.runOnLeftovers.length} not granted up front expected to run on what is left)` : ''}`,
+      basis: `each test's typical requests through the documented limits, in run order; generation taking ${a.generationSeconds} s (${inputs.generationSeconds === undefined ? 'the spec gives no typical figure, only that most results come within 30 s; --generation-seconds sets it' : 'as --generation-seconds says'}), polls every ${a.pollIntervalSeconds} s, ${a.roundTripSeconds * 1000} ms a request, ${a.fileSeconds} s to load a file; the budget left at each test's turn decides whether it runs${played.runOnLeftovers.length > 0 ? ` (${played.runOnLeftovers.length} not granted up front expected to run on what is left)` : ''}`,
     };
   }
   const earlier = inputs.earlier && estimateFromEarlier(inputs.earlier, played.steps.map((t) => t.name));

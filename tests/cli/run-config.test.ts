@@ -35,7 +35,16 @@ describe('run flags', () => {
     ['a balance path with an empty segment', [...target, '--balance-path', 'a..b'], /--balance-path must be a JSON pointer/],
     ['fixture behaviours without a fixture host', [...target, '--fixture-behaviours'], /--fixture-behaviours needs --fixture-base-url/],
     ['a fixture host over plain HTTP', [...target, '--fixture-base-url', 'http://127.0.0.1:8080/f'], /--fixture-base-url must be an https URL/],
+    ['a generation time that is not a number of seconds', [...target, '--generation-seconds', '5s'], /--generation-seconds must be a number of seconds from 0 to 3600/],
   ])('refuses %s', (_name, argv, message) => {
     expect(usage(argv)).toMatch(message);
+  });
+
+  it('reads the generation time the plan’s estimate assumes, and leaves it to the estimate when absent', () => {
+    const parsed = parseRunFlags([...target, '--generation-seconds', '0.2'], env);
+    const plain = parseRunFlags(target, env);
+    if (parsed === 'help' || plain === 'help') throw new Error('help');
+    expect(parsed.generationSeconds).toBe(0.2);
+    expect(plain.generationSeconds).toBeUndefined();
   });
 });
