@@ -107,12 +107,21 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     callLog,
   };
 
+  // Declared up front (null until the auth hook sets it), so every request object has one shape.
+  app.decorateRequest('accountId', null, []);
   installTransportGuards(app, settings);
   callLog?.install(app);
-  await app.register(multipart);
+  // Other routes take a multipart body as multipart's parser did (unread, no body), and refuse it themselves.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   installErrorHandling(app, (error) => app.log.error({ err: error }, 'unexpected error'));
   tryOnRoutes(app, context);
-  imageRoutes(app, context);
+  // Multipart only in the uploads' own context: the plugin adds an async onResponse hook to every
+  // route of the context it is registered in (issue 15: the hot path pays for nothing it does not use).
+  await app.register(async (uploads) => {
+    uploads.removeContentTypeParser('multipart/form-data');
+    await uploads.register(multipart);
+    imageRoutes(uploads, context);
+  });
   accountRoutes(app, context);
   resultRoutes(app, context);
   if (options.controlToken) controlRoutes(app, context, options.controlToken);

@@ -7,7 +7,8 @@
  */
 import type { onRequestHookHandler } from 'fastify';
 import { ApiError } from '../api-errors.ts';
-import { bearerToken, keyMatches, lookupIdOf } from '../domain/api-keys.ts';
+import { bearerToken, lookupIdOf } from '../domain/api-keys.ts';
+import { keyOfRecord } from '../domain/verified-keys.ts';
 import type { ServerContext } from './context.ts';
 
 /** Hands a refusal to fastify one microtask later, the turn an async hook's rejection would take. */
@@ -21,7 +22,7 @@ export function authenticate(ctx: ServerContext): onRequestHookHandler {
     const lookupId = key ? lookupIdOf(key) : undefined;
     const record = lookupId ? ctx.store.findKey(lookupId) : undefined;
     // Compare even when the record is revoked, so both paths cost the same.
-    const matches = key !== undefined && record !== undefined && keyMatches(key, record.hash);
+    const matches = key !== undefined && record !== undefined && keyOfRecord(key, record);
     if (!record || !matches || record.revokedAt !== null) return refuseLater(done, new ApiError('INVALID_API_KEY'));
     request.accountId = record.accountId;
     done();
