@@ -155,6 +155,42 @@ describe('POST /tryons/sync', () => {
     expect(await credits(apiKey)).toBe(19);
   });
 
+  it('does not hold a request whose client left while its try-on was being started, and still charges it once', async () => {
+    // A fetch timeout long enough for the slow photo below, however loaded the machine.
+    const slow = await startHarness({ settings: { syncWaitMs: 30_000, slowGenerationMs: 60_000, fetchTimeoutMs: 20_000 } });
+    extra.push(slow);
+    const { accountId, apiKey } = await slow.newAccount();
+    // The repeats below ask until the start is over: room for them in the starts limit.
+    expect((await slow.control('PUT', `/accounts/${accountId}/limits`, { startsPerMinute: 1_000 })).status).toBe(200);
+    const key = newKey();
+    // The person photo arrives in 2 parts a second apart: the client leaves while it is fetched.
+    const path = '/drip?file=person-slow-generation.jpg&chunks=2&interval=1000';
+    const body = urlBody(slow, 'slow-generation', { personImageUrl: slow.fixtures.url(path) });
+    const abort = new AbortController();
+    const held = slow
+      .call('POST', '/api/v1/tryons/sync', { key: apiKey, json: body, headers: { 'idempotency-key': key }, signal: abort.signal })
+      .then(
+        () => 'answered',
+        (error: unknown) => (error as Error).name,
+      );
+    await until(() => slow.fixtures.requests.some((r) => r.path === path), 'the start to fetch the person photo', 10_000);
+    abort.abort();
+    expect(await held).toBe('AbortError');
+
+    // Once the start has bound the key (409 while it runs), the try-on exists and was never held.
+    let found: Exchange | undefined;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      found = await slow.call('POST', '/api/v1/tryons', { key: apiKey, json: body, headers: { 'idempotency-key': key } });
+      if (found.status !== 409) break;
+      await sleep(100);
+    }
+    expect(found?.status, JSON.stringify(found?.json)).toBe(200);
+    expect(found?.headers['idempotent-replayed']).toBe('true');
+    expect(slow.server.context.waiters.size).toBe(0);
+    expect((await slow.call('GET', '/api/v1/account', { key: apiKey })).json.credits).toBe(19);
+  });
+
   it('answers 1,000 concurrent held sync requests with 202 in bounded time and releases every waiter', async () => {
     // Generation takes a minute here, so every request must end its wait with a 202.
     const big = await startHarness({ settings: { syncWaitMs: 1_500, slowGenerationMs: 60_000 } });
