@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 import { CheapFirstSequencer } from './src/suite/file-order.ts';
 import { conformanceProject } from './src/suite/vitest-project.ts';
 
-// Projects: `unit` runs in `npm test`; `conformance` is the suite (`npm run conformance`);
+// Projects: `unit` runs in `npm test`; `conformance` is the suite (`npm run conformance`), and
+// `conformance-embedded` the same suite, files in parallel, against the embedded server only;
 // `browser` needs Debian's chromium and runs in `npm run test:browser` (and in .ci/run).
 export default defineConfig({
   test: {
@@ -19,6 +20,8 @@ export default defineConfig({
       },
       // The conformance suite (src/suite/vitest-project.ts; the package runs the same project compiled).
       conformanceProject('src'),
+      // The same suite against the embedded server only, files in parallel (one server instance per worker).
+      conformanceProject('src', 'embedded'),
       {
         test: {
           name: 'browser',

@@ -16,6 +16,8 @@ import { exitStatusOf } from '../report/summary.ts';
 import { writeReport, type WrittenReport } from '../report/write-report.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../suite/embedded-target.ts';
+import { embeddedWorkers } from '../suite/vitest-project.ts';
+import type { EmbeddedInstance } from '../suite/worker-instance.ts';
 import type { PlannedCost } from '../report/cost.ts';
 import { formatEstimate, formatPlan, plannedCostOf, type PlannedTest } from '../suite/plan.ts';
 import type { CreditPlan } from '../suite/conformance.ts';
@@ -24,7 +26,7 @@ import { reporterGate, type ReporterGate } from './gated-reporter.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
 import { RunStop, endedByTheStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
 import { preflight } from './preflight.ts';
-import { suiteProject } from './suite-project.ts';
+import { suiteProjectOf } from './suite-project.ts';
 
 export async function run(argv: readonly string[]): Promise<number> {
   const parsed = parseRunFlags(argv, process.env);
@@ -83,7 +85,8 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
   let embedded: EmbeddedTarget | undefined;
   let config: SuiteConfig;
   if (request.config.baseUrl === undefined) {
-    embedded = await startEmbeddedTarget(request.config);
+    // One instance of the server per worker: the embedded run's files run in parallel (src/suite/vitest-project.ts).
+    embedded = await startEmbeddedTarget(request.config, undefined, { instances: embeddedWorkers });
     log(`Embedded reference server at ${embedded.config.baseUrl} (test control on), fixtures at ${embedded.config.fixtureBaseUrl}`);
   }
   try {
@@ -107,7 +110,7 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
       // The plan, from the suite collected on the instance that then runs it, grants the credit
       // budget in the order of value and bounds the run's wall time.
       const inputs = { ...(await earlierRunFor(config, embedded !== undefined, request.reportRoot)), ...(request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds }) };
-      ran = await runSuiteWithErrors(config, request.grep, io.reporters(config), stop, (tests) => {
+      const plan: PlanTheRun = (tests) => {
         const plan = planOf(tests, config, inputs);
         plannedCost = plannedCostOf(plan);
         log(
@@ -118,7 +121,8 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
         stop.boundWallTime(plan.wallBoundSeconds * 1000);
         startedAt = new Date();
         return creditPlanOf(plan);
-      });
+      };
+      ran = await runSuiteWithErrors(config, request.grep, io.reporters(config), stop, plan, embedded?.instances);
     } finally {
       io.signal?.removeEventListener('abort', onAbort);
       await embedded?.close();
@@ -172,13 +176,17 @@ export async function runSuiteWithErrors(
   reporters: Array<string | Reporter> = ['default'],
   stop?: RunStop,
   plan?: PlanTheRun,
+  instances?: readonly EmbeddedInstance[],
 ): Promise<SuiteRun> {
-  const provide = { suiteConfig: config };
+  // Instances of the embedded server, one per worker: the files run in parallel, each worker on its own instance.
+  const parallel = instances !== undefined && instances.length >= embeddedWorkers;
+  const provide = { suiteConfig: config, ...(parallel && { embeddedInstances: [...instances] }) };
   // The collection is no part of the run: its reporters hear of it only once the run starts.
   const gate = plan === undefined ? undefined : reporterGate(reporters.filter((r): r is Reporter => typeof r !== 'string'));
+  const project = suiteProjectOf(parallel ? 'embedded' : 'any-target');
   const options = {
-    ...suiteProject,
-    project: [...suiteProject.project],
+    ...project,
+    project: [...project.project],
     watch: false,
     run: true,
     reporters: gate === undefined ? reporters : [...reporters.filter((r) => typeof r === 'string'), gate.reporter],
@@ -209,7 +217,7 @@ async function startStoppable(
   const detach = stop.attach((reason) => vitest.cancelCurrentRun(reason as CancelReason));
   try {
     if (planned !== undefined) {
-      vitest.provide('creditPlan', planned.plan(await collectedTests(vitest, planned.grep)));
+      vitest.provide('creditPlan', planned.plan(await inOneWorker(vitest, () => collectedTests(vitest, planned.grep))));
       planned.gate?.open();
     }
     await vitest.start([]);
@@ -220,6 +228,21 @@ async function startStoppable(
     await vitest.close();
   }
   return vitest;
+}
+
+/**
+ * Runs `collect` with every project at one worker: collecting only imports the files, so more
+ * workers would only import the suite's own modules once more each. The projects' workers are
+ * back as they were for the run.
+ */
+async function inOneWorker<T>(vitest: Vitest, collect: () => Promise<T>): Promise<T> {
+  const workers = vitest.projects.map((p) => [p.config, p.config.maxWorkers] as const);
+  for (const [config] of workers) config.maxWorkers = 1;
+  try {
+    return await collect();
+  } finally {
+    for (const [config, maxWorkers] of workers) config.maxWorkers = maxWorkers;
+  }
 }
 
 function messageOf(error: unknown): string {

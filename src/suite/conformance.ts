@@ -17,6 +17,7 @@ import { Inconclusive, RuleBroken, must, type BrokenRule, type Choice } from './
 import { BudgetExhausted } from './spend-guard.ts';
 import type { SuiteConfig } from './config.ts';
 import { connectTarget, raisedLimits, type Actor, type SuiteTarget } from './target.ts';
+import { configOfWorker } from './worker-instance.ts';
 import { runStopped, stopOnCancel, stopOnSignals } from './worker-stop.ts';
 
 export interface ExchangeSummary {
@@ -104,7 +105,10 @@ stopOnSignals();
 
 /** The run's target, connected once. */
 export function suiteTarget(): Promise<SuiteTarget> {
-  targetPromise ??= connectTarget(inject('suiteConfig'), { creditHolds: creditPlan()?.holds ?? {} });
+  // In a parallel embedded run, the instance of the server that is this worker's own (worker-instance.ts).
+  targetPromise ??= connectTarget(configOfWorker(inject('suiteConfig'), inject('embeddedInstances'), process.env.VITEST_POOL_ID), {
+    creditHolds: creditPlan()?.holds ?? {},
+  });
   return targetPromise;
 }
 

@@ -2,8 +2,16 @@
  * The embedded target: the reference server with test control, and a loopback HTTPS fixture host
  * it trusts. Used when no base URL is given. This is the one file of src/suite that may start the
  * server, and it only starts it: the tests still speak HTTP to it like to any target.
+ *
+ * A parallel run (vitest project `conformance-embedded`) gets one instance of the server per
+ * worker, each with its own database, test clock and control token, all trusting the one fixture
+ * host: files that run at the same time share nothing but the fixtures. Those instances, and the
+ * fixture host, run in processes of their own (`embedded-process.ts`, `fixture-process.ts`), so
+ * they share no event loop with each other or with vitest's main process.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { fixtureCatalogue } from '../fixtures/export.ts';
 import { startFixtureHost, type FixtureHost } from '../fixtures/fixture-host.ts';
 import { createReferenceServer, type ReferenceServer } from '../server/app.ts';
@@ -11,27 +19,99 @@ import { withDefaults, type ServerSettings } from '../server/config.ts';
 import { isLoopback } from '../server/domain/image-fetch/address-policy.ts';
 import { staticResolver } from '../server/domain/image-fetch/resolver.ts';
 import type { SuiteConfig } from './config.ts';
+import { instanceOptionsVariable, type InstanceAnswer, type InstanceOptions } from './embedded-process.ts';
+import type { FixtureAnswer } from './fixture-process.ts';
+import type { EmbeddedInstance } from './worker-instance.ts';
 
 export interface EmbeddedTarget {
+  /** The first instance's configuration: the one preflight checks and the report names. */
   readonly config: SuiteConfig;
-  readonly server: ReferenceServer;
+  /** Every instance, the first included: one per worker of a parallel run. */
+  readonly instances: readonly EmbeddedInstance[];
+  /** The server, when there is one instance (it runs in this process). */
+  readonly server?: ReferenceServer;
   readonly fixtures: FixtureHost;
   close(): Promise<void>;
 }
 
-/** Short waits keep a full run fast; the suite reads them from /_control/settings. */
+/**
+ * Short waits keep a full run fast; the suite reads them from /_control/settings. Each is as short
+ * as its tests allow on a loaded 2-core machine whose files run in parallel: an ordinary generation
+ * (100 ms, and its image work) ends well within the sync wait, a slow one outlasts it by 2 s, and
+ * a fixture of 4 MB comes over loopback TLS well within the fetch deadline.
+ */
 export const embeddedSettings: Partial<ServerSettings> = {
-  syncWaitMs: 2_000,
+  syncWaitMs: 3_000,
   generationLatencyMs: 100,
-  slowGenerationMs: 4_000,
-  fetchTimeoutMs: 2_000,
+  slowGenerationMs: 5_000,
+  fetchTimeoutMs: 4_000,
 };
 
-export async function startEmbeddedTarget(base: Omit<SuiteConfig, 'baseUrl' | 'control'>, settings = embeddedSettings): Promise<EmbeddedTarget> {
+export interface EmbeddedOptions {
+  /** Instances of the server (default 1, in this process; more run in processes of their own). */
+  readonly instances?: number;
+}
+
+/** One started instance: where it answers, and how it stops. */
+interface Started {
+  readonly instance: EmbeddedInstance;
+  readonly server?: ReferenceServer;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddedTarget(
+  base: Omit<SuiteConfig, 'baseUrl' | 'control'>,
+  settings = embeddedSettings,
+  o: EmbeddedOptions = {},
+): Promise<EmbeddedTarget> {
+  const count = Math.max(1, o.instances ?? 1);
+  const fixtures = count === 1 ? await fixturesInProcess() : await fixturesInChild();
+  const trustedOrigin = { origin: fixtures.origin, ca: fixtures.ca };
+  const attempts = count === 1 ? [startInProcess(settings, trustedOrigin)] : Array.from({ length: count }, () => startInChild(settings, trustedOrigin));
+  const settled = await Promise.allSettled(attempts);
+  const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  const [first] = started;
+  if (failed !== undefined || first === undefined) {
+    await Promise.all(started.map((s) => s.close()));
+    await fixtures.close();
+    throw failed?.reason ?? new Error('embedded target: no instance started');
+  }
+  const config: SuiteConfig = Object.freeze({ ...base, ...first.instance, fixtureBaseUrl: `${fixtures.origin}/f`, fixtureBehaviours: true });
+  return {
+    config,
+    instances: started.map((s) => s.instance),
+    ...(first.server && { server: first.server }),
+    fixtures,
+    async close() {
+      await Promise.all(started.map((s) => s.close()));
+      await fixtures.close();
+    },
+  };
+}
+
+async function fixturesInProcess(): Promise<FixtureHost> {
   const files = Object.fromEntries(
     await Promise.all(fixtureCatalogue().map(async (f) => [f.file, { body: await f.make(), contentType: f.contentType }] as const)),
   );
-  const fixtures = await startFixtureHost({ files });
+  return startFixtureHost({ files });
+}
+
+/** The fixture host in a process of its own; its requests are not recorded here. */
+async function fixturesInChild(): Promise<FixtureHost> {
+  const child = forkEntry('fixture-process', {});
+  const answer = await answerOf<FixtureAnswer>(child, 'the fixture host');
+  if ('error' in answer) {
+    await closeChild(child);
+    throw new Error(`embedded target: the fixture host did not start: ${answer.error}`);
+  }
+  return { origin: answer.origin, ca: answer.ca, url: (path) => `${answer.origin}${path}`, requests: [], close: () => closeChild(child) };
+}
+
+const instanceOf = (origin: string, token: string): EmbeddedInstance =>
+  Object.freeze({ baseUrl: `${origin}/api/v1`, control: Object.freeze({ url: `${origin}/_control`, token }) });
+
+async function startInProcess(settings: Partial<ServerSettings>, trustedOrigin: InstanceOptions['trustedOrigin']): Promise<Started> {
   const token = randomBytes(16).toString('base64url');
   const server = await createReferenceServer({
     dbPath: ':memory:',
@@ -40,23 +120,54 @@ export async function startEmbeddedTarget(base: Omit<SuiteConfig, 'baseUrl' | 'c
     // DNS does not work here, and the safety net refuses every non-loopback connection.
     resolver: staticResolver({}),
     connectGuard: isLoopback,
-    trustedOrigin: { origin: fixtures.origin, ca: fixtures.ca },
+    trustedOrigin,
   });
   const origin = await server.listen('127.0.0.1', 0);
-  const config: SuiteConfig = Object.freeze({
-    ...base,
-    baseUrl: `${origin}/api/v1`,
-    control: { url: `${origin}/_control`, token },
-    fixtureBaseUrl: `${fixtures.origin}/f`,
-    fixtureBehaviours: true,
+  return { instance: instanceOf(origin, token), server, close: () => server.close() };
+}
+
+/** A child process running `name` (a sibling of this file): the compiled .js, or the source through tsx (the repository). */
+function forkEntry(name: string, env: Record<string, string>): ChildProcess {
+  const sources = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./${name}.${sources ? 'ts' : 'js'}`, import.meta.url);
+  return fork(fileURLToPath(entry), [], {
+    execArgv: sources ? ['--import', import.meta.resolve('tsx')] : [],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  return {
-    config,
-    server,
-    fixtures,
-    async close() {
-      await server.close();
-      await fixtures.close();
-    },
-  };
+}
+
+/** The first message of `child`, or an error when it exits or fails first. */
+function answerOf<T>(child: ChildProcess, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onExit = (code: number | null): void => reject(new Error(`embedded target: ${what} exited (${code}) before it listened`));
+    child.once('exit', onExit);
+    child.once('error', reject);
+    child.once('message', (answer: T) => {
+      child.off('exit', onExit);
+      resolve(answer);
+    });
+  });
+}
+
+async function startInChild(settings: Partial<ServerSettings>, trustedOrigin: InstanceOptions['trustedOrigin']): Promise<Started> {
+  const token = randomBytes(16).toString('base64url');
+  const options: InstanceOptions = { settings, controlToken: token, trustedOrigin };
+  const child = forkEntry('embedded-process', { [instanceOptionsVariable]: JSON.stringify(options) });
+  const answer = await answerOf<InstanceAnswer>(child, 'an instance');
+  if ('error' in answer) {
+    await closeChild(child);
+    throw new Error(`embedded target: an instance did not start: ${answer.error}`);
+  }
+  return { instance: instanceOf(answer.origin, token), close: () => closeChild(child) };
+}
+
+/** Disconnecting tells the instance to close; it exits once it has. */
+function closeChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    if (child.connected) child.disconnect();
+    else child.kill();
+  });
 }

@@ -1,0 +1,32 @@
+/**
+ * The embedded target's fixture host in a process of its own (a parallel run, `embedded-target.ts`):
+ * it makes the fixtures (the decompression bomb alone deflates 112 MB) and serves them without
+ * sharing an event loop with vitest's main process or an instance of the server. The parent gets
+ * `{ origin, ca }` over IPC once it listens; the host stops when the parent disconnects.
+ */
+import { pathToFileURL } from 'node:url';
+import { fixtureCatalogue } from '../fixtures/export.ts';
+import { startFixtureHost } from '../fixtures/fixture-host.ts';
+
+/** What the fixture host answers once it listens, or why it could not. */
+export type FixtureAnswer = { readonly origin: string; readonly ca: string } | { readonly error: string };
+
+async function main(): Promise<void> {
+  if (process.send === undefined) throw new Error('fixture-process: start it through embedded-target.ts (IPC)');
+  const files = Object.fromEntries(
+    await Promise.all(fixtureCatalogue().map(async (f) => [f.file, { body: await f.make(), contentType: f.contentType }] as const)),
+  );
+  const host = await startFixtureHost({ files });
+  process.once('disconnect', () => {
+    void host.close().finally(() => process.exit(0));
+  });
+  process.send({ origin: host.origin, ca: host.ca } satisfies FixtureAnswer);
+}
+
+// Only as the entry of a process: embedded-target.ts imports this module for its types.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    process.send?.({ error: error instanceof Error ? error.message : String(error) } satisfies FixtureAnswer);
+    process.exit(1);
+  });
+}
