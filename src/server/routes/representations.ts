@@ -19,3 +19,19 @@ export function tryOnView(tryOn: TryOnRecord, publicUrl: string) {
       return { id: tryOn.id, status: tryOn.status, resultUrl: null, message: tryOn.message ?? 'The try-on failed.' };
   }
 }
+
+const finishedViews = new WeakMap<TryOnRecord, { readonly publicUrl: string; readonly view: ReturnType<typeof tryOnView> }>();
+
+/**
+ * `tryOnView` for GET /tryons/{id}, made once per finished record (issue 15): a final state never
+ * changes, and the store's read cache hands back the same record until it drops it. Nothing in the
+ * view reads the clock (a result URL's expiry shows at the URL, not in the read).
+ */
+export function readView(tryOn: TryOnRecord, publicUrl: string) {
+  if (tryOn.status === 'pending') return tryOnView(tryOn, publicUrl);
+  const made = finishedViews.get(tryOn);
+  if (made?.publicUrl === publicUrl) return made.view;
+  const view = tryOnView(tryOn, publicUrl);
+  finishedViews.set(tryOn, { publicUrl, view });
+  return view;
+}

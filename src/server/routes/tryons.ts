@@ -7,7 +7,7 @@ import { startTryOn, type StartResult } from '../domain/tryon-starts.ts';
 import { authenticate } from './auth.ts';
 import type { ServerContext } from './context.ts';
 import { rateLimit } from './rate-limit.ts';
-import { startedView, tryOnView } from './representations.ts';
+import { readView, startedView, tryOnView } from './representations.ts';
 
 export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const auth = authenticate(ctx);
@@ -30,7 +30,7 @@ export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const tryOn = ctx.store.findTryOn(request.params.id);
     // Spec (Authentication 6): another account's try-on is NOT_FOUND, exactly like a missing one.
     if (!tryOn || tryOn.accountId !== request.accountId) throw new ApiError('NOT_FOUND', 'No try-on with that id on this account.');
-    return tryOnView(tryOn, ctx.publicUrl());
+    return readView(tryOn, ctx.publicUrl());
   });
 }
 
