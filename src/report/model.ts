@@ -311,7 +311,7 @@ function costOf(planned: PlannedCost, ran: readonly Ran[], info: RunInfo): RunCo
   return runCost(planned, {
     credits: control ? null : used,
     creditsCounted: control
-      ? `not counted: with test control each test spends from accounts of its own (the tests that ran reserved ${used})`
+      ? 'not counted: with test control each test spends from accounts of its own, not the user’s'
       : 'as the run counted them: GET /account balances where the run reads them, else every start that could be charged',
     wallSeconds: Math.round(info.durationMs / 100) / 10,
   });
