@@ -33,4 +33,15 @@ describe('withReadCache', () => {
     expect(['a', 'b', 'c'].map((id) => store.findKey(`lookup00000${id}`)?.accountId)).toEqual([account, account, account]);
     store.close();
   });
+
+  it('wraps exactly the Store methods it was written for (a new method must decide whether it changes what is cached)', () => {
+    const store = withReadCache(openSqliteStore(':memory:'));
+    const cached = ['findKey', 'finishFailure', 'finishSuccess', 'findTryOn', 'limitsOf', 'replaceKey', 'revokeKeys', 'setLimits'];
+    const passedThrough = [
+      'accountExists', 'balance', 'close', 'createAccount', 'findIdempotency', 'findImage', 'findResult', 'inputsOf', 'insertImage',
+      'insertTryOn', 'pendingTryOnIds', 'releaseOrphanReservations', 'reserveCredit', 'returnCredit', 'setCredits', 'sweep',
+    ];
+    expect(Object.keys(store).sort()).toEqual([...cached, ...passedThrough].sort());
+    store.close();
+  });
 });

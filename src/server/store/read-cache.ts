@@ -7,7 +7,8 @@
  * key) drops every cached key, a change of limits drops that account's limits, and a try-on is
  * cached only once it is final (success or failed never change: the store moves a try-on only out of
  * pending). Nothing cached depends on the clock. This process is the store's only writer, so
- * nothing changes behind the cache's back.
+ * nothing changes behind the cache's back. A new Store method that writes keys, limits or try-ons
+ * must drop them here too (read-cache.test.ts lists the methods, so a new one is noticed).
  */
 import type { AccountLimits, KeyRecord, Store, TryOnRecord } from './store.ts';
 
