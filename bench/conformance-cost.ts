@@ -29,6 +29,12 @@ export interface EmbeddedRun {
   readonly tests?: { total: number; passed: number; failed: number; inconclusive?: number; skipped: number };
   /** Credits the run says it spent ("· credits N of B" on its last line), when it can know; else absent. */
   readonly creditsSpent?: number;
+  /** report.json's own `cost`: the run's plan (estimate and bound) against what it did, as the run counted it. */
+  readonly reportCost?: {
+    readonly planned: { readonly estimate: { readonly credits: number; readonly wallSeconds: number }; readonly bound: { readonly credits: number; readonly wallSeconds: number }; readonly basis: string };
+    readonly actual: { readonly credits: number | null; readonly creditsCounted: string; readonly wallSeconds: number };
+    readonly errorPercent: { readonly credits: number | null; readonly wallSeconds: number | null };
+  };
   /** Sum of the executed tests' declared cost (upper bounds), from report.json. */
   readonly declaredCost?: { credits: number; starts: number; polls: number; uploads: number };
   readonly outcome?: string;
@@ -48,6 +54,8 @@ export interface RemoteRun {
   readonly skipped?: number;
   readonly creditsSpent?: number;
   readonly creditBudget?: number;
+  /** The run's own "Planned against actual: …" line (its plan's estimate against what it spent and took), when it prints one. */
+  readonly plannedLine?: string;
   /** Skips of the real run whose reason is the credit budget ("needs up to N credits; M of the budget of B are left"). */
   readonly skippedForBudget?: number;
   readonly note?: string;
@@ -107,6 +115,7 @@ export async function runEmbeddedFull(tmpDir: string, seed: number, index = 1): 
     durationMs: number;
     summary: { outcome: string; tests: { total: number; passed: number; failed: number; inconclusive?: number; skipped: number } };
     tests: { state: string; cost?: { credits?: number; starts?: number; polls?: number; uploads?: number } }[];
+    cost?: EmbeddedRun['reportCost'];
   };
   const declaredCost = { credits: 0, starts: 0, polls: 0, uploads: 0 };
   for (const t of report.tests) {
@@ -121,6 +130,7 @@ export async function runEmbeddedFull(tmpDir: string, seed: number, index = 1): 
   const result: EmbeddedRun = {
     ...base,
     ...(spent && { creditsSpent: Number(spent[1]) }),
+    ...(report.cost && { reportCost: report.cost }),
     reportDurationSeconds: Math.round(report.durationMs / 100) / 10,
     tests: report.summary.tests,
     declaredCost,
@@ -154,6 +164,7 @@ export function startRemoteRun(tmpDir: string, timeoutMs: number): { readonly do
     (out): RemoteRun => {
       const summary = /Without test control: (\d+) passed, (\d+) failed, (\d+) skipped, in (\d+) s/.exec(out.output);
       const spent = /spent (\d+) of a budget of (\d+)/.exec(out.output);
+      const planned = /^Planned against actual: .*$/m.exec(out.output);
       const skippedForBudget = out.output.split('\n').filter((line) => /needs up to \d+ credits; \d+ of the budget of \d+ (is|are) left/.test(line)).length;
       const result: RemoteRun = {
         command,
@@ -168,6 +179,7 @@ export function startRemoteRun(tmpDir: string, timeoutMs: number): { readonly do
           reportedSeconds: Number(summary[4]),
         }),
         ...(spent && { creditsSpent: Number(spent[1]), creditBudget: Number(spent[2]) }),
+        ...(planned && { plannedLine: planned[0] }),
         ...(summary && { skippedForBudget }),
         ...(out.timedOut && { note: `stopped after ${Math.round(timeoutMs / 1000)} s, before it finished` }),
       };

@@ -51,7 +51,7 @@ export function serversSection(result: BenchReport['prism']): string[] {
     '### The same ratios by server CPU per response',
     '',
     "The CPU time (user + system, from /proc) each server's process used during its run, per response: the second's ÷ the first's, so above 1× the first needs less CPU per response. " +
-      "A server that is not the bottleneck (autocannon shares the cores) shows here what req/s hides; a process's CPU still counts time stolen by a busy neighbour, so this too is per round, side by side.",
+      "It moves less with the machine's load than req/s (time a process waits for a core is not its CPU time), and shows a server's cost even where autocannon, sharing the cores, is the bottleneck; a busy neighbour still moves it (shared caches, clock), so this too is per round, side by side.",
     '',
     `| Endpoint | Conns | ${ratioPairs.map(([a, b]) => `${names[a]} vs ${names[b]}`).join(' | ')} |`,
     `|---|--:|${ratioPairs.map(() => '--:').join('|')}|`,

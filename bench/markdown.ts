@@ -6,10 +6,11 @@ import type { EngineResult } from './engine.ts';
 import type { Goal } from './goals.ts';
 import type { HeldSyncResult } from './held-sync.ts';
 import { costSection } from './markdown-cost.ts';
-import { fmt, seconds } from './markdown-format.ts';
+import { fmt, fmtSpread, seconds } from './markdown-format.ts';
 import { serversSection } from './markdown-servers.ts';
 import type { BenchReport } from './report.ts';
 import { hasError } from './report.ts';
+import { spread } from './spread.ts';
 
 export function renderMarkdown(report: BenchReport): string {
   const lines: string[] = [
@@ -86,8 +87,9 @@ function heldSection(result: BenchReport['heldSync']): string[] {
   out.push(
     `Concurrent \`POST /tryons/sync\`, each with its own Idempotency-Key, started from an uploaded person photo marked \`slow-generation\` (${r.images.person}) and a garment (${r.images.garment}), on one account with credits and limits raised. ` +
       'Sent in batches of 250 through one undici Agent, each batch held by the server before the next; the server (a child process) reports RSS, V8 heap, held requests and event-loop delay (`monitorEventLoopDelay`, 10 ms resolution, shown as the delay beyond it) over IPC. ' +
-      'Mode **202**: the sync wait (8 s + 1.5 ms per connection) ends before the scripted generation (10 min), so every request is answered 202 when its wait runs out — the cost of holding and releasing, no image is made. ' +
-      'Mode **200**: syncWaitMs 60 s and slowGenerationMs 8 s + 1.5 ms per connection, so every try-on finishes within the wait and is answered 200 `success` — answering them then waits on the engine.',
+      `Mode **202**: the sync wait (${holdOf(r, '202')}) ends before the scripted generation (10 min), so every request is answered 202 when its wait runs out — the cost of holding and releasing, no image is made. ` +
+      `Mode **200**: a sync wait of 60 s and a scripted generation of ${holdOf(r, '200')}, so every try-on finishes within the wait and is answered 200 \`success\` — answering them then waits on the engine. ` +
+      'The hold is long enough for the whole ramp to be held at once; a level where it was not says so in its note.',
     '',
     '| Conns | Mode | Held at peak | Ramp s | Answers | RSS idle → peak MiB | RSS per held KiB | Heap peak MiB | ELD held p50 / p99 / max ms | ELD answering p99 / max ms | First → last answer s | Last due → last answer s | Beyond the hold p50 / p99 ms |',
     '|--:|---|--:|--:|---|---|--:|--:|---|---|--:|--:|---|',
@@ -103,14 +105,46 @@ function heldSection(result: BenchReport['heldSync']): string[] {
       `| ${fmt(l.connections)} | ${l.mode} | ${fmt(l.peakHeld)} | ${fmt((l.rampMs ?? 0) / 1000, 1)} | ${answers}${errors ? `; errors ${errors}` : ''} | ${fmt(l.rssIdleMiB)} → ${fmt(l.rssPeakMiB)} | ${fmt(l.rssPerHeldKiB, 1)} | ${fmt(l.heapPeakMiB)} | ${fmt(l.eldHoldMs?.p50, 1)} / ${fmt(l.eldHoldMs?.p99, 1)} / ${fmt(l.eldHoldMs?.max, 1)} | ${fmt(l.eldDrainMs?.p99, 1)} / ${fmt(l.eldDrainMs?.max, 1)} | ${fmt((l.answerAllMs ?? 0) / 1000, 1)} | ${fmt((l.drainAfterLastDueMs ?? 0) / 1000, 1)} | ${fmt(l.extraLatencyMs?.p50)} / ${fmt(l.extraLatencyMs?.p99)} |`,
     );
   }
+  const notes = r.levels.filter((l) => l.ran && l.note);
+  if (notes.length > 0) out.push('', ...notes.map((l) => `- ${fmt(l.connections)} (${l.mode}): ${l.note ?? ''}`));
+  out.push('', ...heldSpreads(r));
   const skipped = r.levels.filter((l) => !l.ran);
   out.push(
     '',
     `Open-files limit of the load process: ${r.openFilesLimit ? `${r.openFilesLimit.soft} (hard ${r.openFilesLimit.hard})` : 'unknown'}. ${skipped.length === 0 ? 'Every level ran.' : `Not run: ${skipped.map((l) => `${l.connections} (${l.note ?? ''})`).join('; ')}.`} ` +
-      'RSS per held request is (peak − idle) ÷ held, and includes each try-on\'s stored inputs (both images are copied into the in-memory store per try-on). ' +
+      'RSS per held request is (peak − idle) ÷ held, and includes each try-on\'s stored state in the in-memory store. ' +
       'In mode 202 answers arrive as each request\'s own wait ends, so first → last answer is about the ramp; "beyond the hold" is each request\'s time minus the scripted hold (it includes the time the request waited to be read during the ramp).',
     '',
   );
+  return out;
+}
+
+/** The hold of a mode's levels, from their settings: "40 s at 10,000 connections; 13 s at 1,000". */
+function holdOf(r: HeldSyncResult, mode: '200' | '202'): string {
+  const held = r.levels.filter((l) => l.mode === mode && l.settings);
+  const texts = [...new Set(held.map((l) => `${fmt(((mode === '202' ? l.settings?.syncWaitMs : l.settings?.slowGenerationMs) ?? 0) / 1000, 1)} s at ${fmt(l.connections)} connections`))];
+  return texts.length === 0 ? 'per level' : texts.join('; ');
+}
+
+/** Min/median/max over the runs of each level (connections × mode) that ran. */
+function heldSpreads(r: HeldSyncResult): string[] {
+  const groups = new Map<string, HeldSyncResult['levels'][number][]>();
+  for (const l of r.levels.filter((x) => x.ran)) groups.set(`${l.connections}|${l.mode}`, [...(groups.get(`${l.connections}|${l.mode}`) ?? []), l]);
+  if (groups.size === 0) return [];
+  const col = (ls: HeldSyncResult['levels'][number][], pick: (l: HeldSyncResult['levels'][number]) => number | undefined, digits: number) =>
+    fmtSpread(spread(ls.map((l) => pick(l) ?? Number.NaN), digits), digits);
+  const out = [
+    'Each level over its runs, median (min–max):',
+    '',
+    '| Conns | Mode | Runs | RSS peak MiB | RSS per held KiB | Heap peak MiB | Ramp s | ELD held p99 ms | First → last answer s |',
+    '|--:|---|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const ls of groups.values()) {
+    const l0 = ls[0] as HeldSyncResult['levels'][number];
+    out.push(
+      `| ${fmt(l0.connections)} | ${l0.mode} | ${ls.length} | ${col(ls, (l) => l.rssPeakMiB, 1)} | ${col(ls, (l) => l.rssPerHeldKiB, 1)} | ${col(ls, (l) => l.heapPeakMiB, 1)} | ${col(ls, (l) => (l.rampMs === undefined ? undefined : l.rampMs / 1000), 1)} | ${col(ls, (l) => l.eldHoldMs?.p99, 1)} | ${col(ls, (l) => (l.answerAllMs === undefined ? undefined : l.answerAllMs / 1000), 1)} |`,
+    );
+  }
   return out;
 }
 
