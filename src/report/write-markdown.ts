@@ -63,7 +63,7 @@ function cost(report: Report): string[] {
     '|:--|--:|--:|--:|--:|',
     ...costRows(report.cost).map((row) => `| ${row.map(markdownCell).join(' | ')} |`),
     '',
-    `Estimate: ${markdownText(report.cost.planned.basis)} Credits ${markdownText(report.cost.actual.creditsCounted)}.`,
+    `Estimate: ${markdownText(report.cost.planned.basis.replace(/\.$/, ''))}. Credits ${markdownText(report.cost.actual.creditsCounted)}.`,
     '',
   ];
 }
