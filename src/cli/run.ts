@@ -83,19 +83,22 @@ export interface ConductedRun {
 export async function conductRun(request: RunRequest, io: RunIo): Promise<ConductedRun> {
   const { log } = io;
   let embedded: EmbeddedTarget | undefined;
-  let config: SuiteConfig;
-  if (request.config.baseUrl === undefined) {
-    // One instance of the server per worker: the embedded run's files run in parallel (src/suite/vitest-project.ts).
-    embedded = await startEmbeddedTarget(request.config, undefined, { instances: embeddedWorkers });
-    log(`Embedded reference server at ${embedded.config.baseUrl} (test control on), fixtures at ${embedded.config.fixtureBaseUrl}`);
-  }
-  try {
-    // Setup problems stop the run here, before any test file starts (toolkit errors, exit 2).
+  let config: SuiteConfig | undefined;
+  // The embedded target starts (one instance of the server per worker: its files run in parallel,
+  // src/suite/vitest-project.ts) while vitest collects the suite for the plan.
+  const embeddedStart = request.config.baseUrl === undefined ? startEmbeddedTarget(request.config, undefined, { instances: embeddedWorkers }) : undefined;
+  embeddedStart?.catch(() => undefined);
+  // The target checked: setup problems stop the run here, before any test file starts (toolkit errors, exit 2).
+  const checkTarget = async (): Promise<SuiteConfig> => {
+    if (embeddedStart !== undefined) {
+      embedded = await embeddedStart;
+      log(`Embedded reference server at ${embedded.config.baseUrl} (test control on), fixtures at ${embedded.config.fixtureBaseUrl}`);
+    }
     config = await preflight(embedded?.config ?? (request.config as SuiteConfig), { embedded: embedded !== undefined, log });
-  } catch (error) {
-    await embedded?.close();
-    throw error;
-  }
+    return config;
+  };
+  // Any other target is checked before vitest starts at all, as it always was.
+  if (embeddedStart === undefined) await checkTarget();
   let startedAt = new Date();
   // Ctrl-C, SIGTERM, the caller's signal or the plan's wall-time bound stop every request and leave a partial report (interrupt.ts).
   const stop = new RunStop(io.warn);
@@ -109,24 +112,28 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
     try {
       // The plan, from the suite collected on the instance that then runs it, grants the credit
       // budget in the order of value and bounds the run's wall time.
-      const inputs = { ...(await earlierRunFor(config, embedded !== undefined, request.reportRoot)), ...(request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds }) };
-      const plan: PlanTheRun = (tests) => {
-        const plan = planOf(tests, config, inputs);
+      const plan: PlanTheRun = async (tests) => {
+        const checked = config ?? (await checkTarget());
+        const inputs = { ...(await earlierRunFor(checked, embedded !== undefined, request.reportRoot)), ...(request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds }) };
+        const plan = planOf(tests, checked, inputs);
         plannedCost = plannedCostOf(plan);
         log(
-          `Plan: ${plan.tests.filter((t) => !t.skip).length} of ${plan.tests.length} tests to run, ${plan.credits} of ${config.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min`,
+          `Plan: ${plan.tests.filter((t) => !t.skip).length} of ${plan.tests.length} tests to run, ${plan.credits} of ${checked.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min`,
         );
         log(formatEstimate(plan.estimate).trim());
-        log(`Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)`);
+        log(`Seed ${checked.seed} (replay a failure with --seed ${checked.seed} --path <path>)`);
         stop.boundWallTime(plan.wallBoundSeconds * 1000);
         startedAt = new Date();
-        return creditPlanOf(plan);
+        return { creditPlan: creditPlanOf(plan), config: checked, ...(embedded && { instances: embedded.instances }) };
       };
-      ran = await runSuiteWithErrors(config, request.grep, io.reporters(config), stop, plan, embedded?.instances);
+      // What vitest collects with, before the embedded target is up: its shape (test control on), like `run --plan`.
+      const collectWith = config ?? embeddedShape(request.config);
+      ran = await runSuiteWithErrors(collectWith, request.grep, io.reporters(collectWith), stop, plan, embeddedStart !== undefined);
     } finally {
       io.signal?.removeEventListener('abort', onAbort);
-      await embedded?.close();
+      await (embedded ?? (await embeddedStart?.catch(() => undefined)))?.close();
     }
+    if (config === undefined) throw new Error('run: the target was not checked');
     const report = buildReport(
       ran.modules,
       runInfo({
@@ -163,7 +170,21 @@ export interface SuiteRun {
  * What the plan of a run gives the suite (run.ts's conductRun): called with the tests collected on
  * the run's own vitest instance, before any of them runs.
  */
-export type PlanTheRun = (tests: PlannedTest[]) => CreditPlan;
+export type PlanTheRun = (tests: PlannedTest[]) => CreditPlan | PlannedRun | Promise<CreditPlan | PlannedRun>;
+
+/** What the plan of a run gives the suite: the credit grant, and the target when it was not known at collection. */
+export interface PlannedRun {
+  readonly creditPlan: CreditPlan;
+  /** The configuration the tests run with (default: the one the suite was collected with). */
+  readonly config?: SuiteConfig;
+  /** The embedded server's instances, one per worker, in a parallel run. */
+  readonly instances?: readonly EmbeddedInstance[];
+}
+
+/** The embedded target's configuration before it is up: its shape, enough to collect the suite (`run --plan` collects with it too). */
+export function embeddedShape(base: RunRequest['config']): SuiteConfig {
+  return { ...base, baseUrl: 'http://127.0.0.1/api/v1', control: { url: 'embedded', token: 'embedded' }, fixtureBaseUrl: 'embedded' };
+}
 
 /**
  * Runs the conformance project once against `config`; the unhandled errors go into the report's
@@ -176,11 +197,10 @@ export async function runSuiteWithErrors(
   reporters: Array<string | Reporter> = ['default'],
   stop?: RunStop,
   plan?: PlanTheRun,
-  instances?: readonly EmbeddedInstance[],
+  parallel = false,
 ): Promise<SuiteRun> {
-  // Instances of the embedded server, one per worker: the files run in parallel, each worker on its own instance.
-  const parallel = instances !== undefined && instances.length >= embeddedWorkers;
-  const provide = { suiteConfig: config, ...(parallel && { embeddedInstances: [...instances] }) };
+  // In parallel (the embedded server only), each worker runs on an instance of its own: the plan gives them.
+  const provide = { suiteConfig: config };
   // The collection is no part of the run: its reporters hear of it only once the run starts.
   const gate = plan === undefined ? undefined : reporterGate(reporters.filter((r): r is Reporter => typeof r !== 'string'));
   const project = suiteProjectOf(parallel ? 'embedded' : 'any-target');
@@ -215,19 +235,37 @@ async function startStoppable(
   process.env.NODE_ENV ??= 'test';
   const vitest = await withoutSignalListeners(() => createVitest('test', options));
   const detach = stop.attach((reason) => vitest.cancelCurrentRun(reason as CancelReason));
+  let failed: PlanFailed | undefined;
   try {
     if (planned !== undefined) {
-      vitest.provide('creditPlan', planned.plan(await inOneWorker(vitest, () => collectedTests(vitest, planned.grep))));
+      const tests = await inOneWorker(vitest, () => collectedTests(vitest, planned.grep));
+      // A target that fails its checks stops the run as it is (a toolkit error), not as an error of the suite.
+      const made = await Promise.resolve()
+        .then(() => planned.plan(tests))
+        .catch((error: unknown) => Promise.reject(new PlanFailed(error)));
+      const run: PlannedRun = 'creditPlan' in made ? made : { creditPlan: made };
+      if (run.config) vitest.provide('suiteConfig', run.config);
+      if (run.instances) vitest.provide('embeddedInstances', [...run.instances]);
+      vitest.provide('creditPlan', run.creditPlan);
       planned.gate?.open();
     }
     await vitest.start([]);
   } catch (error) {
-    vitest.state.catchError(error, 'Unhandled Error');
+    if (error instanceof PlanFailed) failed = error;
+    else vitest.state.catchError(error, 'Unhandled Error');
   } finally {
     detach();
     await vitest.close();
   }
+  if (failed) throw failed.cause;
   return vitest;
+}
+
+/** The plan could not be made: what went wrong, to be thrown as it is once vitest is closed. */
+class PlanFailed extends Error {
+  constructor(cause: unknown) {
+    super('the plan could not be made', { cause });
+  }
 }
 
 /**
@@ -265,9 +303,7 @@ export function verdict(modules: readonly TestModule[], config: SuiteConfig): nu
 
 async function printPlan(parsed: RunRequest): Promise<number> {
   const embedded = parsed.config.baseUrl === undefined;
-  const config: SuiteConfig = embedded
-    ? { ...parsed.config, baseUrl: 'http://127.0.0.1/api/v1', control: { url: 'embedded', token: 'embedded' }, fixtureBaseUrl: 'embedded' }
-    : (parsed.config as SuiteConfig);
+  const config: SuiteConfig = embedded ? embeddedShape(parsed.config) : (parsed.config as SuiteConfig);
   const inputs = { ...(await earlierRunFor(config, embedded, parsed.reportRoot)), ...(parsed.generationSeconds !== undefined && { generationSeconds: parsed.generationSeconds }) };
   const plan = await planRun(config, parsed.grep, inputs);
   process.stdout.write(`Target: ${embedded ? 'the embedded reference server (test control on)' : config.baseUrl}\n`);

@@ -38,13 +38,17 @@ export interface EmbeddedTarget {
  * Short waits keep a full run fast; the suite reads them from /_control/settings. Each is as short
  * as its tests allow on a loaded 2-core machine whose files run in parallel: an ordinary generation
  * (100 ms, and its image work) ends well within the sync wait, a slow one outlasts it by 2 s, and
- * a fixture of 4 MB comes over loopback TLS well within the fetch deadline.
+ * a fixture of 4 MB comes over loopback TLS well within the fetch deadline. Idle connections stay
+ * open a minute: the suite's client keeps its connections between tests, and one the server closes
+ * just as a test reuses it (a worker slowed by the machine's load) would end that test's request
+ * with ECONNRESET.
  */
 export const embeddedSettings: Partial<ServerSettings> = {
   syncWaitMs: 3_000,
   generationLatencyMs: 100,
   slowGenerationMs: 5_000,
   fetchTimeoutMs: 4_000,
+  keepAliveMs: 60_000,
 };
 
 export interface EmbeddedOptions {
