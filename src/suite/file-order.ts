@@ -27,24 +27,24 @@ export const fileOrder: readonly string[] = [
   'state-machine',
 ];
 
-/** The files of a parallel run, longest first (as measured on the embedded server). */
+/** The files of a parallel run, longest first (as measured in a parallel run on the embedded server). */
 export const longestFirst: readonly string[] = [
+  'image-urls',
   'sync',
+  'uploads',
+  'scoping',
   'state-machine',
   'idempotency',
-  'image-urls',
-  'contract',
-  'scoping',
-  'uploads',
-  'asynchrony',
-  'retrying-client',
   'results',
   'credits',
+  'asynchrony',
   'body-rules',
-  'auth',
+  'retrying-client',
+  'contract',
   'rate-limits',
-  'ssrf-names',
   'routing',
+  'ssrf-names',
+  'auth',
   'idempotency-key',
 ];
 
