@@ -2,13 +2,16 @@
  * A/B of GET /tryons/{id} against its floor (issue 15, item 2): the reference server (a child,
  * bench/server-child.ts) and a bare fastify server in a child of its own that answers the same
  * bytes as a constant JSON body, loaded by autocannon in turn, A B B A per round, at the same
- * connections and duration. Prints each run and the ratio reference / floor as min/median/max over
- * the rounds. A tool for working on the server's hot path; `npm run bench` publishes the figures.
+ * connections and duration. Prints each run (req/s, p99, and the server process's CPU time per
+ * request from /proc, which a loaded machine disturbs less than req/s) and the ratio reference /
+ * floor as min/median/max over the rounds. A tool for working on the server's hot path; `npm run
+ * bench` publishes the figures.
  *
- *   npx tsx bench/ab-get-tryon.ts [--rounds 3] [--seconds 3] [--connections 10] [--profile out.cpuprofile]
+ *   npx tsx bench/ab-get-tryon.ts [--rounds 3] [--seconds 3] [--connections 10] [--profile /tmp/prefix]
  *
- * With --profile, the reference server is also CPU-profiled under the same load afterwards and the
- * summary printed (bench/cpu-profile.ts).
+ * With --profile, both servers are then CPU-profiled under the same load (<prefix>.reference.cpuprofile,
+ * <prefix>.floor.cpuprofile) and the self time per request of each function is printed side by side,
+ * largest difference first (bench/cpu-profile.ts).
  */
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
