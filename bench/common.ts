@@ -4,9 +4,12 @@
  * Every address here is 127.0.0.1; every wait is bounded.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { FormData, request, type Dispatcher } from 'undici';
 import type { ServerSettings } from '../src/server/config.ts';
 import type { ChildStats, FromChild, ToChild } from './server-child.ts';
@@ -29,11 +32,42 @@ export interface ServerChild {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
+/**
+ * Which code the reference server child runs. With BENCH_SERVER_DIST (an absolute path to a fresh
+ * `npm run build`, which `npm run bench` makes first) it is the compiled build, as the installed
+ * package's `serve` runs it: the child script is transpiled once (TypeScript's transpileModule,
+ * types only erased) and run by plain node, so no tsx loader thread (about 30 MiB of RSS) is in the
+ * figures. Without it, the sources under tsx, for scripts run by hand against a working tree.
+ */
+export function serverCode(): { readonly kind: 'dist' | 'source'; readonly description: string } {
+  return process.env.BENCH_SERVER_DIST
+    ? { kind: 'dist', description: 'compiled (npm run build, dist/), run by plain node, as the installed package runs it' }
+    : { kind: 'source', description: 'TypeScript sources under tsx' };
+}
+
+let transpiledChild: string | undefined;
+
+function serverChildEntry(): { script: string; execArgv: string[] } {
+  const source = fileURLToPath(new URL('./server-child.ts', import.meta.url));
+  if (serverCode().kind === 'source') return { script: source, execArgv: ['--import', 'tsx'] };
+  if (!transpiledChild) {
+    const output = ts.transpileModule(readFileSync(source, 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+      fileName: source,
+    }).outputText;
+    const dir = mkdtempSync(join(tmpdir(), 'tryon-bench-child-'));
+    transpiledChild = join(dir, 'server-child.mjs');
+    writeFileSync(transpiledChild, output);
+  }
+  return { script: transpiledChild, execArgv: [] };
+}
+
 /** Starts the reference server in a child process and waits (at most 60 s) until it listens. */
 export async function startServerChild(settings: Partial<ServerSettings> = {}): Promise<ServerChild> {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)), [], {
+  const { script, execArgv } = serverChildEntry();
+  const child: ChildProcess = fork(script, [], {
     cwd: repoRoot,
-    execArgv: ['--import', 'tsx'],
+    execArgv,
     env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify({ settings, controlToken }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

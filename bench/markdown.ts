@@ -76,6 +76,7 @@ function machineSection(report: BenchReport): string[] {
     `| sharp (libvips) | ${v.sharp} (${v.libvips}) |`,
     `| vitest, tsx | ${v.vitest}, ${v.tsx} |`,
     `| Commit | \`${report.code.commit}\`${report.code.srcDirty ? ' with uncommitted changes in src/' : ''} |`,
+    ...(report.code.server ? [`| Reference server's code | ${report.code.server} |`] : []),
     '',
   ];
 }

@@ -33,7 +33,8 @@ export interface BenchReport {
   readonly wallSeconds: number;
   readonly quick: boolean;
   /** The commit measured, and whether src/ had uncommitted changes then. */
-  readonly code: { readonly commit: string; readonly srcDirty: boolean };
+  /** The commit measured, whether src/ had uncommitted changes then, and which code the reference server ran (compiled or sources). */
+  readonly code: { readonly commit: string; readonly srcDirty: boolean; readonly server?: string };
   readonly machine: {
     readonly cpus: number;
     readonly cpuModel: string;

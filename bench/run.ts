@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchProblems } from './bench-schema.ts';
-import { log, repoRoot } from './common.ts';
+import { log, repoRoot, serverCode } from './common.ts';
 import { plan, remotePlanFlags, runEmbeddedFull, startRemoteRun, type EmbeddedRun, type RemoteRun } from './conformance-cost.ts';
 import { runEndToEnd, runEngine, type EngineResult } from './engine.ts';
 import { judgeGoals } from './goals.ts';
@@ -52,7 +52,20 @@ mkdirSync(reportDir, { recursive: true });
 const tmpDir = mkdtempSync(join(tmpdir(), 'tryon-bench-'));
 const elapsed = () => (performance.now() - started) / 1000;
 const git = (...args: string[]) => spawnSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).stdout?.trim() ?? '';
-const code = { commit: git('rev-parse', '--short', 'HEAD') || 'unknown', srcDirty: git('status', '--porcelain', '--', 'src') !== '' };
+
+// The reference server is measured as it ships: compiled by `npm run build` into dist/ (made fresh
+// here, so it is the working tree's code), run by plain node. BENCH_FROM_SOURCE=1 measures the
+// TypeScript sources under tsx instead (tsx's loader thread adds about 30 MiB of RSS).
+if (process.env.BENCH_FROM_SOURCE !== '1' && !process.env.BENCH_SERVER_DIST) {
+  log('building dist/ (npm run build) so the reference server runs compiled, as it ships');
+  const built = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(repoRoot, 'scripts', 'build-package.ts')], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (built.status !== 0) {
+    process.stderr.write(`bench: npm run build failed (exit ${built.status ?? built.signal}); BENCH_FROM_SOURCE=1 measures the sources instead\n`);
+    process.exit(2);
+  }
+  process.env.BENCH_SERVER_DIST = join(repoRoot, 'dist');
+}
+const code = { commit: git('rev-parse', '--short', 'HEAD') || 'unknown', srcDirty: git('status', '--porcelain', '--', 'src') !== '', server: serverCode().description };
 
 async function attempt<T>(name: string, body: () => Promise<T>): Promise<T | { error: string }> {
   try {

@@ -12,10 +12,8 @@ import type { Profiler } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createReferenceServer } from '../src/server/app.ts';
-import { withDefaults, type ServerSettings } from '../src/server/config.ts';
-import { isLoopback } from '../src/server/domain/image-fetch/address-policy.ts';
-import { staticResolver } from '../src/server/domain/image-fetch/resolver.ts';
+import { pathToFileURL } from 'node:url';
+import type { ServerSettings } from '../src/server/config.ts';
 
 export type ToChild =
   | { readonly type: 'stats'; readonly id: number }
@@ -48,6 +46,19 @@ interface ChildOptions {
 
 const send = (message: FromChild) => process.send?.(message);
 const options = JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') as ChildOptions;
+
+/**
+ * The server's code: the compiled build in BENCH_SERVER_DIST (dist/, as `tryon-conformance serve`
+ * runs it once installed; this file is then transpiled and run by plain node, see common.ts), or
+ * else the TypeScript sources under tsx.
+ */
+const dist = process.env.BENCH_SERVER_DIST;
+const codeBase = dist ? pathToFileURL(`${dist}/`).href : new URL('../src/', import.meta.url).href;
+const load = <T>(path: string): Promise<T> => import(new URL(`${path}${dist ? '.js' : '.ts'}`, codeBase).href) as Promise<T>;
+const { createReferenceServer } = await load<typeof import('../src/server/app.ts')>('server/app');
+const { withDefaults } = await load<typeof import('../src/server/config.ts')>('server/config');
+const { isLoopback } = await load<typeof import('../src/server/domain/image-fetch/address-policy.ts')>('server/domain/image-fetch/address-policy');
+const { staticResolver } = await load<typeof import('../src/server/domain/image-fetch/resolver.ts')>('server/domain/image-fetch/resolver');
 const server = await createReferenceServer({
   dbPath: ':memory:',
   controlToken: options.controlToken,
