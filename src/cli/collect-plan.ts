@@ -4,8 +4,8 @@
  * (src/suite/plan.ts). `run --plan` prints it; `run` computes it first, to grant the credit budget
  * in the order of value and to bound the run's wall time.
  */
-import { resolve } from 'node:path';
-import { createVitest, type Vitest } from 'vitest/node';
+import { relative, resolve, sep } from 'node:path';
+import { createVitest, type TestCase, type TestModule, type Vitest } from 'vitest/node';
 import type { Capability, RequirementId } from '../spec/requirements.ts';
 import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
@@ -34,7 +34,7 @@ export async function collectedTests(vitest: Vitest, grep?: string): Promise<Pla
   const pattern = grep === undefined ? undefined : new RegExp(grep);
   return testModules.flatMap((m) =>
     [...m.children.allTests()]
-      .filter((t) => pattern === undefined || pattern.test(t.fullName))
+      .filter((t) => pattern === undefined || pattern.test(nameVitestMatches(t, m)))
       .map((t) => {
         const meta = t.meta();
         return {
@@ -49,6 +49,17 @@ export async function collectedTests(vitest: Vitest, grep?: string): Promise<Pla
         };
       }),
   );
+}
+
+/**
+ * The name `--grep` (vitest's testNamePattern) is matched against, as vitest builds it: the file's
+ * path relative to the project root, each enclosing suite and the test, joined by spaces (not the
+ * " > " of `fullName`), so the plan narrows to exactly the tests the run then runs.
+ */
+export function nameVitestMatches(test: TestCase, module: TestModule): string {
+  const names: string[] = [test.name];
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) names.unshift(parent.name);
+  return [relative(module.project.config.root, module.moduleId).split(sep).join('/'), ...names].join(' ');
 }
 
 /** The plan of a run of `config`. */

@@ -52,6 +52,17 @@ describe('tryon-conformance CLI', () => {
     expect(r.stdout).toMatch(/\n {2}Estimate: \d+ credits?, (\d+ min )?\d+ s \(expected, not a bound; /);
   });
 
+  // --grep narrows the plan to the tests vitest's testNamePattern then runs: names joined by spaces, not " > ".
+  it('plans with --grep exactly the tests the run would run', { timeout: 200_000 }, () => {
+    const plan = (pattern: string) => spawnSync(process.execPath, [bin, 'run', '--plan', '--grep', pattern], { encoding: 'utf8', timeout: 180_000 });
+    const spaced = plan('idempotency replays');
+    expect(spaced.status).toBe(0);
+    expect(spaced.stdout).toMatch(/^Plan: [1-9]\d* tests/m);
+    const arrowed = plan('idempotency > replays');
+    expect(arrowed.status).toBe(0);
+    expect(arrowed.stdout).toMatch(/^Plan: 0 tests/m);
+  });
+
   it('compares two reports: none differ for the reference run against itself', () => {
     const reference = new URL('../../reports/reference/report.json', import.meta.url).pathname;
     const r = run('compare', reference, reference);
