@@ -45,6 +45,12 @@ function sendable(value: string): string {
 const allowedString = (minLength: number, maxLength: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...alphabet), minLength, maxLength });
 
 /** A character the pattern refuses, as it can be sent in a header. */
+// Built once, not per generated value (chain would otherwise build a new string arbitrary each time):
+// the same values for the same seed, at a fraction of the CPU.
+const exactLength = new Map(
+  [7, 8, 128, 129].map((n) => [n, allowedString(n, n).map((value) => ({ label: `${n} allowed characters`, value }))] as const),
+);
+
 const disallowedChar = fc.oneof(
   fc.constantFrom(' ', '\t', '.', '!', '~', '+', '/', '=', ':', '@', '%', '"', ',', ';', '*', '#', '?', '\u00a0', '\u00e9', '\u00ff', '\u0080'),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }).filter((c) => !/^[A-Za-z0-9_-]$/.test(c)).map(sendable),
@@ -56,7 +62,7 @@ const keyValue: fc.Arbitrary<{ readonly label: string; readonly value: string | 
   fc.constant({ label: 'empty', value: '' }),
   fc.string({ unit: 'grapheme', maxLength: 140 }).map((s) => ({ label: 'unicode', value: sendable(s) })),
   fc.string({ unit: 'binary', maxLength: 140 }).map((s) => ({ label: 'code points', value: sendable(s) })),
-  fc.constantFrom(7, 8, 128, 129).chain((n) => allowedString(n, n).map((value) => ({ label: `${n} allowed characters`, value }))),
+  fc.constantFrom(7, 8, 128, 129).chain((n) => exactLength.get(n) ?? allowedString(n, n).map((value) => ({ label: `${n} allowed characters`, value }))),
   allowedString(0, 140).map((value) => ({ label: `${value.length} allowed characters`, value })),
   fc
     .tuple(allowedString(8, 128), disallowedChar, fc.nat())
