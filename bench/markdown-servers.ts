@@ -108,7 +108,7 @@ function profileSection(r: PrismResult): string[] {
   const p = r.profile;
   out.push(
     `One CPU profile of the server process (V8 inspector Profiler in the child, started after warm-up, asked for a sample every 250 µs; it took ${fmt(p.samples)} samples, one per ${fmt(p.meanIntervalUs)} µs on average, as the sampler shares the 2 cores with the load) under ${p.load} (${fmt(p.reqPerSec)} req/s while profiled): ${fmt(p.busyMs)} ms busy of ${fmt(p.sampledMs)} ms (idle ${p.idleShare} %). ` +
-      `Self time = samples × the mean interval; top 10 functions, share of the busy samples; positions are the TypeScript lines (mapped through tsx's source maps). The raw profile is \`${p.file}\` (${fmt(p.fileBytes / 1024)} KiB; open it in Chrome DevTools or speedscope).`,
+      `Self time = samples × the mean interval; top 10 functions, share of the busy samples; positions are the compiled \`dist/\` lines when the server runs compiled (the default), or TypeScript lines mapped through tsx's source maps with BENCH_FROM_SOURCE=1. The raw profile is \`${p.file}\` (${fmt(p.fileBytes / 1024)} KiB; open it in Chrome DevTools or speedscope).`,
     '',
     '| # | Function | Where | Area | Self ms | Share |',
     '|--:|---|---|---|--:|--:|',
