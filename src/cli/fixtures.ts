@@ -11,8 +11,8 @@ import { writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { exportFixtures, fixtureCatalogue } from '../fixtures/export.ts';
-import { startFixtureHost, type FixtureFile, type FixtureHost } from '../fixtures/fixture-host.ts';
+import { exportFixtures, fixtureFiles } from '../fixtures/export.ts';
+import { startFixtureHost, type FixtureHost } from '../fixtures/fixture-host.ts';
 import { parseFlags } from './parse-flags.ts';
 import { ToolkitError } from './toolkit-errors.ts';
 
@@ -75,9 +75,7 @@ async function serveCommand(argv: readonly string[]): Promise<number> {
   // Before making the files (seconds of work): a public address is a choice the user makes explicitly.
   const loopback = (isIP(f.host) === 4 && f.host.startsWith('127.')) || f.host === '::1';
   if (!loopback && !f.public) throw new ToolkitError('USAGE', `fixtures serve: --host ${f.host} is not a loopback address (add --public to allow it)`);
-  const files: Record<string, FixtureFile> = Object.fromEntries(
-    await Promise.all(fixtureCatalogue().map(async (entry) => [entry.file, { body: await entry.make(), contentType: entry.contentType }] as const)),
-  );
+  const files = await fixtureFiles();
   let host: FixtureHost;
   try {
     host = await startFixtureHost({ host: f.host, port, files, public: f.public });

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { makeGarmentImage, makePersonPhoto } from '../fixtures/images.ts';
-import { createReferenceServer } from '../server/app.ts';
+import { createReferenceServer, type ReferenceServer } from '../server/app.ts';
 import { withDefaults, type ServerSettings } from '../server/config.ts';
 import { isLoopback } from '../server/domain/image-fetch/address-policy.ts';
 import { staticResolver } from '../server/domain/image-fetch/resolver.ts';
@@ -25,9 +25,8 @@ export type InstanceAnswer = { readonly origin: string } | { readonly error: str
 
 export const instanceOptionsVariable = 'TRYON_EMBEDDED_INSTANCE';
 
-async function main(): Promise<void> {
-  const options = JSON.parse(process.env[instanceOptionsVariable] ?? 'null') as InstanceOptions | null;
-  if (options === null || process.send === undefined) throw new Error(`embedded-process: start it through embedded-target.ts (${instanceOptionsVariable} and IPC)`);
+/** One embedded instance, listening on loopback: in memory, with test control, trusting the fixture host. */
+export async function listenEmbeddedServer(options: InstanceOptions): Promise<{ server: ReferenceServer; origin: string }> {
   const server = await createReferenceServer({
     dbPath: ':memory:',
     settings: withDefaults(options.settings),
@@ -37,7 +36,13 @@ async function main(): Promise<void> {
     connectGuard: isLoopback,
     trustedOrigin: options.trustedOrigin,
   });
-  const origin = await server.listen('127.0.0.1', 0);
+  return { server, origin: await server.listen('127.0.0.1', 0) };
+}
+
+async function main(): Promise<void> {
+  const options = JSON.parse(process.env[instanceOptionsVariable] ?? 'null') as InstanceOptions | null;
+  if (options === null || process.send === undefined) throw new Error(`embedded-process: start it through embedded-target.ts (${instanceOptionsVariable} and IPC)`);
+  const { server, origin } = await listenEmbeddedServer(options);
   await warmUp(origin, options.controlToken);
   process.once('disconnect', () => {
     void server.close().finally(() => process.exit(0));
@@ -70,7 +75,7 @@ async function warmUp(origin: string, token: string): Promise<void> {
   await start.arrayBuffer();
 }
 
-// Only as the entry of a process: embedded-target.ts imports this module for its types.
+// Only as the entry of a process: embedded-target.ts imports this module for its types and listenEmbeddedServer.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error: unknown) => {
     process.send?.({ error: error instanceof Error ? error.message : String(error) } satisfies InstanceAnswer);

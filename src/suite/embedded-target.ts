@@ -12,14 +12,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { fixtureCatalogue } from '../fixtures/export.ts';
+import { fixtureFiles } from '../fixtures/export.ts';
 import { startFixtureHost, type FixtureHost } from '../fixtures/fixture-host.ts';
-import { createReferenceServer, type ReferenceServer } from '../server/app.ts';
-import { withDefaults, type ServerSettings } from '../server/config.ts';
-import { isLoopback } from '../server/domain/image-fetch/address-policy.ts';
-import { staticResolver } from '../server/domain/image-fetch/resolver.ts';
+import type { ReferenceServer } from '../server/app.ts';
+import type { ServerSettings } from '../server/config.ts';
 import type { SuiteConfig } from './config.ts';
-import { instanceOptionsVariable, type InstanceAnswer, type InstanceOptions } from './embedded-process.ts';
+import { instanceOptionsVariable, listenEmbeddedServer, type InstanceAnswer, type InstanceOptions } from './embedded-process.ts';
 import type { FixtureAnswer } from './fixture-process.ts';
 import type { EmbeddedInstance } from './worker-instance.ts';
 
@@ -95,10 +93,7 @@ export async function startEmbeddedTarget(
 }
 
 async function fixturesInProcess(): Promise<FixtureHost> {
-  const files = Object.fromEntries(
-    await Promise.all(fixtureCatalogue().map(async (f) => [f.file, { body: await f.make(), contentType: f.contentType }] as const)),
-  );
-  return startFixtureHost({ files });
+  return startFixtureHost({ files: await fixtureFiles() });
 }
 
 /** The fixture host in a process of its own; its requests are not recorded here. */
@@ -117,16 +112,7 @@ const instanceOf = (origin: string, token: string): EmbeddedInstance =>
 
 async function startInProcess(settings: Partial<ServerSettings>, trustedOrigin: InstanceOptions['trustedOrigin']): Promise<Started> {
   const token = randomBytes(16).toString('base64url');
-  const server = await createReferenceServer({
-    dbPath: ':memory:',
-    settings: withDefaults(settings),
-    controlToken: token,
-    // DNS does not work here, and the safety net refuses every non-loopback connection.
-    resolver: staticResolver({}),
-    connectGuard: isLoopback,
-    trustedOrigin,
-  });
-  const origin = await server.listen('127.0.0.1', 0);
+  const { server, origin } = await listenEmbeddedServer({ settings, controlToken: token, trustedOrigin });
   return { instance: instanceOf(origin, token), server, close: () => server.close() };
 }
 

@@ -5,7 +5,7 @@
  * `{ origin, ca }` over IPC once it listens; the host stops when the parent disconnects.
  */
 import { pathToFileURL } from 'node:url';
-import { fixtureCatalogue } from '../fixtures/export.ts';
+import { fixtureFiles } from '../fixtures/export.ts';
 import { startFixtureHost } from '../fixtures/fixture-host.ts';
 
 /** What the fixture host answers once it listens, or why it could not. */
@@ -13,10 +13,7 @@ export type FixtureAnswer = { readonly origin: string; readonly ca: string } | {
 
 async function main(): Promise<void> {
   if (process.send === undefined) throw new Error('fixture-process: start it through embedded-target.ts (IPC)');
-  const files = Object.fromEntries(
-    await Promise.all(fixtureCatalogue().map(async (f) => [f.file, { body: await f.make(), contentType: f.contentType }] as const)),
-  );
-  const host = await startFixtureHost({ files });
+  const host = await startFixtureHost({ files: await fixtureFiles() });
   process.once('disconnect', () => {
     void host.close().finally(() => process.exit(0));
   });
