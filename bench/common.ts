@@ -4,8 +4,7 @@
  * Every address here is 127.0.0.1; every wait is bounded.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -45,26 +44,35 @@ export function serverCode(): { readonly kind: 'dist' | 'source'; readonly descr
     : { kind: 'source', description: 'TypeScript sources under tsx' };
 }
 
-let transpiledChild: string | undefined;
+const transpiled = new Map<string, string>();
 
-function serverChildEntry(): { script: string; execArgv: string[] } {
-  const source = fileURLToPath(new URL('./server-child.ts', import.meta.url));
+/**
+ * How to run the bench's child script `name` (a sibling .ts file that imports nothing of this
+ * repository but types): as the reference server runs (serverCode), so the floor and the server
+ * start alike, under tsx or transpiled once and run by plain node.
+ */
+export function childEntry(name: string): { script: string; execArgv: string[] } {
+  const source = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
   if (serverCode().kind === 'source') return { script: source, execArgv: ['--import', 'tsx'] };
-  if (!transpiledChild) {
+  let script = transpiled.get(name);
+  if (!script) {
     const output = ts.transpileModule(readFileSync(source, 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
       fileName: source,
     }).outputText;
-    const dir = mkdtempSync(join(tmpdir(), 'tryon-bench-child-'));
-    transpiledChild = join(dir, 'server-child.mjs');
-    writeFileSync(transpiledChild, output);
+    // Under node_modules/.cache, so its package imports (fastify) resolve from the repository.
+    const dir = join(repoRoot, 'node_modules', '.cache', 'tryon-bench');
+    mkdirSync(dir, { recursive: true });
+    script = join(dir, `${name}.mjs`);
+    writeFileSync(script, output);
+    transpiled.set(name, script);
   }
-  return { script: transpiledChild, execArgv: [] };
+  return { script, execArgv: [] };
 }
 
 /** Starts the reference server in a child process and waits (at most 60 s) until it listens. */
 export async function startServerChild(settings: Partial<ServerSettings> = {}): Promise<ServerChild> {
-  const { script, execArgv } = serverChildEntry();
+  const { script, execArgv } = childEntry('server-child');
   const child: ChildProcess = fork(script, [], {
     cwd: repoRoot,
     execArgv,

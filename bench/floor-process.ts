@@ -3,8 +3,7 @@
  * process, and builds its constant bodies: valid JSON padded to an exact byte size.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { repoRoot } from './common.ts';
+import { childEntry, repoRoot } from './common.ts';
 import type { FloorRoute, FromFloor } from './floor-child.ts';
 
 /**
@@ -25,9 +24,10 @@ export interface FloorServer {
 
 /** Forks the floor with `routes` and waits (at most 60 s) until it listens. */
 export function startFloor(routes: readonly FloorRoute[]): Promise<FloorServer> {
-  const child = fork(fileURLToPath(new URL('./floor-child.ts', import.meta.url)), [], {
+  const { script, execArgv } = childEntry('floor-child');
+  const child = fork(script, [], {
     cwd: repoRoot,
-    execArgv: ['--import', 'tsx'],
+    execArgv,
     env: { ...process.env, BENCH_FLOOR_ROUTES: JSON.stringify(routes) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
