@@ -1,7 +1,7 @@
 /**
  * Per-account rate limits (spec: Limits; POST /tryons rule 5): a rolling 60-second window per
- * account and bucket. Retry-After is the whole seconds until the oldest request in the window
- * leaves it, so waiting that long lets the next request through.
+ * account and bucket. Retry-After is the whole seconds until the request that must leave the window
+ * for one more to fit leaves it, so waiting that long lets the next request through.
  */
 import type { Clock } from './clock.ts';
 
@@ -13,50 +13,84 @@ export type RateDecision =
   | { readonly allowed: true; readonly limit: number; readonly remaining: number; readonly resetSeconds: number }
   | { readonly allowed: false; readonly limit: number; readonly retryAfterSeconds: number };
 
-/** The requests of one account and bucket still in the window, oldest first, from `head` on. */
-interface WindowLog {
+/**
+ * The requests of one account and bucket, oldest first, run-length encoded: `counts[i]` requests
+ * came at `times[i]` (consecutive requests in the same millisecond share one entry). Entries from
+ * `head` on are in the window; `count` is the number of requests they hold.
+ */
+export interface WindowLog {
   times: number[];
+  counts: number[];
   head: number;
+  count: number;
+}
+
+/** Counts one request at `now` in `log`. */
+export function append(log: WindowLog, now: number): void {
+  const last = log.times.length - 1;
+  if (last >= log.head && log.times[last] === now) log.counts[last] = (log.counts[last] ?? 0) + 1;
+  else {
+    log.times.push(now);
+    log.counts.push(1);
+  }
+  log.count++;
 }
 
 /**
- * Sliding-window log limiter; memory is bounded by the limits themselves. Expired entries are
+ * The time of the request `n` places after the oldest in the window (0: the oldest itself), or
+ * undefined when the window holds no such request (`n` negative, fractional or past the newest).
+ */
+export function requestAt(log: WindowLog, n: number): number | undefined {
+  if (!Number.isInteger(n) || n < 0) return undefined;
+  let before = 0;
+  for (let i = log.head; i < log.times.length; i++) {
+    before += log.counts[i] ?? 0;
+    if (n < before) return log.times[i];
+  }
+  return undefined;
+}
+
+/**
+ * Sliding-window log limiter; memory is bounded by the limits themselves, and by one entry per
+ * millisecond of the window whatever the limits (issue 15: with limits raised to millions a
+ * minute, a log of one entry per request kept the garbage collector busy). Expired entries are
  * dropped from the front by moving `head` and compacted now and then, so a request costs O(1)
- * amortised even with limits raised to hundreds of thousands a minute.
+ * amortised.
  */
 export class RateLimiter {
-  readonly #log = new Map<string, WindowLog>();
+  readonly #logs: Record<Bucket, Map<string, WindowLog>> = { starts: new Map(), polls: new Map(), uploads: new Map() };
 
   constructor(private readonly clock: Clock) {}
 
   /** Counts one request if the window has room; otherwise says how long to wait. */
   take(accountId: string, bucket: Bucket, limit: number): RateDecision {
     const now = this.clock.now();
-    const key = `${accountId}\u0000${bucket}`;
-    let log = this.#log.get(key);
+    const logs = this.#logs[bucket];
+    let log = logs.get(accountId);
     if (!log) {
-      log = { times: [], head: 0 };
-      this.#log.set(key, log);
+      log = { times: [], counts: [], head: 0, count: 0 };
+      logs.set(accountId, log);
     }
-    const { times } = log;
-    while (log.head < times.length && (times[log.head] ?? now) <= now - windowMs) log.head++;
+    const { times, counts } = log;
+    while (log.head < times.length && (times[log.head] ?? now) <= now - windowMs) log.count -= counts[log.head++] ?? 0;
     if (log.head > 1024 && log.head * 2 > times.length) {
       log.times = times.slice(log.head);
+      log.counts = counts.slice(log.head);
       log.head = 0;
     }
-    const count = log.times.length - log.head;
+    const count = log.count;
     if (count >= limit) {
-      // The request that must leave the window before one more fits.
-      const oldest = log.times[log.times.length - limit] ?? now;
+      // The request that must leave the window before one more fits: the limit-th newest.
+      const oldest = requestAt(log, count - limit) ?? now;
       return { allowed: false, limit, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
     }
-    log.times.push(now);
+    append(log, now);
     const first = log.times[log.head] ?? now;
     return { allowed: true, limit, remaining: limit - count - 1, resetSeconds: Math.ceil((first + windowMs - now) / 1000) };
   }
 
   /** Forgets every window (test control, after the limits change). */
   reset(): void {
-    this.#log.clear();
+    for (const logs of Object.values(this.#logs)) logs.clear();
   }
 }

@@ -58,7 +58,10 @@ export const sourceMutants: readonly SourceMutant[] = [
     class: 'scoping',
     breaks: ['LIMIT-RATES-PER-ACCOUNT'],
     does: "one window per bucket for all accounts: one account's starts use up another's",
-    edits: [{ find: 'const key = `${accountId}\\u0000${bucket}`;', replace: 'const key = `${bucket}`;' }],
+    edits: [
+      { find: 'let log = logs.get(accountId);', replace: "let log = logs.get('');" },
+      { find: 'logs.set(accountId, log);', replace: "logs.set('', log);" },
+    ],
   },
   {
     name: 'foreign-image-id-usable',
@@ -92,8 +95,8 @@ export const sourceMutants: readonly SourceMutant[] = [
     does: 'a refused request is counted in the window too, while Retry-After still names the time the oldest counted request leaves: a client that waits as told is refused again',
     edits: [
       {
-        find: '      const oldest = log.times[log.times.length - limit] ?? now;\n      return {',
-        replace: '      const oldest = log.times[log.times.length - limit] ?? now;\n      log.times.push(now);\n      return {',
+        find: '      const oldest = requestAt(log, count - limit) ?? now;\n      return {',
+        replace: '      const oldest = requestAt(log, count - limit) ?? now;\n      append(log, now);\n      return {',
       },
     ],
   },
@@ -113,7 +116,7 @@ export const sourceMutants: readonly SourceMutant[] = [
     class: 'retrying-clients',
     breaks: ['LIMIT-429-RETRY-AFTER'],
     does: "Retry-After is counted from the log's first entry, which has long left the window once the account has been busy for a while: right in the first window, too short later",
-    edits: [{ find: 'const oldest = log.times[log.times.length - limit] ?? now;', replace: 'const oldest = log.times[0] ?? now;' }],
+    edits: [{ find: 'const oldest = requestAt(log, count - limit) ?? now;', replace: 'const oldest = log.times[0] ?? now;' }],
   },
   {
     name: 'window-expires-only-when-empty',
@@ -122,7 +125,12 @@ export const sourceMutants: readonly SourceMutant[] = [
     class: 'retrying-clients',
     breaks: ['LIMIT-429-RETRY-AFTER'],
     does: 'old requests leave the window only once all of them have: after Retry-After the window is still full',
-    edits: [{ find: 'while (log.head < times.length && (times[log.head] ?? now) <= now - windowMs) log.head++;', replace: 'if ((times[times.length - 1] ?? now) <= now - windowMs) log.head = times.length;' }],
+    edits: [
+      {
+        find: 'while (log.head < times.length && (times[log.head] ?? now) <= now - windowMs) log.count -= counts[log.head++] ?? 0;',
+        replace: 'if ((times[times.length - 1] ?? now) <= now - windowMs) [log.head, log.count] = [times.length, 0];',
+      },
+    ],
   },
   {
     name: 'retry-after-from-oldest-in-window',
@@ -135,7 +143,7 @@ export const sourceMutants: readonly SourceMutant[] = [
       verdict: 'equivalent',
       why: 'the two are the same request whenever a window holds exactly `limit` requests, and a window never holds more: refused requests are not counted, and a change of limits (test control) resets the windows',
     },
-    edits: [{ find: 'const oldest = log.times[log.times.length - limit] ?? now;', replace: 'const oldest = log.times[log.head] ?? now;' }],
+    edits: [{ find: 'const oldest = requestAt(log, count - limit) ?? now;', replace: 'const oldest = log.times[log.head] ?? now;' }],
   },
   {
     name: 'retry-after-full-window',
@@ -148,7 +156,7 @@ export const sourceMutants: readonly SourceMutant[] = [
       verdict: 'conforming',
       why: 'Limits: "Over a rate limit the response is 429 `RATE_LIMITED` with a `Retry-After` header in seconds." The spec promises seconds after which the request goes through, not the shortest such wait',
     },
-    edits: [{ find: 'const oldest = log.times[log.times.length - limit] ?? now;', replace: 'const oldest = log.times[log.times.length - 1] ?? now;' }],
+    edits: [{ find: 'const oldest = requestAt(log, count - limit) ?? now;', replace: 'const oldest = log.times[log.times.length - 1] ?? now;' }],
   },
 
   // ── asynchrony ──────────────────────────────────────────────────────────────────────────────
@@ -205,7 +213,12 @@ export const sourceMutants: readonly SourceMutant[] = [
     breaks: ['ERR-INVALID-API-KEY'],
     does: "a key's prefix is not compared with the server's",
     expected: { verdict: 'equivalent', why: 'the key is still compared whole against its stored SHA-256, so a key with another prefix never matches: no exchange tells the two apart' },
-    edits: [{ find: "return m && m[1] === keyPrefix ? m[2] : undefined;", replace: 'return m ? m[2] : undefined;' }],
+    edits: [
+      {
+        find: 'return at === keyPrefix.length && key.startsWith(keyPrefix) ? key.slice(idStart, idStart + lookupIdLength) : undefined;',
+        replace: 'return key.slice(idStart, idStart + lookupIdLength);',
+      },
+    ],
   },
   {
     name: 'consent-truthy',
@@ -342,7 +355,7 @@ export const sourceMutants: readonly SourceMutant[] = [
       verdict: 'conforming',
       why: 'POST /tryons/sync: "holds the request open for up to about 55 seconds and returns the finished state in the same call"; "200 | try-on finished within the wait". Both hold: the answer is 200 with the final state, within the wait. When within the wait it comes is not promised. Kept as the conforming variant sync-answers-at-end-of-wait (npm run variants)',
     },
-    edits: [{ find: "for (const held of [...(this.#byTryOn.get(tryOnId) ?? [])]) this.#settle(held, 'finished');", replace: 'void tryOnId;' }],
+    edits: [{ find: "for (const held of woken) this.#settle(held, 'finished');", replace: 'void woken;' }],
   },
 
   // ── SSRF through names (issue 16): killed through the resolver convention of test control ────
