@@ -7,7 +7,8 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from './ids.ts';
 
 export const keyPrefix = 'vto';
-const keyPattern = /^([a-z]+)_live_([A-Za-z0-9]{12})([A-Za-z0-9]{32})$/;
+/** The form of a key: `<prefix>_live_`, a 12-character lookup id and a 32-character secret part. */
+export const keyPattern = /^([a-z]+)_live_([A-Za-z0-9]{12})([A-Za-z0-9]{32})$/;
 
 export interface IssuedKey {
   readonly key: string;
@@ -22,10 +23,30 @@ export function issueKey(): IssuedKey {
   return { key, lookupId, hash: hashKey(key) };
 }
 
-/** The lookup id of a well-formed key, or undefined for a malformed one. */
+const live = '_live_';
+const lookupIdLength = 12;
+const secretLength = 32;
+
+/**
+ * The lookup id of a well-formed key (`keyPattern` with this server's prefix), or undefined for a
+ * malformed one. Read by hand, not by the pattern: every authenticated request reads its key
+ * (issue 15); api-keys.test.ts checks the two agree.
+ */
 export function lookupIdOf(key: string): string | undefined {
-  const m = keyPattern.exec(key);
-  return m && m[1] === keyPrefix ? m[2] : undefined;
+  // The prefix is lowercase letters, so the first `_live_` ends it.
+  const at = key.indexOf(live);
+  const idStart = at + live.length;
+  if (at < 1 || key.length !== idStart + lookupIdLength + secretLength) return undefined;
+  if (!every(key, 0, at, isLowercase) || !every(key, idStart, key.length, isLetterOrDigit)) return undefined;
+  return at === keyPrefix.length && key.startsWith(keyPrefix) ? key.slice(idStart, idStart + lookupIdLength) : undefined;
+}
+
+const isLowercase = (c: number) => c >= 0x61 && c <= 0x7a;
+const isLetterOrDigit = (c: number) => isLowercase(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39);
+
+function every(text: string, from: number, to: number, test: (c: number) => boolean): boolean {
+  for (let i = from; i < to; i++) if (!test(text.charCodeAt(i))) return false;
+  return true;
 }
 
 export function hashKey(key: string): Buffer {
@@ -43,4 +64,13 @@ export function keyMatches(presented: string, storedHash: Buffer): boolean {
 export function bearerToken(header: string | undefined): string | undefined {
   const m = /^Bearer ([^\s]+)$/.exec(header ?? '');
   return m?.[1];
+}
+
+/**
+ * What follows `Bearer ` in an Authorization header, unchecked, or undefined: where only a
+ * well-formed key matters, `lookupIdOf` checks its form (a key has no white space), so this is
+ * `bearerToken` without a second pattern per request (issue 15).
+ */
+export function bearerPart(header: string | undefined): string | undefined {
+  return header !== undefined && header.startsWith('Bearer ') ? header.slice(7) : undefined;
 }

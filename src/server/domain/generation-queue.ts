@@ -7,6 +7,7 @@
 import type { ScenarioName } from '../../fixtures/scenarios.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
+import { DueLists } from './due-lists.ts';
 import type { Engine } from './images/engine.ts';
 import { newResultFile } from './ids.ts';
 
@@ -26,7 +27,8 @@ const failureMessage = 'The try-on could not be generated. Your credit has been 
 
 export class GenerationQueue {
   readonly #waiting: Array<() => void> = [];
-  readonly #timers = new Set<NodeJS.Timeout>();
+  /** Try-ons waiting out their latency: one timer per latency, not one per try-on (issue 15). */
+  readonly #latency = new DueLists<string>((tryOnId) => void this.#run(tryOnId));
   #running = 0;
   #closed = false;
 
@@ -35,18 +37,13 @@ export class GenerationQueue {
   /** Schedules a pending try-on. Safe to call again for the same id: a finished one is left alone. */
   enqueue(tryOnId: string, scenario: ScenarioName | null): void {
     if (this.#closed) return;
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      void this.#run(tryOnId);
-    }, this.o.latencyFor(scenario));
-    this.#timers.add(timer);
+    this.#latency.add(tryOnId, this.o.latencyFor(scenario));
   }
 
   /** Stops scheduling; try-ons not yet finished stay pending in the store and resume on restart. */
   close(): void {
     this.#closed = true;
-    for (const t of this.#timers) clearTimeout(t);
-    this.#timers.clear();
+    this.#latency.clear();
   }
 
   async #run(tryOnId: string): Promise<void> {

@@ -6,7 +6,7 @@ afterEach(() => void vi.useRealTimers());
 function holdAll(waiters: SyncWaiters, ids: readonly string[], ms: number) {
   const outcomes = new Map<number, WaitOutcome[]>();
   const handles = ids.map((id, i) =>
-    waiters.hold(id, ms, (outcome) => outcomes.set(i, [...(outcomes.get(i) ?? []), outcome])),
+    waiters.hold(id, ms, i, (waiter, outcome) => outcomes.set(waiter.subject, [...(outcomes.get(waiter.subject) ?? []), outcome])),
   );
   return { outcomes, handles };
 }
@@ -32,10 +32,10 @@ describe('SyncWaiters', () => {
     vi.useFakeTimers();
     const waiters = new SyncWaiters();
     const order: string[] = [];
-    waiters.hold('a', 1_000, (o) => order.push(`a ${o}`));
+    waiters.hold('a', 1_000, 'a', (w, o) => order.push(`${w.subject} ${o}`));
     vi.advanceTimersByTime(300);
-    waiters.hold('b', 1_000, (o) => order.push(`b ${o}`));
-    waiters.hold('c', 200, (o) => order.push(`c ${o}`));
+    waiters.hold('b', 1_000, 'b', (w, o) => order.push(`${w.subject} ${o}`));
+    waiters.hold('c', 200, 'c', (w, o) => order.push(`${w.subject} ${o}`));
     vi.advanceTimersByTime(199);
     expect(order).toEqual([]);
     vi.advanceTimersByTime(1);
@@ -72,11 +72,11 @@ describe('SyncWaiters', () => {
     vi.useFakeTimers();
     const waiters = new SyncWaiters();
     const order: string[] = [];
-    waiters.hold('a', 1_000, () => {
+    waiters.hold('a', 1_000, undefined, () => {
       order.push('a');
-      waiters.hold('a', 1_000, (o) => order.push(`again ${o}`));
+      waiters.hold('a', 1_000, 'again', (w, o) => order.push(`${w.subject} ${o}`));
     });
-    waiters.hold('b', 1_000, (o) => order.push(`b ${o}`));
+    waiters.hold('b', 1_000, 'b', (w, o) => order.push(`${w.subject} ${o}`));
     vi.advanceTimersByTime(1_000);
     expect(order).toEqual(['a', 'b timeout']);
     expect(waiters.size).toBe(1);
@@ -84,5 +84,35 @@ describe('SyncWaiters', () => {
     expect(order).toEqual(['a', 'b timeout']);
     vi.advanceTimersByTime(1);
     expect(order).toEqual(['a', 'b timeout', 'again timeout']);
+  });
+
+  it('keeps the other waiters of a try-on when its first, middle or last one is let go', () => {
+    vi.useFakeTimers();
+    for (const gone of [0, 1, 2]) {
+      const waiters = new SyncWaiters();
+      const { outcomes, handles } = holdAll(waiters, ['a', 'a', 'a'], 1_000);
+      waiters.release(handles[gone]!);
+      waiters.notify('a');
+      expect([0, 1, 2].map((i) => outcomes.get(i))).toEqual([0, 1, 2].map((i) => (i === gone ? undefined : ['finished'])));
+      expect(waiters.size).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+    }
+  });
+
+  it('wakes a waiter held from inside a notice only at the next notice of its try-on', () => {
+    vi.useFakeTimers();
+    const waiters = new SyncWaiters();
+    const order: string[] = [];
+    waiters.hold('a', 1_000, 'first', (w, o) => {
+      order.push(`${w.subject} ${o}`);
+      waiters.hold('a', 1_000, 'again', (again, o2) => order.push(`${again.subject} ${o2}`));
+    });
+    waiters.hold('a', 1_000, 'second', (w, o) => order.push(`${w.subject} ${o}`));
+    waiters.notify('a');
+    expect(order).toEqual(['first finished', 'second finished']);
+    expect(waiters.size).toBe(1);
+    waiters.notify('a');
+    expect(order).toEqual(['first finished', 'second finished', 'again finished']);
+    expect(waiters.size).toBe(0);
   });
 });

@@ -2,29 +2,39 @@
  * Held sync requests (spec: POST /tryons/sync). A waiter is woken by the generation queue's
  * "finished" notice, never by polling the store, or by its deadline.
  *
- * A held request costs one small record here: its try-on id, its deadline and the callback that
- * answers it (issue 15: ten thousand held requests under 250 MiB). Deadlines are kept in one list per
+ * A held request costs one small record here: its try-on id, its deadline, what answers it (the
+ * route's reply) and the one function that answers every waiter of the route (issue 15: ten
+ * thousand held requests under 250 MiB): no closure of its own. Deadlines are kept in one list per
  * wait length, in the order they fall due (every waiter of a list waits as long), behind one timer
- * per list: no timer, promise or abort signal per request. A waiter let go (its client left) is
- * unlinked at once and keeps nothing alive.
+ * per list: no timer, promise or abort signal per request. The waiters of one try-on are chained
+ * from the first, so the index by try-on holds no array per try-on. A waiter let go (its client
+ * left) is unlinked at once and keeps nothing alive.
  */
 export type WaitOutcome = 'finished' | 'timeout';
 
-/** A held request, as `hold` gives it back; pass it to `release` to let it go unanswered. */
-export interface Waiter {
+/** A held request, as `hold` gives it back (and `wake` is given); pass it to `release` to let it go unanswered. */
+export interface Waiter<T = unknown> {
   readonly tryOnId: string;
+  /** What `hold` was given to answer the request with (the route's reply). */
+  readonly subject: T;
 }
+
+/** Answers a woken waiter; one function for many waiters, so a waiter holds no closure of its own. */
+export type Wake<T> = (waiter: Waiter<T>, outcome: WaitOutcome) => void;
 
 class Held implements Waiter {
   prev: Held | undefined = undefined;
   next: Held | undefined = undefined;
+  /** The next waiter of the same try-on. */
+  same: Held | undefined = undefined;
 
   constructor(
     readonly tryOnId: string,
+    readonly subject: unknown,
     readonly due: number,
     readonly list: DeadlineList,
     /** Undefined once woken or released. */
-    public wake: ((outcome: WaitOutcome) => void) | undefined,
+    public wake: Wake<unknown> | undefined,
   ) {}
 }
 
@@ -38,18 +48,20 @@ class DeadlineList {
 }
 
 export class SyncWaiters {
-  readonly #byTryOn = new Map<string, Held[]>();
+  /** The first waiter of each try-on; the others follow it through `same`. */
+  readonly #byTryOn = new Map<string, Held>();
   readonly #lists = new Map<number, DeadlineList>();
   #size = 0;
 
   /** Holds a request for `tryOnId`: `wake` is called once, with 'finished' or with 'timeout' after `ms`. */
-  hold(tryOnId: string, ms: number, wake: (outcome: WaitOutcome) => void): Waiter {
+  hold<T>(tryOnId: string, ms: number, subject: T, wake: Wake<T>): Waiter<T> {
     let list = this.#lists.get(ms);
     if (!list) {
       list = new DeadlineList(ms);
       this.#lists.set(ms, list);
     }
-    const held = new Held(tryOnId, performance.now() + ms, list, wake);
+    // `wake` is only ever given this waiter, whose subject is a T.
+    const held = new Held(tryOnId, subject, performance.now() + ms, list, wake as Wake<unknown>);
     if (list.tail) {
       list.tail.next = held;
       held.prev = list.tail;
@@ -58,11 +70,16 @@ export class SyncWaiters {
     }
     list.tail = held;
     if (!list.timer) this.#arm(list);
-    const same = this.#byTryOn.get(tryOnId);
-    if (same) same.push(held);
-    else this.#byTryOn.set(tryOnId, [held]);
+    const first = this.#byTryOn.get(tryOnId);
+    if (first) {
+      let last = first;
+      while (last.same) last = last.same;
+      last.same = held;
+    } else {
+      this.#byTryOn.set(tryOnId, held);
+    }
     this.#size++;
-    return held;
+    return held as Waiter<T>;
   }
 
   /** Lets a held request go without waking it (its client went away). Safe to call more than once. */
@@ -72,7 +89,12 @@ export class SyncWaiters {
 
   /** Wakes every waiter of a try-on that reached `success` or `failed`. */
   notify(tryOnId: string): void {
-    for (const held of [...(this.#byTryOn.get(tryOnId) ?? [])]) this.#settle(held, 'finished');
+    // The waiters held now: one held from inside a wake waits for the next notice.
+    const woken: Held[] = [];
+    for (let held = this.#byTryOn.get(tryOnId); held; held = held.same) woken.push(held);
+    this.#byTryOn.delete(tryOnId);
+    for (const held of woken) held.same = undefined;
+    for (const held of woken) this.#settle(held, 'finished');
   }
 
   /** Requests held right now. */
@@ -84,7 +106,7 @@ export class SyncWaiters {
     const wake = held.wake;
     if (!wake) return;
     this.#unlink(held);
-    wake(outcome);
+    wake(held, outcome);
   }
 
   #unlink(held: Held): void {
@@ -102,12 +124,20 @@ export class SyncWaiters {
       list.timer = undefined;
       this.#lists.delete(list.ms);
     }
-    const same = this.#byTryOn.get(held.tryOnId);
-    if (same) {
-      const at = same.indexOf(held);
-      if (at >= 0) same.splice(at, 1);
-      if (same.length === 0) this.#byTryOn.delete(held.tryOnId);
+    const first = this.#byTryOn.get(held.tryOnId);
+    if (first === held) {
+      if (held.same) this.#byTryOn.set(held.tryOnId, held.same);
+      else this.#byTryOn.delete(held.tryOnId);
+    } else {
+      // Not found: notify took it out of the index already.
+      for (let before = first; before; before = before.same) {
+        if (before.same === held) {
+          before.same = held.same;
+          break;
+        }
+      }
     }
+    held.same = undefined;
   }
 
   /** Sets the list's timer for its first waiter (the list's timer is unset, and its head is live). */

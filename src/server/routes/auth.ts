@@ -7,7 +7,7 @@
  */
 import type { onRequestHookHandler } from 'fastify';
 import { ApiError } from '../api-errors.ts';
-import { bearerToken, lookupIdOf } from '../domain/api-keys.ts';
+import { bearerPart, lookupIdOf } from '../domain/api-keys.ts';
 import { keyOfRecord } from '../domain/verified-keys.ts';
 import type { ServerContext } from './context.ts';
 
@@ -16,15 +16,22 @@ export function refuseLater(done: (error?: Error) => void, error: Error): void {
   queueMicrotask(() => done(error));
 }
 
+/** The account of a request's `Authorization` header, or undefined when its key is missing, malformed, unknown or revoked. */
+export function accountOf(ctx: ServerContext, authorization: string | undefined): string | undefined {
+  // A header that bearerToken would refuse (white space in the key) leaves no well-formed key either.
+  const key = bearerPart(authorization);
+  const lookupId = key ? lookupIdOf(key) : undefined;
+  const record = lookupId ? ctx.store.findKey(lookupId) : undefined;
+  // Compare even when the record is revoked, so both paths cost the same.
+  const matches = key !== undefined && record !== undefined && keyOfRecord(key, record);
+  return record && matches && record.revokedAt === null ? record.accountId : undefined;
+}
+
 export function authenticate(ctx: ServerContext): onRequestHookHandler {
   return (request, _reply, done) => {
-    const key = bearerToken(request.headers.authorization);
-    const lookupId = key ? lookupIdOf(key) : undefined;
-    const record = lookupId ? ctx.store.findKey(lookupId) : undefined;
-    // Compare even when the record is revoked, so both paths cost the same.
-    const matches = key !== undefined && record !== undefined && keyOfRecord(key, record);
-    if (!record || !matches || record.revokedAt !== null) return refuseLater(done, new ApiError('INVALID_API_KEY'));
-    request.accountId = record.accountId;
+    const accountId = accountOf(ctx, request.headers.authorization);
+    if (accountId === undefined) return refuseLater(done, new ApiError('INVALID_API_KEY'));
+    request.accountId = accountId;
     done();
   };
 }

@@ -7,16 +7,15 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError } from '../api-errors.ts';
 import { newImageId } from '../domain/ids.ts';
-import { authenticate } from './auth.ts';
 import type { ServerContext } from './context.ts';
-import { rateLimit } from './rate-limit.ts';
+import { authenticateAndLimit } from './rate-limit.ts';
 
 /** What a multipart body may carry besides the image: boundaries, part headers, a few small fields. */
 export const multipartAllowance = 64 * 1024;
 
 export function imageRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const maxBody = ctx.settings.maxImageBytes + multipartAllowance;
-  app.post('/api/v1/images', { onRequest: [authenticate(ctx), rateLimit(ctx, 'uploads'), refuseLongBody(maxBody)] }, async (request) => {
+  app.post('/api/v1/images', { onRequest: [authenticateAndLimit(ctx, 'uploads'), refuseLongBody(maxBody)] }, async (request) => {
     if (!request.isMultipart()) {
       throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data with a boundary.');
     }

@@ -20,18 +20,21 @@ export function tryOnView(tryOn: TryOnRecord, publicUrl: string) {
   }
 }
 
-const finishedViews = new WeakMap<TryOnRecord, { readonly publicUrl: string; readonly view: ReturnType<typeof tryOnView> }>();
+/** The content type fastify gives a JSON answer it serialises; a pre-serialised body is sent with it. */
+export const jsonType = 'application/json; charset=utf-8';
+
+const finishedBodies = new WeakMap<TryOnRecord, { readonly publicUrl: string; readonly body: string }>();
 
 /**
- * `tryOnView` for GET /tryons/{id}, made once per finished record (issue 15): a final state never
- * changes, and the store's read cache hands back the same record until it drops it. Nothing in the
- * view reads the clock (a result URL's expiry shows at the URL, not in the read).
+ * `tryOnView` for GET /tryons/{id} as the JSON it is sent as, made once per finished record (issue
+ * 15): a final state never changes, and the store's read cache hands back the same record until it
+ * drops it. Nothing in the view reads the clock (a result URL's expiry shows at the URL, not in the read).
  */
-export function readView(tryOn: TryOnRecord, publicUrl: string) {
-  if (tryOn.status === 'pending') return tryOnView(tryOn, publicUrl);
-  const made = finishedViews.get(tryOn);
-  if (made?.publicUrl === publicUrl) return made.view;
-  const view = tryOnView(tryOn, publicUrl);
-  finishedViews.set(tryOn, { publicUrl, view });
-  return view;
+export function readBody(tryOn: TryOnRecord, publicUrl: string): string {
+  if (tryOn.status === 'pending') return JSON.stringify(tryOnView(tryOn, publicUrl));
+  const made = finishedBodies.get(tryOn);
+  if (made?.publicUrl === publicUrl) return made.body;
+  const body = JSON.stringify(tryOnView(tryOn, publicUrl));
+  finishedBodies.set(tryOn, { publicUrl, body });
+  return body;
 }

@@ -16,7 +16,7 @@
  * A response sent before the request body was read to its end closes the connection, so a refused
  * request's body (a bad key, a 429, a 413) is never drained.
  */
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors, type ErrorCode } from '../api-errors.ts';
@@ -33,10 +33,29 @@ export function transportOptions(settings: ServerSettings): FastifyHttpOptions<S
     keepAliveTimeout: settings.keepAliveMs,
     // Longer than any id the API issues, so that an over-long id reaches its route and gets 404.
     routerOptions: { maxParamLength: 2048 },
-    http: {
-      requestTimeout: settings.requestDeadlineMs,
-      headersTimeout: Math.min(settings.headersDeadlineMs, settings.requestDeadlineMs),
-      connectionsCheckingInterval: settings.deadlineCheckMs,
+    // The server fastify would make (http.createServer with these deadlines), with one listener that
+    // keeps each connection's current request before fastify routes it (issue 15: no second
+    // 'request' listener and no WeakMap write per request).
+    serverFactory: (route: RequestListener) => {
+      const server = createServer(
+        {
+          requestTimeout: settings.requestDeadlineMs,
+          headersTimeout: Math.min(settings.headersDeadlineMs, settings.requestDeadlineMs),
+          connectionsCheckingInterval: settings.deadlineCheckMs,
+        },
+        (request, response) => {
+          const socket = request.socket as TrackedSocket;
+          // A connection refused at accept gets no route for its request.
+          if (answered.has(socket)) return void socket.destroy();
+          socket[currentRequest] = request;
+          route(request, response);
+        },
+      );
+      // What fastify sets on a server it makes itself (a connection timeout of 0: none).
+      server.keepAliveTimeout = settings.keepAliveMs;
+      server.requestTimeout = settings.requestDeadlineMs;
+      server.setTimeout(0);
+      return server;
     },
     clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket),
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
@@ -66,9 +85,11 @@ export function installTransportGuards(app: FastifyInstance, settings: ServerSet
 
   // A response sent while the request body is still arriving ends the connection after it, and the
   // rest of the body is never read: Node would otherwise drain it to keep the connection alive.
-  // A callback hook, not an async one: no promise per response (issue 15).
+  // A callback hook, not an async one: no promise per response (issue 15). A request a route has
+  // found to have no body (`headersOnly`) has all arrived with its headers, even if the route
+  // answers it before Node has marked it complete.
   app.addHook('onSend', (request, reply, _payload, done) => {
-    if (!request.raw.complete) {
+    if (!request.raw.complete && !request.headersOnly) {
       reply.header('connection', 'close');
       const socket = request.raw.socket as Duplex & { destroySoon?: () => void };
       // Node ends a `connection: close` answer with destroySoon(); this one stops reading instead.
@@ -136,7 +157,10 @@ export function closeWithoutReading(socket: Duplex): void {
 
 const lingering = new WeakSet<Duplex>();
 
-type TrackedSocket = Duplex & { remoteAddress?: string | undefined };
+/** The request a connection sent last (set as each arrives, before fastify routes it). */
+const currentRequest = Symbol('current request');
+
+type TrackedSocket = Duplex & { remoteAddress?: string | undefined; [currentRequest]?: IncomingMessage };
 
 /**
  * Caps the connections that are still sending a request (from accept until their current request
@@ -147,9 +171,8 @@ type TrackedSocket = Duplex & { remoteAddress?: string | undefined };
 function trackReceiving(server: Server, settings: ServerSettings): void {
   const byClient = new Map<string, Set<TrackedSocket>>();
   const all = new Set<TrackedSocket>();
-  const current = new WeakMap<TrackedSocket, IncomingMessage>();
   const isReceiving = (socket: TrackedSocket) => {
-    const request = current.get(socket);
+    const request = socket[currentRequest];
     // A connection already answered and closing (it lingers unread) no longer counts.
     return !socket.destroyed && !lingering.has(socket) && (request === undefined || !request.complete);
   };
@@ -175,12 +198,6 @@ function trackReceiving(server: Server, settings: ServerSettings): void {
       mine.delete(socket);
       if (mine.size === 0 && byClient.get(client) === mine) byClient.delete(client);
     });
-  });
-  server.prependListener('request', (request: IncomingMessage) => {
-    const socket = request.socket as TrackedSocket;
-    // A connection refused at accept gets no route for its request.
-    if (answered.has(socket)) socket.destroy();
-    else current.set(socket, request);
   });
 }
 

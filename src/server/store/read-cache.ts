@@ -25,10 +25,6 @@ class BoundedMap<K, V> {
     return this.#map.get(key);
   }
 
-  has(key: K): boolean {
-    return this.#map.has(key);
-  }
-
   set(key: K, value: V): void {
     if (this.#map.size >= this.max && !this.#map.has(key)) {
       const oldest = this.#map.keys().next();
@@ -75,7 +71,9 @@ export function withReadCache(store: Store, maxEntries = readCacheEntries): Stor
       store.setLimits(accountId, next);
     },
     limitsOf(accountId) {
-      if (limits.has(accountId)) return limits.get(accountId) ?? null;
+      // One lookup: a remembered account without limits of its own is null, an unknown one undefined.
+      const cached = limits.get(accountId);
+      if (cached !== undefined) return cached;
       const value = store.limitsOf(accountId);
       // Only an existing account's limits are remembered (an unknown id could be created later).
       if (value !== null || store.accountExists(accountId)) limits.set(accountId, value);
