@@ -73,13 +73,17 @@ export class DecodePool {
   }
 
   /**
-   * Starts every worker (loading sharp takes a second on a busy machine, which no upload should
-   * wait for) and resolves when the first one is ready, or all of them with `all`.
+   * Starts the first worker (loading sharp takes a second on a busy machine, which no upload should
+   * wait for) and resolves when it is ready; with `all`, starts every worker and waits for all.
+   * Without `all` the others start when a decode first needs one, that is when two run at once
+   * (issue 15: each worker is a V8 isolate of about 15 MiB of RSS, which a server that has not
+   * decoded two images at once does not need); that first decode waits for its worker, once.
    */
   async warm(all = false): Promise<void> {
     if (this.#closed) return;
-    for (const slot of this.#slots) slot.worker ??= this.#spawn(slot);
-    await (all ? Promise.all(this.#slots.map((slot) => slot.ready)) : this.#slots[0]?.ready);
+    const slots = all ? this.#slots : this.#slots.slice(0, 1);
+    for (const slot of slots) slot.worker ??= this.#spawn(slot);
+    await Promise.all(slots.map((slot) => slot.ready));
   }
 
   /** Stops every worker; jobs still waiting answer `busy`. */
@@ -104,6 +108,11 @@ export class DecodePool {
     let waiting = 0;
     for (const queue of this.#queues.values()) waiting += queue.length;
     return { waiting, running: this.#slots.filter((s) => s.job).length };
+  }
+
+  /** Workers started and not stopped (for tests and figures). */
+  workers(): number {
+    return this.#slots.filter((s) => s.worker).length;
   }
 
   #pump(): void {
