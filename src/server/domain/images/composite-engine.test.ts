@@ -36,6 +36,19 @@ describe('createCompositeEngine', () => {
     expect(image(await engine.generate({ person, garment })).equals(first)).toBe(true);
   });
 
+  it('gives, with cachedResults, the bytes the engine without a cache gives, for each pair of inputs', async () => {
+    const cached = createCompositeEngine({ cachedResults: 2 });
+    const people = [await makePersonPhoto(), await makePersonPhoto({ format: 'png' }), await makePersonPhoto({ width: 300, height: 400 })];
+    for (const round of [1, 2]) {
+      for (const person of people) {
+        const want = image(await engine.generate({ person, garment }));
+        expect(image(await cached.generate({ person, garment, title: `round ${round}` })).equals(want)).toBe(true);
+      }
+    }
+    expect(await cached.generate({ person: people[0] ?? garment, garment, scenario: 'generation-fails' })).toEqual({ ok: false, message: safetyFailureMessage });
+    expect(await cached.generate({ person: randomBytes(1, 500), garment })).toEqual({ ok: false, message: generationErrorMessage });
+  });
+
   it('changes the person photo where the garment goes', async () => {
     const person = await makePersonPhoto();
     const result = image(await engine.generate({ person, garment }));

@@ -7,11 +7,17 @@ import sharp from 'sharp';
 import { aiLabelXmp } from './ai-label.ts';
 import type { Engine, EngineInput, EngineResult } from './engine.ts';
 import { sniffFormat, type ImageFormat } from './image-format.ts';
+import { ResultCache } from './result-cache.ts';
 
 /** Options of the composite engine: a simulated generation time, and the sleep that waits it out. */
 export interface CompositeEngineOptions {
   readonly latencyMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * How many results to keep by their inputs (default 0: none), since the same inputs give the same
+   * bytes (result-cache.ts). The server keeps a few; the engine's own benchmark keeps none.
+   */
+  readonly cachedResults?: number;
 }
 
 /** The message of a generation that fails its safety checks (scenario `generation-fails`). */
@@ -35,15 +41,14 @@ const torsoCentreShare = 0.39;
 export function createCompositeEngine(options: CompositeEngineOptions = {}): Engine {
   const latencyMs = options.latencyMs ?? 0;
   const sleep = options.sleep ?? defaultSleep;
+  const cache = (options.cachedResults ?? 0) > 0 ? new ResultCache<EngineResult>(options.cachedResults ?? 0) : undefined;
+  const make = (input: EngineInput): Promise<EngineResult> => composite(input).catch((): EngineResult => ({ ok: false, message: generationErrorMessage }));
   return {
     async generate(input: EngineInput): Promise<EngineResult> {
       if (latencyMs > 0) await sleep(latencyMs);
       if (input.scenario === 'generation-fails') return { ok: false, message: safetyFailureMessage };
-      try {
-        return await composite(input);
-      } catch {
-        return { ok: false, message: generationErrorMessage };
-      }
+      // The image depends on the two images alone (the title does not change it).
+      return cache ? cache.get(ResultCache.keyOf([input.person, input.garment]), () => make(input)) : make(input);
     },
   };
 }

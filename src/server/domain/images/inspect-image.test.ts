@@ -86,7 +86,9 @@ describe('inspectImage refuses', () => {
     const outcome = await inspectImage(bomb, limits);
     const elapsed = performance.now() - started;
     expect(outcome).toMatchObject({ ok: false, code: 'UNSUPPORTED_IMAGE', reason: expect.stringContaining('pixel cap') });
-    expect(elapsed).toBeLessThan(1000);
+    // Refused from its header (the reason names the pixel cap). The bound is loose on purpose: it
+    // catches a full decode (seconds, about 900 MB), not a slow machine (CI has read 450 ms here).
+    expect(elapsed).toBeLessThan(5_000);
     // A coarse guard: decoding would need about 900 MB; RSS also moves for unrelated reasons.
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
   });
