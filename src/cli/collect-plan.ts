@@ -5,7 +5,7 @@
  * in the order of value and to bound the run's wall time.
  */
 import { relative, resolve, sep } from 'node:path';
-import { createVitest, type TestCase, type TestModule, type Vitest } from 'vitest/node';
+import type { TestCase, TestModule, Vitest } from 'vitest/node';
 import type { Capability, RequirementId } from '../spec/requirements.ts';
 import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
@@ -17,6 +17,7 @@ import { packageRoot, suiteProject } from './suite-project.ts';
 
 /** The tests of the conformance project as declared (by full name), optionally narrowed like `--grep`. */
 export async function collectPlannedTests(config: SuiteConfig, grep?: string): Promise<PlannedTest[]> {
+  const { createVitest } = await import('vitest/node');
   const vitest = await createVitest('test', { ...suiteProject, project: [...suiteProject.project], watch: false, provide: { suiteConfig: config } });
   try {
     return await collectedTests(vitest, grep);
@@ -30,7 +31,17 @@ export async function collectPlannedTests(config: SuiteConfig, grep?: string): P
  * vitest instance that then runs the suite, so the files are transformed once.
  */
 export async function collectedTests(vitest: Vitest, grep?: string): Promise<PlannedTest[]> {
+  return (await collectionOf(vitest, grep)).tests;
+}
+
+/** The tests `vitest` collects, and whether every file loaded (a collection with errors is not kept: collection-cache.ts). */
+export async function collectionOf(vitest: Vitest, grep?: string): Promise<{ readonly tests: PlannedTest[]; readonly complete: boolean }> {
   const { testModules } = await vitest.collect();
+  return { tests: plannedTestsOf(testModules, grep), complete: testModules.every((m) => m.errors().length === 0) };
+}
+
+/** The tests of `testModules` as the plan reads them (their declarations), narrowed like `--grep`. */
+export function plannedTestsOf(testModules: readonly TestModule[], grep?: string): PlannedTest[] {
   const pattern = grep === undefined ? undefined : new RegExp(grep);
   return testModules.flatMap((m) =>
     [...m.children.allTests()]

@@ -1,9 +1,8 @@
-/** The CLI's commands, each a name, a one-line summary and a function of its own argv. */
-import { buildDocs } from '../docs/build-docs.ts';
-import { compare } from './compare.ts';
-import { fixtures } from './fixtures.ts';
-import { run } from './run.ts';
-import { serve } from './serve.ts';
+/**
+ * The CLI's commands, each a name, a one-line summary and a function of its own argv. A command's
+ * module loads when it runs, so `run` starts the embedded server's processes before the reference
+ * server, the docs builder or vitest are loaded into this one (issue 15: start-up).
+ */
 import { parseFlags } from './parse-flags.ts';
 
 export interface Command {
@@ -13,10 +12,14 @@ export interface Command {
 }
 
 export const commands: readonly Command[] = [
-  { name: 'run', summary: 'run the conformance suite (against --base-url, or the embedded reference server)', run },
-  { name: 'compare', summary: 'list the requirements whose verdicts differ between two report.json files', run: compare },
-  { name: 'fixtures', summary: 'export the fixture images (fixtures export DIR), or serve them with the behaviour routes (fixtures serve)', run: fixtures },
-  { name: 'serve', summary: 'start the reference server (a stateful mock of the whole API)', run: serve },
+  { name: 'run', summary: 'run the conformance suite (against --base-url, or the embedded reference server)', run: async (argv) => (await import('./run.ts')).run(argv) },
+  { name: 'compare', summary: 'list the requirements whose verdicts differ between two report.json files', run: async (argv) => (await import('./compare.ts')).compare(argv) },
+  {
+    name: 'fixtures',
+    summary: 'export the fixture images (fixtures export DIR), or serve them with the behaviour routes (fixtures serve)',
+    run: async (argv) => (await import('./fixtures.ts')).fixtures(argv),
+  },
+  { name: 'serve', summary: 'start the reference server (a stateful mock of the whole API)', run: async (argv) => (await import('./serve.ts')).serve(argv) },
   {
     name: 'docs',
     summary: 'build the docs site into reports/docs/ from openapi.yaml',
@@ -26,6 +29,7 @@ export const commands: readonly Command[] = [
         process.stdout.write('usage: tryon-conformance docs\n\nBuilds reports/docs/index.html and catalogue.html.\n');
         return 0;
       }
+      const { buildDocs } = await import('../docs/build-docs.ts');
       const built = await buildDocs();
       process.stdout.write(`docs: ${built.index}\ncatalogue: ${built.catalogue}\n`);
       return 0;

@@ -7,7 +7,8 @@
  */
 import { appendFile, readFile } from 'node:fs/promises';
 import type { CancelReason } from 'vitest';
-import { createVitest, startVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
+// vitest loads when the suite starts, after the embedded server's processes (commands.ts).
+import type { createVitest, Reporter, TestModule, Vitest } from 'vitest/node';
 import { headline } from '../report/format.ts';
 import { buildReport, type Report } from '../report/model.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
@@ -21,7 +22,9 @@ import type { EmbeddedInstance } from '../suite/worker-instance.ts';
 import type { PlannedCost } from '../report/cost.ts';
 import { formatEstimate, formatPlan, plannedCostOf, type PlannedTest } from '../suite/plan.ts';
 import type { CreditPlan } from '../suite/conformance.ts';
-import { collectedTests, creditPlanOf, earlierRunFor, planOf, planRun } from './collect-plan.ts';
+import { collectionOf, creditPlanOf, earlierRunFor, planOf, planRun, plannedTestsOf } from './collect-plan.ts';
+import { collectionCacheFor, type CollectionCache } from './collection-cache.ts';
+import { collectionDifference } from './collection-check.ts';
 import { reporterGate, type ReporterGate } from './gated-reporter.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
 import { RunStop, endedByTheStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
@@ -110,15 +113,16 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
     let ran: SuiteRun;
     let plannedCost: PlannedCost | undefined;
     try {
-      // The plan, from the suite collected on the instance that then runs it, grants the credit
+      // The plan, from the suite collected on the instance that then runs it (or, with test control,
+      // from the collection a run of the same files kept, collection-cache.ts), grants the credit
       // budget in the order of value and bounds the run's wall time.
-      const plan: PlanTheRun = async (tests) => {
+      const plan: PlanTheRun = async (tests, how) => {
         const checked = config ?? (await checkTarget());
         const inputs = { ...(await earlierRunFor(checked, embedded !== undefined, request.reportRoot)), ...(request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds }) };
         const plan = planOf(tests, checked, inputs);
         plannedCost = plannedCostOf(plan);
         log(
-          `Plan: ${plan.tests.filter((t) => !t.skip).length} of ${plan.tests.length} tests to run, ${plan.credits} of ${checked.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min`,
+          `Plan: ${plan.tests.filter((t) => !t.skip).length} of ${plan.tests.length} tests to run, ${plan.credits} of ${checked.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min${how?.kept ? ' (from the collection kept for these files, checked against the run)' : ''}`,
         );
         log(formatEstimate(plan.estimate).trim());
         log(`Seed ${checked.seed} (replay a failure with --seed ${checked.seed} --path <path>)`);
@@ -170,7 +174,7 @@ export interface SuiteRun {
  * What the plan of a run gives the suite (run.ts's conductRun): called with the tests collected on
  * the run's own vitest instance, before any of them runs.
  */
-export type PlanTheRun = (tests: PlannedTest[]) => CreditPlan | PlannedRun | Promise<CreditPlan | PlannedRun>;
+export type PlanTheRun = (tests: PlannedTest[], how?: { readonly kept: boolean }) => CreditPlan | PlannedRun | Promise<CreditPlan | PlannedRun>;
 
 /** What the plan of a run gives the suite: the credit grant, and the target when it was not known at collection. */
 export interface PlannedRun {
@@ -213,7 +217,11 @@ export async function runSuiteWithErrors(
     provide,
     ...(grep !== undefined && { testNamePattern: grep }),
   };
-  const vitest = stop === undefined && plan === undefined ? await startVitest('test', [], options) : await startStoppable(options, stop ?? new RunStop(), plan && { plan, grep, ...(gate && { gate }) });
+  const { startVitest } = await import('vitest/node');
+  // With test control the suite's collection for the plan is kept by content (collection-cache.ts).
+  const cache = plan === undefined ? undefined : collectionCacheFor(project, config, grep);
+  const planned = plan && { plan, grep, ...(gate && { gate }), ...(cache && { cache }) };
+  const vitest = stop === undefined && plan === undefined ? await startVitest('test', [], options) : await startStoppable(options, stop ?? new RunStop(), planned);
   await vitest.close();
   const unhandledErrors = vitest.state.getUnhandledErrors().map((e) => ({ message: messageOf(e) }));
   return { modules: vitest.state.getTestModules(), unhandledErrors };
@@ -222,26 +230,30 @@ export async function runSuiteWithErrors(
 /**
  * startVitest, stoppable: without vitest's own SIGINT/SIGTERM listeners (they exit the process at
  * once), and cancelled by `stop` (vitest's cancel reaches the worker: src/suite/worker-stop.ts).
- * With `plan`, the files are collected first and the plan's credit grant is provided.
+ * With `plan`, the files are collected first (or their kept collection is read, and checked
+ * against the run's own once it has run) and the plan's credit grant is provided.
  */
 async function startStoppable(
   options: Parameters<typeof createVitest>[1],
   stop: RunStop,
-  planned?: { readonly plan: PlanTheRun; readonly grep: string | undefined; readonly gate?: ReporterGate },
+  planned?: PlanSource & { readonly plan: PlanTheRun; readonly gate?: ReporterGate },
 ): Promise<Vitest> {
   // What startVitest sets before it creates the instance.
   process.env.TEST = 'true';
   process.env.VITEST = 'true';
   process.env.NODE_ENV ??= 'test';
+  const { createVitest } = await import('vitest/node');
   const vitest = await withoutSignalListeners(() => createVitest('test', options));
   const detach = stop.attach((reason) => vitest.cancelCurrentRun(reason as CancelReason));
   let failed: PlanFailed | undefined;
   try {
+    let kept: PlannedTest[] | undefined;
     if (planned !== undefined) {
-      const tests = await inOneWorker(vitest, () => collectedTests(vitest, planned.grep));
+      kept = planned.cache?.read();
+      const tests = kept ?? (await collectAndKeep(vitest, planned));
       // A target that fails its checks stops the run as it is (a toolkit error), not as an error of the suite.
       const made = await Promise.resolve()
-        .then(() => planned.plan(tests))
+        .then(() => planned.plan(tests, { kept: kept !== undefined }))
         .catch((error: unknown) => Promise.reject(new PlanFailed(error)));
       const run: PlannedRun = 'creditPlan' in made ? made : { creditPlan: made };
       if (run.config) vitest.provide('suiteConfig', run.config);
@@ -250,6 +262,7 @@ async function startStoppable(
       planned.gate?.open();
     }
     await vitest.start([]);
+    if (kept !== undefined && planned !== undefined) checkKeptCollection(vitest, kept, planned, stop);
   } catch (error) {
     if (error instanceof PlanFailed) failed = error;
     else vitest.state.catchError(error, 'Unhandled Error');
@@ -259,6 +272,33 @@ async function startStoppable(
   }
   if (failed) throw failed.cause;
   return vitest;
+}
+
+/** Where a run's plan finds its tests: `grep` narrows them, and `cache` keeps their collection (test control only). */
+interface PlanSource {
+  readonly grep: string | undefined;
+  readonly cache?: CollectionCache;
+}
+
+/** Collects the suite in one worker, and keeps the collection when every file loaded. */
+async function collectAndKeep(vitest: Vitest, source: PlanSource): Promise<PlannedTest[]> {
+  const collected = await inOneWorker(vitest, () => collectionOf(vitest, source.grep));
+  if (collected.complete) source.cache?.write(collected.tests);
+  return collected.tests;
+}
+
+/**
+ * A run planned from a kept collection compares it with the tests it collected itself; should they
+ * differ, the entry goes and the run has an error of its own (exit 2): its plan was made for other tests.
+ */
+function checkKeptCollection(vitest: Vitest, kept: readonly PlannedTest[], planned: PlanSource, stop: RunStop): void {
+  const difference = collectionDifference(kept, plannedTestsOf(vitest.state.getTestModules(), planned.grep), stop.stopped !== undefined);
+  if (difference === undefined) return;
+  planned.cache?.forget();
+  vitest.state.catchError(
+    new Error(`the plan came from a collection of the suite kept in ${planned.cache?.file ?? 'the cache'}, which does not match the tests this run collected: ${difference}. The entry is removed; run again for a plan of these tests.`),
+    'Unhandled Error',
+  );
 }
 
 /** The plan could not be made: what went wrong, to be thrown as it is once vitest is closed. */
