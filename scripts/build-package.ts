@@ -4,9 +4,11 @@
  * beside itself at run time are copied next to it, and the CLI is made executable.
  */
 import { spawnSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { parseOpenApi, sha256Of, type ParsedCopy } from '../src/spec/openapi.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dist = join(root, 'dist');
@@ -27,8 +29,21 @@ async function build(): Promise<void> {
     await mkdir(dirname(join(dist, asset)), { recursive: true });
     await copyFile(join(root, 'src', asset), join(dist, asset));
   }
+  await writeParsedOpenApi();
   await chmod(join(dist, 'cli', 'main.js'), 0o755);
-  process.stdout.write(`build: dist/ (${runtimeAssets.length} assets copied)\n`);
+  process.stdout.write(`build: dist/ (${runtimeAssets.length} assets copied, openapi.yaml parsed)\n`);
+}
+
+/**
+ * openapi.yaml parsed once here, as JSON beside the compiled spec module (src/spec/openapi.ts reads
+ * it when its SHA-256 matches the YAML text), after checking that JSON carries the document whole.
+ */
+async function writeParsedOpenApi(): Promise<void> {
+  const text = await readFile(join(root, 'openapi.yaml'), 'utf8');
+  const document = parseOpenApi(text);
+  const json = JSON.stringify({ sha256: sha256Of(text), document } satisfies ParsedCopy);
+  if (!isDeepStrictEqual((JSON.parse(json) as ParsedCopy).document, document)) throw new Error('openapi.yaml does not survive JSON unchanged; no parsed copy');
+  await writeFile(join(dist, 'spec', 'openapi.parsed.json'), json);
 }
 
 try {

@@ -1,9 +1,10 @@
 /**
  * One instance of the embedded reference server in a process of its own (`embedded-target.ts`
  * starts one per worker of a parallel run): the instances then use the machine's cores instead of
- * sharing the event loop of vitest's main process. The parent gives the instance's options in
- * TRYON_EMBEDDED_INSTANCE and gets `{ origin }` back over IPC once it listens; the instance stops
- * when the parent disconnects (a close, or a parent that is gone).
+ * sharing the event loop of vitest's main process. The parent sends the instance's options as the
+ * first IPC message (once the fixture host it trusts is up; the modules load meanwhile) and gets
+ * `{ origin }` back once it listens; the instance stops when the parent disconnects (a close, or a
+ * parent that is gone).
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -23,8 +24,6 @@ export interface InstanceOptions {
 /** What the instance answers once it listens, or why it could not. */
 export type InstanceAnswer = { readonly origin: string } | { readonly error: string };
 
-export const instanceOptionsVariable = 'TRYON_EMBEDDED_INSTANCE';
-
 /** One embedded instance, listening on loopback: in memory, with test control, trusting the fixture host. */
 export async function listenEmbeddedServer(options: InstanceOptions): Promise<{ server: ReferenceServer; origin: string }> {
   const server = await createReferenceServer({
@@ -40,8 +39,12 @@ export async function listenEmbeddedServer(options: InstanceOptions): Promise<{ 
 }
 
 async function main(): Promise<void> {
-  const options = JSON.parse(process.env[instanceOptionsVariable] ?? 'null') as InstanceOptions | null;
-  if (options === null || process.send === undefined) throw new Error(`embedded-process: start it through embedded-target.ts (${instanceOptionsVariable} and IPC)`);
+  if (process.send === undefined) throw new Error('embedded-process: start it through embedded-target.ts (IPC)');
+  // The parent starts this process before it knows the fixture host's origin, and sends the options then.
+  const options = await new Promise<InstanceOptions>((resolve, reject) => {
+    process.once('message', (message: InstanceOptions) => resolve(message));
+    process.once('disconnect', () => reject(new Error('embedded-process: the parent left before it sent the options')));
+  });
   const { server, origin } = await listenEmbeddedServer(options);
   await warmUp(origin, options.controlToken);
   process.once('disconnect', () => {
@@ -66,7 +69,11 @@ async function warmUp(origin: string, token: string): Promise<void> {
     const answer = await fetch(`${origin}/api/v1/images`, { method: 'POST', headers: { authorization }, body: form });
     return ((await answer.json()) as { id?: string }).id;
   };
-  const [personImageId, garmentImageId] = await Promise.all([upload(await makePersonPhoto(), 'person.jpg', 'image/jpeg'), upload(await makeGarmentImage({ format: 'png' }), 'garment.png', 'image/png')]);
+  // Small images: the decoders and the generation start the same, at a fraction of the CPU (several instances start at once).
+  const [personImageId, garmentImageId] = await Promise.all([
+    upload(await makePersonPhoto({ width: 120, height: 160 }), 'person.jpg', 'image/jpeg'),
+    upload(await makeGarmentImage({ width: 100, height: 100, format: 'png' }), 'garment.png', 'image/png'),
+  ]);
   const start = await fetch(`${origin}/api/v1/tryons/sync`, {
     method: 'POST',
     headers: { authorization, 'content-type': 'application/json', 'idempotency-key': `warm-up-${randomBytes(8).toString('hex')}` },
@@ -78,7 +85,7 @@ async function warmUp(origin: string, token: string): Promise<void> {
 // Only as the entry of a process: embedded-target.ts imports this module for its types and listenEmbeddedServer.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error: unknown) => {
-    process.send?.({ error: error instanceof Error ? error.message : String(error) } satisfies InstanceAnswer);
+    if (process.connected) process.send?.({ error: error instanceof Error ? error.message : String(error) } satisfies InstanceAnswer);
     process.exit(1);
   });
 }

@@ -12,13 +12,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { fixtureFiles } from '../fixtures/export.ts';
-import { startFixtureHost, type FixtureHost } from '../fixtures/fixture-host.ts';
+import type { FixtureHost } from '../fixtures/fixture-host.ts';
 import type { ReferenceServer } from '../server/app.ts';
 import type { ServerSettings } from '../server/config.ts';
 import type { SuiteConfig } from './config.ts';
-import { instanceOptionsVariable, listenEmbeddedServer, type InstanceAnswer, type InstanceOptions } from './embedded-process.ts';
+import type { InstanceAnswer, InstanceOptions } from './embedded-process.ts';
 import type { FixtureAnswer } from './fixture-process.ts';
+import { transpiledEntry } from './transpiled-tree.ts';
 import type { EmbeddedInstance } from './worker-instance.ts';
 
 export interface EmbeddedTarget {
@@ -35,17 +35,17 @@ export interface EmbeddedTarget {
 /**
  * Short waits keep a full run fast; the suite reads them from /_control/settings. Each is as short
  * as its tests allow on a loaded 2-core machine whose files run in parallel: an ordinary generation
- * (100 ms, and its image work) ends well within the sync wait, a slow one outlasts it by 2 s, and
+ * (100 ms, and its image work) ends well within the sync wait, a slow one outlasts it by 1 s, and
  * a fixture of 4 MB comes over loopback TLS well within the fetch deadline. Idle connections stay
  * open a minute: the suite's client keeps its connections between tests, and one the server closes
  * just as a test reuses it (a worker slowed by the machine's load) would end that test's request
  * with ECONNRESET.
  */
 export const embeddedSettings: Partial<ServerSettings> = {
-  syncWaitMs: 3_000,
+  syncWaitMs: 1_500,
   generationLatencyMs: 100,
-  slowGenerationMs: 5_000,
-  fetchTimeoutMs: 4_000,
+  slowGenerationMs: 2_500,
+  fetchTimeoutMs: 2_500,
   keepAliveMs: 60_000,
 };
 
@@ -67,18 +67,21 @@ export async function startEmbeddedTarget(
   o: EmbeddedOptions = {},
 ): Promise<EmbeddedTarget> {
   const count = Math.max(1, o.instances ?? 1);
-  const fixtures = count === 1 ? await fixturesInProcess() : await fixturesInChild();
-  const trustedOrigin = { origin: fixtures.origin, ca: fixtures.ca };
-  const attempts = count === 1 ? [startInProcess(settings, trustedOrigin)] : Array.from({ length: count }, () => startInChild(settings, trustedOrigin));
-  const settled = await Promise.allSettled(attempts);
+  const fixturesStart = count === 1 ? fixturesInProcess() : fixturesInChild();
+  const trustedOrigin = fixturesStart.then((f) => ({ origin: f.origin, ca: f.ca }));
+  // The instances' processes start with the fixture host's, and load their modules while it starts;
+  // each is told the host's origin once it is known.
+  const attempts = count === 1 ? [trustedOrigin.then((t) => startInProcess(settings, t))] : Array.from({ length: count }, () => startInChild(settings, trustedOrigin));
+  const [fixturesSettled, ...settled] = await Promise.allSettled([fixturesStart, ...attempts]);
   const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  const failed = [fixturesSettled, ...settled].find((s): s is PromiseRejectedResult => s?.status === 'rejected');
   const [first] = started;
-  if (failed !== undefined || first === undefined) {
+  if (failed !== undefined || first === undefined || fixturesSettled?.status !== 'fulfilled') {
     await Promise.all(started.map((s) => s.close()));
-    await fixtures.close();
+    if (fixturesSettled?.status === 'fulfilled') await fixturesSettled.value.close();
     throw failed?.reason ?? new Error('embedded target: no instance started');
   }
+  const fixtures = fixturesSettled.value;
   const config: SuiteConfig = Object.freeze({ ...base, ...first.instance, fixtureBaseUrl: `${fixtures.origin}/f`, fixtureBehaviours: true });
   return {
     config,
@@ -92,13 +95,16 @@ export async function startEmbeddedTarget(
   };
 }
 
+// The server and fixture modules load only for an instance in this process: a parallel run's
+// parent starts child processes and never needs them.
 async function fixturesInProcess(): Promise<FixtureHost> {
+  const [{ fixtureFiles }, { startFixtureHost }] = await Promise.all([import('../fixtures/export.ts'), import('../fixtures/fixture-host.ts')]);
   return startFixtureHost({ files: await fixtureFiles() });
 }
 
 /** The fixture host in a process of its own; its requests are not recorded here. */
 async function fixturesInChild(): Promise<FixtureHost> {
-  const child = forkEntry('fixture-process', {});
+  const child = forkEntry('fixture-process');
   const answer = await answerOf<FixtureAnswer>(child, 'the fixture host');
   if ('error' in answer) {
     await closeChild(child);
@@ -112,19 +118,28 @@ const instanceOf = (origin: string, token: string): EmbeddedInstance =>
 
 async function startInProcess(settings: Partial<ServerSettings>, trustedOrigin: InstanceOptions['trustedOrigin']): Promise<Started> {
   const token = randomBytes(16).toString('base64url');
+  const { listenEmbeddedServer } = await import('./embedded-process.ts');
   const { server, origin } = await listenEmbeddedServer({ settings, controlToken: token, trustedOrigin });
   return { instance: instanceOf(origin, token), server, close: () => server.close() };
 }
 
-/** A child process running `name` (a sibling of this file): the compiled .js, or the source through tsx (the repository). */
-function forkEntry(name: string, env: Record<string, string>): ChildProcess {
+/**
+ * A child process running `name` (a sibling of this file) by plain node: the compiled .js (the
+ * package), or in the repository its sources transpiled (transpiled-tree.ts); under tsx only when
+ * TypeScript cannot be loaded to transpile them.
+ */
+function forkEntry(name: string): ChildProcess {
   const sources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./${name}.${sources ? 'ts' : 'js'}`, import.meta.url);
-  return fork(fileURLToPath(entry), [], {
-    execArgv: sources ? ['--import', import.meta.resolve('tsx')] : [],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  let entry = fileURLToPath(new URL(`./${name}.${sources ? 'ts' : 'js'}`, import.meta.url));
+  let execArgv: string[] = [];
+  if (sources) {
+    try {
+      entry = transpiledEntry(entry);
+    } catch {
+      execArgv = ['--import', import.meta.resolve('tsx')];
+    }
+  }
+  return fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
 /** The first message of `child`, or an error when it exits or fails first. */
@@ -140,11 +155,20 @@ function answerOf<T>(child: ChildProcess, what: string): Promise<T> {
   });
 }
 
-async function startInChild(settings: Partial<ServerSettings>, trustedOrigin: InstanceOptions['trustedOrigin']): Promise<Started> {
+async function startInChild(settings: Partial<ServerSettings>, trustedOrigin: Promise<InstanceOptions['trustedOrigin']>): Promise<Started> {
   const token = randomBytes(16).toString('base64url');
-  const options: InstanceOptions = { settings, controlToken: token, trustedOrigin };
-  const child = forkEntry('embedded-process', { [instanceOptionsVariable]: JSON.stringify(options) });
-  const answer = await answerOf<InstanceAnswer>(child, 'an instance');
+  const child = forkEntry('embedded-process');
+  const answered = answerOf<InstanceAnswer>(child, 'an instance');
+  answered.catch(() => undefined);
+  let options: InstanceOptions;
+  try {
+    options = { settings, controlToken: token, trustedOrigin: await trustedOrigin };
+  } catch (error) {
+    await closeChild(child);
+    throw error;
+  }
+  child.send(options);
+  const answer = await answered;
   if ('error' in answer) {
     await closeChild(child);
     throw new Error(`embedded target: an instance did not start: ${answer.error}`);

@@ -1,8 +1,9 @@
 /**
  * The embedded target's fixture host in a process of its own (a parallel run, `embedded-target.ts`):
- * it makes the fixtures (the decompression bomb alone deflates 112 MB) and serves them without
+ * it makes the fixtures and serves them without
  * sharing an event loop with vitest's main process or an instance of the server. The parent gets
- * `{ origin, ca }` over IPC once it listens; the host stops when the parent disconnects.
+ * `{ origin, ca }` over IPC once it listens (the files may still be in the making); the host stops
+ * when the parent disconnects.
  */
 import { pathToFileURL } from 'node:url';
 import { fixtureFiles } from '../fixtures/export.ts';
@@ -13,11 +14,19 @@ export type FixtureAnswer = { readonly origin: string; readonly ca: string } | {
 
 async function main(): Promise<void> {
   if (process.send === undefined) throw new Error('fixture-process: start it through embedded-target.ts (IPC)');
-  const host = await startFixtureHost({ files: await fixtureFiles() });
+  // The host listens, and the parent gets its origin, while the files are still being made: the
+  // server's instances wait for the origin before they listen (issue 15), and a request for a
+  // file waits for the files.
+  const files = fixtureFiles();
+  const host = await startFixtureHost({ files });
   process.once('disconnect', () => {
     void host.close().finally(() => process.exit(0));
   });
   process.send({ origin: host.origin, ca: host.ca } satisfies FixtureAnswer);
+  await files.catch((error: unknown) => {
+    process.stderr.write(`fixture-process: the fixtures could not be made: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
 }
 
 // Only as the entry of a process: embedded-target.ts imports this module for its types.
