@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { CheapFirstSequencer } from './src/suite/file-order.ts';
+import { CheapFirstSequencer } from './src/suite/file-sequencer.ts';
 import { conformanceProject } from './src/suite/vitest-project.ts';
 
 // Projects: `unit` runs in `npm test`; `conformance` is the suite (`npm run conformance`), and

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestSpecification, Vitest } from 'vitest/node';
-import { CheapFirstSequencer, fileOrder, longestFirst } from './file-order.ts';
+import { fileOrder, longestFirst } from './file-order.ts';
+import { CheapFirstSequencer } from './file-sequencer.ts';
 
 const specs = (names: readonly string[], maxWorkers: number): TestSpecification[] =>
   names.map((name) => ({ moduleId: `/pkg/src/suite/${name}.suite.ts`, project: { config: { maxWorkers } } }) as unknown as TestSpecification);

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { Api } from './api.ts';
+import { codePoint } from './code-points.ts';
 import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
 import { idBody } from './uploaded-inputs.ts';
 
@@ -61,7 +62,7 @@ const keyValue: fc.Arbitrary<{ readonly label: string; readonly value: string | 
   fc.constant({ label: 'missing', value: null }),
   fc.constant({ label: 'empty', value: '' }),
   fc.string({ unit: 'grapheme', maxLength: 140 }).map((s) => ({ label: 'unicode', value: sendable(s) })),
-  fc.string({ unit: 'binary', maxLength: 140 }).map((s) => ({ label: 'code points', value: sendable(s) })),
+  fc.string({ unit: codePoint, maxLength: 140 }).map((s) => ({ label: 'code points', value: sendable(s) })),
   fc.constantFrom(7, 8, 128, 129).chain((n) => exactLength.get(n) ?? allowedString(n, n).map((value) => ({ label: `${n} allowed characters`, value }))),
   allowedString(0, 140).map((value) => ({ label: `${value.length} allowed characters`, value })),
   fc

@@ -5,7 +5,7 @@
  * root and this file). The repository's vitest.config.ts holds the same projects for the sources.
  */
 import { defineConfig } from 'vitest/config';
-import { CheapFirstSequencer } from './file-order.ts';
+import { CheapFirstSequencer } from './file-sequencer.ts';
 import { conformanceProject } from './vitest-project.ts';
 
 export default defineConfig({
