@@ -1,8 +1,10 @@
 /**
  * Benchmark 4: what a conformance run costs.
- * - Embedded: `node bin/tryon-conformance.js run` (full profile, the embedded reference server with
- *   test control), timed from spawn to exit, its report written to a temporary --report-dir; and
- *   its `--plan` figures.
+ * - Embedded: `tryon-conformance run` (full profile, the embedded reference server with test
+ *   control), timed from spawn to exit, its report written to a temporary --report-dir, by two CLIs
+ *   (embeddedClis): compiled, `node dist/cli/main.js` as the installed package runs it (`npx
+ *   tryon-conformance run`), and from the sources, `node bin/tryon-conformance.js` through tsx as
+ *   `npm start` runs it in a clone; and its `--plan` figures.
  * - Remote (no test control, documented limits): the `--plan` figures for the target that
  *   tests/acceptance/run-without-control.ts builds (quick profile, budget 8, a second account's key
  *   and a revoked key), against that script's real run: its wall time and the credits it spent as
@@ -11,7 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { log, repoRoot } from './common.ts';
 import { parsePlanText, type PlanText } from './plan-output.ts';
 
@@ -21,10 +23,38 @@ export interface PlanFigures extends PlanText {
   readonly error?: string;
 }
 
+/** The repository's launcher: the CLI from its TypeScript sources through tsx (also what `--plan` runs). */
+const cli = 'bin/tryon-conformance.js';
+
+/**
+ * Which CLI ran the suite: `compiled` is the package's bin, dist/cli/main.js (its children, the
+ * embedded server instances and the fixture host, run as plain node); `sources` is the
+ * repository's launcher bin/tryon-conformance.js, the TypeScript sources through tsx.
+ */
+export type EmbeddedCli = 'compiled' | 'sources';
+
+/** The script each CLI runs, relative to the repository when inside it; with a note when it cannot run here, saying why. */
+export function embeddedClis(): Record<EmbeddedCli, { readonly script: string; readonly note?: string }> {
+  const dist = process.env.BENCH_SERVER_DIST;
+  const compiled = dist ? join(dist, 'cli', 'main.js') : undefined;
+  const shown = (path: string) => {
+    const r = relative(repoRoot, path);
+    return r.startsWith('..') || isAbsolute(r) ? path : r;
+  };
+  return {
+    compiled: compiled ? { script: shown(compiled) } : { script: 'dist/cli/main.js', note: 'not measured: BENCH_FROM_SOURCE=1 builds no fresh dist/' },
+    sources: { script: cli },
+  };
+}
+
 export interface EmbeddedRun {
+  /** Absent in bench.json of schema version 2, whose runs were all from the sources. */
+  readonly cli?: EmbeddedCli;
   readonly command: string;
   readonly wallSeconds: number;
   readonly exitCode: number | null;
+  /** Whether the run's plan collected the suite (`collected`) or came from the kept collection (`kept`); absent before schema version 3 had it. */
+  readonly collection?: 'collected' | 'kept';
   readonly reportDurationSeconds?: number;
   readonly tests?: { total: number; passed: number; failed: number; inconclusive?: number; skipped: number };
   /** Credits the run says it spent ("· credits N of B" on its last line), when it can know; else absent. */
@@ -69,10 +99,10 @@ interface Spawned {
 }
 
 /** Runs a command with output to a file; kills it (SIGTERM, then SIGKILL) after `timeoutMs`. */
-function run(args: readonly string[], outPath: string, timeoutMs: number): Promise<Spawned> {
+function run(args: readonly string[], outPath: string, timeoutMs: number, env: Readonly<Record<string, string>> = {}): Promise<Spawned> {
   const fd = openSync(outPath, 'w');
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', fd, fd], env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' } });
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', fd, fd], env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', ...env } });
   closeSync(fd);
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -88,8 +118,6 @@ function run(args: readonly string[], outPath: string, timeoutMs: number): Promi
   });
 }
 
-const cli = 'bin/tryon-conformance.js';
-
 /** `tryon-conformance run --plan` with `extra` flags; parses the figures it prints. */
 export async function plan(extra: readonly string[], tmpDir: string, name: string): Promise<PlanFigures> {
   const args = [cli, 'run', '--plan', ...extra];
@@ -101,14 +129,20 @@ export async function plan(extra: readonly string[], tmpDir: string, name: strin
   return figures;
 }
 
-/** The full profile against the embedded reference server, timed. */
-export async function runEmbeddedFull(tmpDir: string, seed: number, index = 1): Promise<EmbeddedRun> {
-  const reportDir = join(tmpDir, `conformance-reports-${index}`);
-  const args = [cli, 'run', '--profile', 'full', '--seed', String(seed), '--report-dir', reportDir];
-  const command = `node ${args.join(' ').replace(reportDir, '<tmp>')}`;
-  log(`conformance: full profile against the embedded server (run ${index})…`);
-  const out = await run(args, join(tmpDir, `conformance-full-${index}.txt`), 300_000);
-  const base: EmbeddedRun = { command, wallSeconds: out.wallSeconds, exitCode: out.exitCode, ...(out.timedOut && { note: 'killed after 300 s' }) };
+/** The command line of a timed run by `script`, as bench.json shows it (the report directory as <tmp>). */
+export const embeddedCommand = (script: string, seed: number) => `node ${script} run --profile full --seed ${seed} --report-dir <tmp>`;
+
+/** The full profile against the embedded reference server, run by `script` (embeddedClis), timed. */
+export async function runEmbeddedFull(tmpDir: string, seed: number, cliName: EmbeddedCli, script: string, index = 1): Promise<EmbeddedRun> {
+  const reportDir = join(tmpDir, `conformance-reports-${cliName}-${index}`);
+  const args = [script, 'run', '--profile', 'full', '--seed', String(seed), '--report-dir', reportDir];
+  const command = embeddedCommand(script, seed);
+  log(`conformance: full profile against the embedded server, ${cliName} CLI (run ${index})…`);
+  // The kept collection (src/cli/collection-cache.ts) starts empty with the bench: each CLI's first
+  // run collects the suite for its plan and keeps it, and its later runs plan from it.
+  const out = await run(args, join(tmpDir, `conformance-full-${cliName}-${index}.txt`), 300_000, { TRYON_CACHE_DIR: join(tmpDir, 'collection-cache') });
+  const collection = /^Plan: .*\(from the collection kept for these files/m.test(out.output) ? 'kept' : 'collected';
+  const base: EmbeddedRun = { cli: cliName, command, wallSeconds: out.wallSeconds, exitCode: out.exitCode, collection, ...(out.timedOut && { note: 'killed after 300 s' }) };
   const reportPath = join(reportDir, 'latest', 'report.json');
   if (!existsSync(reportPath)) return { ...base, note: `${base.note ?? ''} no report.json; output ends: ${out.output.slice(-300)}`.trim() };
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as {

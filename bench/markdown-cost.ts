@@ -1,15 +1,22 @@
 /** Section 4 of reports/bench/bench.md: what a conformance run costs, and the plan against the run. */
-import type { EmbeddedRun, PlanFigures } from './conformance-cost.ts';
+import type { EmbeddedCli, EmbeddedRun, PlanFigures } from './conformance-cost.ts';
+import { embeddedRunsOf, runsOf } from './embedded-runs.ts';
 import { errorPercent, fmt, fmtSpread, seconds } from './markdown-format.ts';
-import type { BenchReport } from './report.ts';
+import type { BenchReport, EmbeddedRuns, Failed } from './report.ts';
 import { hasError } from './report.ts';
-import { spread } from './spread.ts';
+import { pairedRatios, spread } from './spread.ts';
+
+/** How bench.md names each CLI of the embedded run. */
+const cliText: Record<EmbeddedCli, string> = {
+  compiled: 'the installed package\'s CLI (dist/cli/main.js, as `npx tryon-conformance run` runs it; the goal\'s figure, the same basis as the server figures)',
+  sources: 'the CLI from its TypeScript sources through tsx (bin/tryon-conformance.js, as `npm start` runs it in a clone)',
+};
 
 const planCell = (text: string | undefined, s: number | undefined) => (s === undefined ? '–' : (text ?? seconds(s)));
 
 export function costSection(c: BenchReport['conformance']): string[] {
   const out = ['## 4. The cost of a conformance run', ''];
-  const e = c.embedded;
+  const e: EmbeddedRuns | Failed = hasError(c.embedded) ? c.embedded : embeddedRunsOf(c.embedded);
   const ep = c.embeddedPlan;
   const rp = c.remotePlan;
   const rr = c.remoteRun;
@@ -21,10 +28,11 @@ export function costSection(c: BenchReport['conformance']): string[] {
   out.push(planRow('Embedded (full, test control)', ep));
   if (hasError(e)) out.push(`| Embedded (full, test control) | real run | failed: ${e.error} | | | |`);
   else
-    for (const [i, run] of e.runs.entries()) {
+    for (const run of e.runs) {
       const t = run.tests;
+      const n = e.runs.filter((r) => r.cli === run.cli).indexOf(run) + 1;
       out.push(
-        `| Embedded (full, test control) | real run ${i + 1}: \`${run.command}\` | ${t ? `${t.passed} passed, ${t.failed} failed, ${t.inconclusive ?? 0} inconclusive, ${t.skipped} skipped (${run.outcome ?? '?'})` : '–'}${run.note ? `; ${run.note}` : ''} | ${creditsText(run)} (≤ ${fmt(run.declaredCost?.credits)} declared) | ${fmt(run.declaredCost?.starts)} / ${fmt(run.declaredCost?.polls)} / ${fmt(run.declaredCost?.uploads)} declared | **${seconds(run.wallSeconds)}** (suite ${seconds(run.reportDurationSeconds)}) |`,
+        `| Embedded (full, test control) | real run ${n}, ${run.cli}${run.collection === undefined ? '' : run.collection === 'kept' ? ', plan from the kept collection' : ', plan from a fresh collection'}: \`${run.command}\` | ${t ? `${t.passed} passed, ${t.failed} failed, ${t.inconclusive ?? 0} inconclusive, ${t.skipped} skipped (${run.outcome ?? '?'})` : '–'}${run.note ? `; ${run.note}` : ''} | ${creditsText(run)} (≤ ${fmt(run.declaredCost?.credits)} declared) | ${fmt(run.declaredCost?.starts)} / ${fmt(run.declaredCost?.polls)} / ${fmt(run.declaredCost?.uploads)} declared | **${seconds(run.wallSeconds)}** (suite ${seconds(run.reportDurationSeconds)}) |`,
       );
     }
   out.push(planRow('Remote (quick, no test control, documented limits)', rp));
@@ -33,8 +41,7 @@ export function costSection(c: BenchReport['conformance']): string[] {
       ? `| Remote (quick, no test control, documented limits) | real run: \`${rr.command}\` (reference server without test control, default limits) | ${fmt(rr.passed)} passed, ${fmt(rr.failed)} failed, ${fmt(rr.skipped)} skipped | **${fmt(rr.creditsSpent)}** spent of ${fmt(rr.creditBudget)} (GET /account) | – | **${seconds(rr.wallSeconds)}** (suite ${seconds(rr.reportedSeconds)}) |`
       : `| Remote (quick, no test control, documented limits) | real run | not run: ${rr.note ?? 'no result'} | | | |`,
   );
-  if (!hasError(e) && e.wallSeconds)
-    out.push('', `Embedded full run, spawn to exit, over ${e.wallSeconds.n} run${e.wallSeconds.n === 1 ? '' : 's'}: **${fmtSpread(e.wallSeconds, 1, ' s')}**; the suite's own duration ${fmtSpread(e.suiteSeconds, 1, ' s')}.`);
+  if (!hasError(e)) out.push('', ...embeddedWall(e));
   out.push(
     '',
     'Plan figures come from `--plan`, which sends nothing: the credit bound is the sum of what the tests to run declare they may spend; the least wall time is what the documented limits (12 starts/min, 60 polls/min, 30 uploads/min) allow for the planned requests; the bound is where the run stops. ' +
@@ -46,23 +53,55 @@ export function costSection(c: BenchReport['conformance']): string[] {
   return out;
 }
 
+/** Spawn to exit of the embedded full run by each CLI, and the sources' time per compiled one, pair by pair. */
+function embeddedWall(e: EmbeddedRuns): string[] {
+  const out = ['Embedded full run, spawn to exit, by two CLIs interleaved (compiled, sources, compiled, …) with the same seed and flags:', ''];
+  for (const cli of ['compiled', 'sources'] as const) {
+    const r = e[cli];
+    const n = r.wallSeconds?.n ?? 0;
+    out.push(
+      r.wallSeconds
+        ? `- **${cli}**, ${cliText[cli]}: \`${r.command}\` — **${fmtSpread(r.wallSeconds, 1, ' s')}** over ${n} run${n === 1 ? '' : 's'}; the suite's own duration ${fmtSpread(r.suiteSeconds, 1, ' s')}.`
+        : `- **${cli}**, ${cliText[cli]}: \`${r.command}\` — ${r.note ?? 'no run'}.`,
+    );
+  }
+  // Round i of each CLI ran back to back, so their ratio is taken per round, before its median.
+  const perPair = spread(pairedRatios(runsOf(e, 'sources').map((r) => (r.exitCode === 0 ? r.wallSeconds : Number.NaN)), runsOf(e, 'compiled').map((r) => (r.exitCode === 0 ? r.wallSeconds : Number.NaN))), 2);
+  if (perPair) out.push(`- From the sources the run took ${fmtSpread(perPair, 2, '×')} the compiled run's time, pair by pair (${perPair.n} pair${perPair.n === 1 ? '' : 's'} that both exited 0).`);
+  if (e.runs.some((r) => r.collection !== undefined)) {
+    const times = (cli: EmbeddedCli, which: 'collected' | 'kept') =>
+      runsOf(e, cli)
+        .filter((r) => r.collection === which && r.exitCode === 0)
+        .map((r) => seconds(r.wallSeconds))
+        .join(', ') || 'none';
+    out.push(
+      `- The plan's collection of the suite is kept by content for runs with test control (src/cli/collection-cache.ts); the bench starts with none, so each CLI's first run collects it and the runs after plan from it. Compiled: collected ${times('compiled', 'collected')}; kept ${times('compiled', 'kept')}. Sources: collected ${times('sources', 'collected')}; kept ${times('sources', 'kept')}.`,
+    );
+  }
+  out.push('', 'The goals table judges the compiled run (the headline, as the installed package runs it, like the server figures) and shows the run from the sources in a row of its own.');
+  return out;
+}
+
 /** The plan's estimate and bound beside what the run then did, for credits and wall time. */
 function plannedVsActual(c: BenchReport['conformance']): string[] {
-  const e = c.embedded;
+  const e: EmbeddedRuns | Failed = hasError(c.embedded) ? c.embedded : embeddedRunsOf(c.embedded);
   const rr = c.remoteRun;
   const ep = c.embeddedPlan;
   const rp = c.remotePlan;
   // The run's own count (report.json's cost) first, else what its last line printed.
   const counted = (r: EmbeddedRun) => (r.reportCost ? (r.reportCost.actual.credits ?? Number.NaN) : (r.creditsSpent ?? Number.NaN));
   const embeddedCredits = hasError(e) ? undefined : spread(e.runs.map(counted), 0);
-  const embeddedSuite = hasError(e) ? undefined : e.suiteSeconds;
+  // The estimate comes from an earlier run's report made from the sources (reports/reference, by
+  // `npm run report:reference`, tsx), so it is compared with the runs from the sources.
+  const embeddedSuite = hasError(e) ? undefined : e.sources.suiteSeconds;
+  const compiledSuite = hasError(e) ? undefined : e.compiled.suiteSeconds;
   const several = (s: { n: number } | undefined) => (s && s.n > 1 ? ` (median of ${s.n})` : '');
   type Row = { run: string; figure: string; estimate: number | undefined; estimateText: string; bound: number | undefined; boundText: string; actual: number | undefined; actualText: string };
   const rows: Row[] = [
-    { run: 'Embedded full', figure: 'credits', estimate: ep.creditsEstimate, estimateText: fmt(ep.creditsEstimate), bound: ep.credits, boundText: `≤ ${fmt(ep.credits)}`, actual: embeddedCredits?.median, actualText: `${fmt(embeddedCredits?.median)}${several(embeddedCredits)}` },
+    { run: 'Embedded full', figure: 'credits (every run, both CLIs)', estimate: ep.creditsEstimate, estimateText: fmt(ep.creditsEstimate), bound: ep.credits, boundText: `≤ ${fmt(ep.credits)}`, actual: embeddedCredits?.median, actualText: `${fmt(embeddedCredits?.median)}${several(embeddedCredits)}` },
     {
       run: 'Embedded full',
-      figure: 'wall time (the suite: first file to report)',
+      figure: 'wall time (the suite: first file to report), runs from the sources',
       estimate: ep.wallEstimateSeconds,
       estimateText: seconds(ep.wallEstimateSeconds),
       bound: ep.wallBoundSeconds,
@@ -100,10 +139,16 @@ function plannedVsActual(c: BenchReport['conformance']): string[] {
     if (p.estimateBasis) out.push(`- The ${name} estimate assumed: ${p.estimateBasis.replace(/\/[^\s)]*\/reports\//g, 'reports/')}.`);
     else if (p.creditsEstimate === undefined) out.push(`- \`--plan\` printed no estimate for the ${name} run.`);
   }
-  const own = hasError(e) ? undefined : e.runs.find((r) => r.reportCost)?.reportCost;
-  if (own)
+  if (!hasError(e) && ep.wallEstimateSeconds !== undefined)
     out.push(
-      `- The embedded run's own report.json (its plan made as it started) says: estimate ${fmt(own.planned.estimate.credits)} credits, ${seconds(own.planned.estimate.wallSeconds)}; actual ${own.actual.credits === null ? `credits ${own.actual.creditsCounted}` : `${fmt(own.actual.credits)} credits (${own.actual.creditsCounted})`}, ${seconds(own.actual.wallSeconds)}; error ${own.errorPercent.credits === null ? '–' : `${own.errorPercent.credits} %`} and ${own.errorPercent.wallSeconds === null ? '–' : `${own.errorPercent.wallSeconds} %`}.`,
+      `- The embedded wall-time estimate is compared with the runs from the sources, since it comes from an earlier run's report made from the sources (reports/reference/report.json, by \`npm run report:reference\`, which runs \`tsx src/cli/main.ts\`). ` +
+        (compiledSuite ? `The compiled runs' suite took ${fmtSpread(compiledSuite, 1, ' s')}; the estimate's error against their median would be ${errorPercent(ep.wallEstimateSeconds, compiledSuite.median)}.` : 'No compiled run to set beside it.'),
+    );
+  const ownRun = hasError(e) ? undefined : [...runsOf(e, 'sources'), ...runsOf(e, 'compiled')].find((r) => r.reportCost);
+  const own = ownRun?.reportCost;
+  if (ownRun && own)
+    out.push(
+      `- The embedded run's own report.json (${ownRun.cli === 'sources' ? 'the first run from the sources' : 'the first compiled run'}; its plan made as it started) says: estimate ${fmt(own.planned.estimate.credits)} credits, ${seconds(own.planned.estimate.wallSeconds)}; actual ${own.actual.credits === null ? `credits ${own.actual.creditsCounted}` : `${fmt(own.actual.credits)} credits (${own.actual.creditsCounted})`}, ${seconds(own.actual.wallSeconds)}; error ${own.errorPercent.credits === null ? '–' : `${own.errorPercent.credits} %`} and ${own.errorPercent.wallSeconds === null ? '–' : `${own.errorPercent.wallSeconds} %`}.`,
     );
   if (rr.plannedLine) out.push(`- The remote run's own plan, made as it started (the same estimator), printed: "${rr.plannedLine}".`);
   if (!rr.ran) out.push(`- The remote run did not run here (${rr.note ?? 'no result'}), so it has no actual figures.`);

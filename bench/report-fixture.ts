@@ -2,6 +2,8 @@
  * A small bench.json of the shape a quick run writes (BENCH_QUICK=1, no remote run), with chosen
  * figures, for the unit tests of the schema, the goals and the Markdown. Not measured: made up.
  */
+import type { EmbeddedRun } from './conformance-cost.ts';
+import { cliRuns } from './embedded-runs.ts';
 import { judgeGoals } from './goals.ts';
 import type { BenchReport } from './report.ts';
 import { benchSchemaPath } from './report.ts';
@@ -35,6 +37,26 @@ function runs(target: TargetName, status: number): CellRun[] {
   }));
 }
 
+/** One timed embedded run that passed (72 passed, 3 inconclusive). */
+function embeddedRun(script: string, wallSeconds: number, reportDurationSeconds: number): EmbeddedRun {
+  return { command: `${script} run --profile full --seed 20261122 --report-dir <tmp>`, wallSeconds, exitCode: 0, creditsSpent: 81, reportDurationSeconds, tests: { total: 75, passed: 72, failed: 0, inconclusive: 3, skipped: 0 } };
+}
+
+/**
+ * The same report as bench.json of schema version 2 had it: the embedded runs by the sources
+ * only, without `cli`, and the goals as judged then (one full-run row).
+ */
+export function version2Report(): BenchReport {
+  const report = quickReport();
+  const runs = [embeddedRun('node bin/tryon-conformance.js', 24, 22)];
+  return {
+    ...report,
+    schemaVersion: 2,
+    goals: report.goals.filter((g) => g.id !== 'full-run-wall-sources').map((g) => (g.id === 'full-run-wall' ? { ...g, what: 'Full conformance run against the embedded server, wall time', measured: { n: 1, min: 24, median: 24, max: 24 }, verdict: 'not met', margin: -4, marginPercent: -20 } : g)),
+    conformance: { ...report.conformance, embedded: { runs, wallSeconds: { n: 1, min: 24, median: 24, max: 24 }, suiteSeconds: { n: 1, min: 22, median: 22, max: 22 } } },
+  };
+}
+
 /** A quick-run report; `overrides` replace top-level parts. The goals are judged on the result. */
 export function quickReport(overrides: Partial<BenchReport> = {}): BenchReport {
   const cells: CellResult[] = [];
@@ -44,9 +66,15 @@ export function quickReport(overrides: Partial<BenchReport> = {}): BenchReport {
         const status = endpoint.startsWith('POST') ? (target.startsWith('prism') ? 422 : 403) : 200;
         cells.push(cellResult(endpoint, connections, target, status, runs(target, status)));
       }
+  const embeddedRuns = [
+    { cli: 'compiled' as const, ...embeddedRun('node dist/cli/main.js', 18, 16) },
+    { cli: 'sources' as const, ...embeddedRun('node bin/tryon-conformance.js', 24, 22) },
+    { cli: 'compiled' as const, ...embeddedRun('node dist/cli/main.js', 20, 18) },
+    { cli: 'sources' as const, ...embeddedRun('node bin/tryon-conformance.js', 24, 22) },
+  ];
   const base: BenchReport = {
     $schema: benchSchemaPath,
-    schemaVersion: 2,
+    schemaVersion: 3,
     startedAt: '2026-11-24T03:00:00.000Z',
     wallSeconds: 180,
     quick: true,
@@ -85,10 +113,11 @@ export function quickReport(overrides: Partial<BenchReport> = {}): BenchReport {
     engine: { error: 'not measured in the fixture' },
     conformance: {
       embeddedPlan: { command: 'tryon-conformance run --plan --profile full', tests: 75, toRun: 75, credits: 299, creditsEstimate: 90, wallEstimateSeconds: 25, wallBoundSeconds: 26_430, estimateBasis: 'the earlier run took 25 s' },
+      // Round 1 and 2 of each CLI, interleaved as the bench runs them: compiled, sources, compiled, sources.
       embedded: {
-        runs: [{ command: 'node bin/tryon-conformance.js run --profile full', wallSeconds: 24, exitCode: 0, creditsSpent: 81, reportDurationSeconds: 22, tests: { total: 75, passed: 72, failed: 0, inconclusive: 3, skipped: 0 } }],
-        wallSeconds: { n: 1, min: 24, median: 24, max: 24 },
-        suiteSeconds: { n: 1, min: 22, median: 22, max: 22 },
+        runs: embeddedRuns,
+        compiled: cliRuns(embeddedRuns, 'compiled', 'node dist/cli/main.js run --profile full --seed 20261122 --report-dir <tmp>'),
+        sources: cliRuns(embeddedRuns, 'sources', 'node bin/tryon-conformance.js run --profile full --seed 20261122 --report-dir <tmp>'),
       },
       remotePlan: { command: 'tryon-conformance run --plan --profile quick', credits: 8 },
       remoteRun: { command: 'tsx tests/acceptance/run-without-control.ts', ran: false, note: 'left out (BENCH_SKIP_REMOTE=1)' },
