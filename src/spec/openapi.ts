@@ -2,8 +2,10 @@
  * Loads openapi.yaml once and answers the questions the rest of the toolkit asks of it:
  * which operations exist, and which error codes each documents with which status.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { paths } from './paths.ts';
 
@@ -51,19 +53,55 @@ export interface ParsedCopy {
 export const sha256Of = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
- * openapi.yaml as a document: the build's parsed copy when it was parsed from this very text (a
- * JSON read instead of a YAML parse, about 0.2 s of CPU in each process of a run: issue 15), or the
- * YAML parsed now (the sources, or a copy from other text).
+ * Where a run from the sources keeps openapi.yaml parsed, since no build made a copy beside the
+ * module: `node_modules/.cache/tryon-conformance/` (or `TRYON_CACHE_DIR`), as the suite's kept
+ * collection (cli/collection-cache.ts); none with `TRYON_CACHE=off`.
  */
-export function loadOpenApi(text: string, copyFile: URL = parsedCopyFile): JsonObject {
+export function keptCopyFileOf(env: Readonly<Record<string, string | undefined>> = process.env): URL | undefined {
+  if (env.TRYON_CACHE === 'off') return undefined;
+  const dir = env.TRYON_CACHE_DIR || join(paths.root, 'node_modules', '.cache', 'tryon-conformance');
+  return pathToFileURL(join(dir, 'openapi.parsed.json'));
+}
+
+/**
+ * openapi.yaml as a document: the build's parsed copy when it was parsed from this very text (a
+ * JSON read instead of a YAML parse, about 0.2 s of CPU in each process of a run: issue 15), else
+ * the copy kept by an earlier process (`keptFile`) when it was parsed from this very text, else the
+ * YAML parsed now, and then kept in `keptFile` for the next process (from the sources, a run's
+ * every worker and server instance would otherwise parse it again). Keeping is a shortcut only: a
+ * copy that cannot be written is not kept, and one made from other text is never read.
+ */
+export function loadOpenApi(text: string, copyFile: URL = parsedCopyFile, keptFile: URL | undefined = keptCopyFileOf()): JsonObject {
+  const sha256 = sha256Of(text);
+  const copied = copyOf(copyFile, sha256) ?? (keptFile && copyOf(keptFile, sha256));
+  if (copied) return copied;
+  const document = parseOpenApi(text);
+  if (keptFile) keep(keptFile, { sha256, document });
+  return document;
+}
+
+/** The document of the parsed copy in `file` when it was parsed from the text of `sha256`. */
+function copyOf(file: URL, sha256: string): JsonObject | undefined {
   let copy: Partial<ParsedCopy> | undefined;
   try {
-    copy = JSON.parse(readFileSync(copyFile, 'utf8')) as Partial<ParsedCopy>;
+    copy = JSON.parse(readFileSync(file, 'utf8')) as Partial<ParsedCopy>;
   } catch {
-    copy = undefined;
+    return undefined;
   }
-  if (copy?.sha256 === sha256Of(text) && isObject(copy.document)) return copy.document;
-  return parseOpenApi(text);
+  return copy?.sha256 === sha256 && isObject(copy.document) ? copy.document : undefined;
+}
+
+/** Writes `copy` to `file` through a rename, so a process reading it never sees half of it. */
+function keep(file: URL, copy: ParsedCopy): void {
+  const path = fileURLToPath(file);
+  const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(partial, JSON.stringify(copy));
+    renameSync(partial, path);
+  } catch {
+    rmSync(partial, { force: true });
+  }
 }
 
 /** openapi.yaml, read once. */
