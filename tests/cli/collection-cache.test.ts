@@ -22,7 +22,8 @@ const run = () =>
     timeout: 180_000,
     env: { ...process.env, CI: 'true', TRYON_CACHE_DIR: cacheDir },
   });
-const entries = () => readdirSync(cacheDir).filter((name) => name.endsWith('.json'));
+// The kept collections only: the same folder keeps openapi.yaml parsed too (src/spec/openapi.ts).
+const entries = () => readdirSync(cacheDir).filter((name) => name.startsWith('collection-') && name.endsWith('.json'));
 const latestReport = () => JSON.parse(readFileSync(join(work, 'reports', 'latest', 'report.json'), 'utf8')) as { errors: Array<{ message: string }> };
 
 describe('the kept collection of an embedded run', () => {
