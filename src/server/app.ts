@@ -16,6 +16,7 @@ import { systemResolver } from './domain/image-fetch/resolver.ts';
 import { TestNames } from './domain/image-fetch/test-names.ts';
 import { checkImageUrl } from './domain/image-fetch/url-rules.ts';
 import { createCompositeEngine } from './domain/images/composite-engine.ts';
+import { rememberingDecodes } from './domain/images/decode-verdicts.ts';
 import { DecodePool } from './domain/images/decode-pool.ts';
 import { inspectImage } from './domain/images/inspect-image.ts';
 import { RateLimiter } from './domain/rate-limiter.ts';
@@ -83,7 +84,9 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     maxPixels: settings.decodeBudget.maxPixels,
   });
   const limits = { maxBytes: settings.maxImageBytes, budget: settings.decodeBudget };
-  const inspect = (bytes: Buffer, accountId: string) => inspectImage(bytes, limits, (b) => decodePool.decode(b, accountId));
+  // A decode that went through is remembered by the bytes' digest: the same image uploaded again is not decoded again.
+  const decode = rememberingDecodes((bytes, accountId) => decodePool.decode(bytes, accountId));
+  const inspect = (bytes: Buffer, accountId: string) => inspectImage(bytes, limits, (b) => decode(b, accountId));
   const context: ServerContext = {
     store,
     clock,
