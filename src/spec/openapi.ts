@@ -100,7 +100,12 @@ function keep(file: URL, copy: ParsedCopy): void {
     writeFileSync(partial, JSON.stringify(copy));
     renameSync(partial, path);
   } catch {
-    rmSync(partial, { force: true });
+    // Not kept (a read-only folder, a full disk): the next process parses the YAML again.
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // Nothing was written, or nothing can be removed there either.
+    }
   }
 }
 
