@@ -15,8 +15,9 @@
  * without its seed (a seed changes what a run sends, not which tests it declares).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { keepFile, keptDirOf, removeQuietly } from '../cache/kept-files.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import { stableJson } from './collection-check.ts';
 import { reachableFiles } from '../suite/module-graph.ts';
@@ -54,8 +55,8 @@ export function collectionCacheFor(
   grep: string | undefined,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): CollectionCache | undefined {
-  if (config.control === undefined || env.TRYON_CACHE === 'off') return undefined;
-  const dir = env.TRYON_CACHE_DIR || cacheDirOf(location.root);
+  const dir = config.control === undefined ? undefined : keptDirOf(location.root, env);
+  if (dir === undefined) return undefined;
   const file = join(dir, `collection-${collectionKey(location, config, grep)}.json`);
   return {
     file,
@@ -68,27 +69,12 @@ export function collectionCacheFor(
       }
     },
     write(tests) {
-      const temporary = `${file}.${process.pid}.tmp`;
-      try {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(temporary, JSON.stringify({ version: entryVersion, tests }));
-        renameSync(temporary, file);
-      } catch {
-        removeQuietly(temporary);
-      }
+      keepFile(file, JSON.stringify({ version: entryVersion, tests }));
     },
     forget() {
       removeQuietly(file);
     },
   };
-}
-
-function removeQuietly(path: string): void {
-  try {
-    rmSync(path, { force: true });
-  } catch {
-    // Nothing there to remove (a path through a file is no path at all).
-  }
 }
 
 /** The key of a collection: SHA-256 over everything it depends on. */
@@ -101,16 +87,7 @@ export function collectionKey(location: SuiteLocation, config: SuiteConfig, grep
   return hash.digest('hex').slice(0, 32);
 }
 
-/**
- * Under the nearest node_modules/.cache, as other tools keep theirs: the repository's own, or,
- * for an installed package, that of the project it is installed in.
- */
-export function cacheDirOf(root: string): string {
-  const marker = '/node_modules/';
-  const at = root.lastIndexOf(marker);
-  const base = at >= 0 ? root.slice(0, at + marker.length - 1) : join(root, 'node_modules');
-  return join(base, '.cache', 'tryon-conformance');
-}
+export { cacheDirOf } from '../cache/kept-files.ts';
 
 /**
  * What vitest loads for the project besides its config: every suite file (`*.suite.ts` from the

@@ -2,11 +2,12 @@
  * Loads openapi.yaml once and answers the questions the rest of the toolkit asks of it:
  * which operations exist, and which error codes each documents with which status.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
+import { keepFile, keptDirOf } from '../cache/kept-files.ts';
 import { paths } from './paths.ts';
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -54,13 +55,11 @@ export const sha256Of = (text: string): string => createHash('sha256').update(te
 
 /**
  * Where a run from the sources keeps openapi.yaml parsed, since no build made a copy beside the
- * module: `node_modules/.cache/tryon-conformance/` (or `TRYON_CACHE_DIR`), as the suite's kept
- * collection (cli/collection-cache.ts); none with `TRYON_CACHE=off`.
+ * module: in the folder of kept files (cache/kept-files.ts), beside the suite's kept collection.
  */
 export function keptCopyFileOf(env: Readonly<Record<string, string | undefined>> = process.env): URL | undefined {
-  if (env.TRYON_CACHE === 'off') return undefined;
-  const dir = env.TRYON_CACHE_DIR || join(paths.root, 'node_modules', '.cache', 'tryon-conformance');
-  return pathToFileURL(join(dir, 'openapi.parsed.json'));
+  const dir = keptDirOf(paths.root, env);
+  return dir === undefined ? undefined : pathToFileURL(join(dir, 'openapi.parsed.json'));
 }
 
 /**
@@ -76,7 +75,7 @@ export function loadOpenApi(text: string, copyFile: URL = parsedCopyFile, keptFi
   const copied = copyOf(copyFile, sha256) ?? (keptFile && copyOf(keptFile, sha256));
   if (copied) return copied;
   const document = parseOpenApi(text);
-  if (keptFile) keep(keptFile, { sha256, document });
+  if (keptFile) keepFile(fileURLToPath(keptFile), JSON.stringify({ sha256, document } satisfies ParsedCopy));
   return document;
 }
 
@@ -89,24 +88,6 @@ function copyOf(file: URL, sha256: string): JsonObject | undefined {
     return undefined;
   }
   return copy?.sha256 === sha256 && isObject(copy.document) ? copy.document : undefined;
-}
-
-/** Writes `copy` to `file` through a rename, so a process reading it never sees half of it. */
-function keep(file: URL, copy: ParsedCopy): void {
-  const path = fileURLToPath(file);
-  const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(partial, JSON.stringify(copy));
-    renameSync(partial, path);
-  } catch {
-    // Not kept (a read-only folder, a full disk): the next process parses the YAML again.
-    try {
-      rmSync(partial, { force: true });
-    } catch {
-      // Nothing was written, or nothing can be removed there either.
-    }
-  }
 }
 
 /** openapi.yaml, read once. */
