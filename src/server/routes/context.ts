@@ -34,12 +34,5 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The account of the request's API key, set by authentication (absent before it; not a decoration, see app.ts). */
     accountId: string;
-    /**
-     * True once a route has found that the request has no body (no Content-Length, no
-     * Transfer-Encoding), so it has all arrived with its headers (routes/transport.ts). Not a
-     * request decoration: fastify sets every decoration on every request it makes, through a
-     * keyed store that is megamorphic in a server of several contexts (issue 15).
-     */
-    headersOnly?: boolean;
   }
 }

@@ -16,7 +16,7 @@
  * A response sent before the request body was read to its end closes the connection, so a refused
  * request's body (a bad key, a 429, a 413) is never drained.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors, type ErrorCode } from '../api-errors.ts';
@@ -48,6 +48,10 @@ export function transportOptions(settings: ServerSettings): FastifyHttpOptions<S
           // A connection refused at accept gets no route for its request.
           if (answered.has(socket)) return void socket.destroy();
           socket[currentRequest] = request;
+          // A request with no Content-Length and no Transfer-Encoding has no body (RFC 9112 6.3): it
+          // has all arrived with its headers, and its answer needs no check.
+          const headers = request.headers;
+          if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) closeIfAnsweredEarly(request, response);
           route(request, response);
         },
       );
@@ -82,21 +86,25 @@ export function installTransportGuards(app: FastifyInstance, settings: ServerSet
     response.end(body);
   });
   trackReceiving(server, settings);
+}
 
-  // A response sent while the request body is still arriving ends the connection after it, and the
-  // rest of the body is never read: Node would otherwise drain it to keep the connection alive.
-  // A callback hook, not an async one: no promise per response (issue 15). A request a route has
-  // found to have no body (`headersOnly`) has all arrived with its headers, even if the route
-  // answers it before Node has marked it complete.
-  app.addHook('onSend', (request, reply, _payload, done) => {
-    if (!request.raw.complete && !request.headersOnly) {
-      reply.header('connection', 'close');
-      const socket = request.raw.socket as Duplex & { destroySoon?: () => void };
+/**
+ * A response sent while the request body is still arriving ends the connection after it, and the
+ * rest of the body is never read: Node would otherwise drain it to keep the connection alive.
+ * Checked as the head is written, whoever writes it (a route, an error, fastify's own 404), for the
+ * requests that declare a body only: no hook, and nothing at all on a read (issue 15).
+ */
+function closeIfAnsweredEarly(request: IncomingMessage, response: ServerResponse): void {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    if (!request.complete) {
+      this.setHeader('connection', 'close');
+      const socket = request.socket as Duplex & { destroySoon?: () => void };
       // Node ends a `connection: close` answer with destroySoon(); this one stops reading instead.
       socket.destroySoon = () => closeWithoutReading(socket);
     }
-    done();
-  });
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
 }
 
 /** The status and code of a client error from Node's HTTP parser or its deadlines. */

@@ -32,9 +32,10 @@ export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
   // onRequest hook: fastify runs nothing between the two for a GET. A refusal leaves a microtask
   // later, as from the hook and the async handler before, and so does the answer to a request
   // that declares a body: the framing of the answer (routes/transport.ts) reads whether the request
-  // has fully arrived by then. A request without a body (no Content-Length, no Transfer-Encoding:
-  // nearly every read) has all arrived with its headers, so its answer, the JSON string made once
-  // per finished try-on (representations.ts), goes at once, as the bench's bare fastify floor answers.
+  // has fully arrived when its head is written. A request without a body (no Content-Length, no
+  // Transfer-Encoding: nearly every read) has all arrived with its headers, so its answer, the JSON
+  // string made once per finished try-on (representations.ts), goes at once, as the bench's bare
+  // fastify floor answers.
   const admitPoll = admission(ctx, 'polls');
   app.get<{ Params: { id: string } }>('/api/v1/tryons/:id', (request, reply) => {
     let body: string;
@@ -50,7 +51,6 @@ export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
     }
     const headers = request.headers;
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
-      request.headersOnly = true;
       reply.header('content-type', jsonType).send(body);
       return undefined;
     }
