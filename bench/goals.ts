@@ -6,6 +6,7 @@ import type { BenchReport } from './report.ts';
 import type { EmbeddedCli } from './conformance-cost.ts';
 import { embeddedRunsOf, runsOf } from './embedded-runs.ts';
 import { hasError } from './report.ts';
+import { goalCell } from './side-by-side.ts';
 import { spread, type Spread } from './spread.ts';
 
 export interface Goal {
@@ -39,7 +40,7 @@ function judge(base: Omit<Goal, 'measured' | 'verdict' | 'margin' | 'marginPerce
 
 function getRatio(report: BenchReport, versus: 'floor' | 'prism-silent'): Measured {
   if (hasError(report.prism)) return { note: `benchmark 1 failed: ${report.prism.error}` };
-  const ratio = report.prism.ratios.find((x) => x.endpoint === 'GET /tryons/{id}' && x.connections === 10 && x.target === 'reference' && x.versus === versus);
+  const ratio = report.prism.ratios.find((x) => x.endpoint === goalCell.endpoint && x.connections === goalCell.connections && x.target === 'reference' && x.versus === versus);
   if (!ratio?.reqPerSec) return { note: 'no clean round of GET /tryons/{id} at 10 connections for both targets' };
   const cpu = ratio.cpuEfficiency ? `; by server CPU per response the same pair reads ${ratio.cpuEfficiency.median.toFixed(2)}× (${ratio.cpuEfficiency.min.toFixed(2)}–${ratio.cpuEfficiency.max.toFixed(2)}×)` : '';
   return { measured: ratio.reqPerSec, note: `req/s ratio per round, ${ratio.reqPerSec.n} rounds of ${report.prism.durationSeconds} s (benchmark 1)${cpu}` };

@@ -18,7 +18,7 @@ export function serversSection(result: BenchReport['prism']): string[] {
   const r: PrismResult = result;
   const order = r.order.map((t) => names[t]);
   out.push(
-    `autocannon ${r.durationSeconds} s per run, the same settings for every target; ${r.rounds} rounds per cell (endpoint × connections), each running every target once, interleaved: ${order.join(', ')}, then the reverse, and so on. ` +
+    `autocannon ${r.durationSeconds} s per run, the same settings for every target; ${r.rounds} rounds per cell (endpoint × connections)${(r.goalCellRounds ?? r.rounds) > r.rounds ? `, ${r.goalCellRounds} in the cell the GET goals are judged on (GET /tryons/{id} at 10 connections)` : ''}, each running every target once, interleaved: ${order.join(', ')}, then the reverse, and so on. ` +
       '**Ratios are taken round by round** (the two runs of a round stand side by side, so drift of the shared machine hits both) and then summarised as median (min–max) over the rounds; absolute req/s on a shared 2-core machine are not the figures to quote. ' +
       'A round where either run saw an unexpected status or a connection error gives no ratio. ' +
       `Before each run the bench waits until every target's process is idle (at most 3 s), so a target still working off its backlog does not eat into the next run: it waited ${settleText(r)}.`,

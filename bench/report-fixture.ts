@@ -99,6 +99,7 @@ export function quickReport(overrides: Partial<BenchReport> = {}): BenchReport {
       },
       durationSeconds: 1,
       rounds: 3,
+      goalCellRounds: 5,
       connections: [10, 100],
       order: ['reference', 'floor', 'prism-silent', 'prism'],
       cells,

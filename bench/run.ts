@@ -86,7 +86,7 @@ try {
 
   // 1. The reference server against the bare fastify floor and Prism, and the CPU profile of GET /tryons/{id}.
   const prism = await attempt('prism vs reference', () =>
-    runPrismVsReference({ tmpDir, reportDir, durationSeconds: quick ? 1 : 3, rounds: quick ? 2 : 3, connections: [10, 100] }),
+    runPrismVsReference({ tmpDir, reportDir, durationSeconds: quick ? 1 : 3, rounds: quick ? 2 : 3, goalCellRounds: quick ? 2 : 5, connections: [10, 100] }),
   );
   log(`— ${Math.round(elapsed())} s`);
 
