@@ -136,7 +136,6 @@ export interface PrismOptions {
   readonly connections: readonly number[];
 }
 
-
 export async function runPrismVsReference(options: PrismOptions): Promise<PrismResult> {
   const reference = await startServerChild({ generationLatencyMs: 0 });
   try {

@@ -34,8 +34,9 @@ export function transportOptions(settings: ServerSettings): FastifyHttpOptions<S
     // Longer than any id the API issues, so that an over-long id reaches its route and gets 404.
     routerOptions: { maxParamLength: 2048 },
     // The server fastify would make (http.createServer with these deadlines), with one listener that
-    // keeps each connection's current request before fastify routes it (issue 15: no second
-    // 'request' listener and no WeakMap write per request).
+    // keeps each connection's current request, and checks the answer to one that declares a body
+    // (closeIfAnsweredEarly), before fastify routes it (issue 15: no second 'request' listener, no
+    // WeakMap write and no onSend hook per request).
     serverFactory: (route: RequestListener) => {
       const server = createServer(
         {
