@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SuiteConfig } from '../suite/config.ts';
 import type { PlannedTest } from '../suite/plan.ts';
-import { cacheDirOf, collectionCacheFor, collectionKey, type SuiteLocation } from './collection-cache.ts';
+import { cacheDirOf } from '../cache/kept-files.ts';
+import { collectionCacheFor, collectionKey, type SuiteLocation } from './collection-cache.ts';
 
 let root: string;
 let location: SuiteLocation;

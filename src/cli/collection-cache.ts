@@ -47,7 +47,8 @@ export interface SuiteLocation {
 
 /**
  * The cache entry of a run of `config` narrowed by `grep`, or undefined when the cache does not
- * apply: no test control, or `TRYON_CACHE=off`. It lives in `TRYON_CACHE_DIR`, else {@link cacheDirOf}.
+ * apply: no test control, or `TRYON_CACHE=off`. It lives in the folder of kept files
+ * (cache/kept-files.ts: `TRYON_CACHE_DIR`, else the nearest node_modules/.cache).
  */
 export function collectionCacheFor(
   location: SuiteLocation,
@@ -86,8 +87,6 @@ export function collectionKey(location: SuiteLocation, config: SuiteConfig, grep
   for (const { file, source } of reachableFiles(entries, location.root)) hash.update(`\0${relative(location.root, file)}\0${source}`);
   return hash.digest('hex').slice(0, 32);
 }
-
-export { cacheDirOf } from '../cache/kept-files.ts';
 
 /**
  * What vitest loads for the project besides its config: every suite file (`*.suite.ts` from the

@@ -16,7 +16,7 @@
  * A response sent before the request body was read to its end closes the connection, so a refused
  * request's body (a bad key, a 429, a 413) is never drained.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors, type ErrorCode } from '../api-errors.ts';
@@ -49,10 +49,8 @@ export function transportOptions(settings: ServerSettings): FastifyHttpOptions<S
           // A connection refused at accept gets no route for its request.
           if (answered.has(socket)) return void socket.destroy();
           socket[currentRequest] = request;
-          // A request with no Content-Length and no Transfer-Encoding has no body (RFC 9112 6.3): it
-          // has all arrived with its headers, and its answer needs no check.
-          const headers = request.headers;
-          if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) closeIfAnsweredEarly(request, response);
+          // A request without a body has all arrived with its headers: its answer needs no check.
+          if (declaresBody(request.headers)) closeIfAnsweredEarly(request, response);
           route(request, response);
         },
       );
@@ -87,6 +85,11 @@ export function installTransportGuards(app: FastifyInstance, settings: ServerSet
     response.end(body);
   });
   trackReceiving(server, settings);
+}
+
+/** Whether a request has a body: a request with no Content-Length and no Transfer-Encoding has none (RFC 9112 6.3). */
+export function declaresBody(headers: IncomingHttpHeaders): boolean {
+  return headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { ServerContext } from './context.ts';
 import { admission, authenticateAndLimit } from './rate-limit.ts';
 import { jsonType, readBody, startedView } from './representations.ts';
 import { syncHolder } from './sync-hold.ts';
+import { declaresBody } from './transport.ts';
 
 export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const starts = authenticateAndLimit(ctx, 'starts');
@@ -49,8 +50,7 @@ export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
     } catch (error) {
       return Promise.reject(error);
     }
-    const headers = request.headers;
-    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+    if (!declaresBody(request.headers)) {
       reply.header('content-type', jsonType).send(body);
       return undefined;
     }
