@@ -7,6 +7,7 @@
 import { compareReports, formatChoiceComparison, formatComparison } from '../report/compare.ts';
 import { InvalidReportError, readReport } from '../report/read-report.ts';
 import { parseFlags } from './parse-flags.ts';
+import { printOut } from './print.ts';
 import { ToolkitError } from './toolkit-errors.ts';
 
 export async function compare(argv: readonly string[]): Promise<number> {
@@ -24,7 +25,8 @@ export async function compare(argv: readonly string[]): Promise<number> {
   try {
     const [ra, rb] = await Promise.all([readReport(a), readReport(b)]);
     const changes = compareReports(ra, rb);
-    process.stdout.write(`${formatComparison(changes, { a, b })}\n${formatChoiceComparison(ra, rb, { a, b })}`);
+    // The reports hold what their targets sent (choices, reasons): shown, never obeyed by the terminal.
+    printOut(`${formatComparison(changes, { a, b })}\n${formatChoiceComparison(ra, rb, { a, b })}`);
     return changes.some((c) => c.kind === 'regressed') ? 1 : 0;
   } catch (error) {
     if (error instanceof InvalidReportError) throw new ToolkitError('USAGE', `compare: ${error.message}`);

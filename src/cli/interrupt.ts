@@ -5,6 +5,7 @@
  * writes the partial report, marked as interrupted. A second signal exits at once.
  */
 import { stopRequests } from '../client/run-stop.ts';
+import { printErr } from './print.ts';
 
 /** Why and when a run was stopped before its end; goes into the report's run information. */
 export interface Interruption {
@@ -35,7 +36,7 @@ export class RunStop {
   readonly #listeners = new Map<string, () => void>();
   readonly #log: (line: string) => void;
 
-  constructor(log: (line: string) => void = (line) => void process.stderr.write(`${line}\n`)) {
+  constructor(log: (line: string) => void = (line) => printErr(`${line}\n`)) {
     this.#log = log;
   }
 

@@ -4,6 +4,8 @@
  * flags once, here at the edge; a bad flag is a one-line message and exit 2, never a stack trace.
  */
 import { commands } from './commands.ts';
+import { terminalLine } from '../report/escape.ts';
+import { printErr } from './print.ts';
 import { ToolkitError } from './toolkit-errors.ts';
 
 const usage = `usage: tryon-conformance <command> [flags]
@@ -28,11 +30,12 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof ToolkitError) {
-    process.stderr.write(`tryon-conformance: ${error.message}\n`);
+    // One line, whatever a target put in the message.
+    printErr(`tryon-conformance: ${terminalLine(error.message)}\n`);
     process.exitCode = error.exitCode;
   } else {
     // A bug of ours, not the user's: keep the detail, but on one screen.
-    process.stderr.write(`tryon-conformance: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+    printErr(`tryon-conformance: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exitCode = 70;
   }
 }

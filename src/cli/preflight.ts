@@ -13,6 +13,7 @@ import { BalanceSetupError, decideBalance, describeBalance } from '../suite/acco
 import type { SuiteConfig } from '../suite/config.ts';
 import { ControlError, controlClient } from '../suite/control-client.ts';
 import { assertAnswersLikeTheApi } from './api-identity.ts';
+import { terminalLine } from '../report/escape.ts';
 import { ToolkitError } from './toolkit-errors.ts';
 
 export interface PreflightOptions {
@@ -25,7 +26,8 @@ export interface PreflightOptions {
 
 /** Runs the checks and returns the config with what they found (fixture behaviours, how balances are read). */
 export async function preflight(config: SuiteConfig, o: PreflightOptions = {}): Promise<SuiteConfig> {
-  const log = o.log ?? (() => {});
+  // Each line holds what the target answered (a code, a header): one line, its controls shown, never obeyed.
+  const log = (line: string): void => o.log?.(terminalLine(line));
   const timeoutMs = o.timeoutMs ?? 15_000;
   const send = createSend({ baseUrl: config.baseUrl, timeoutMs, breakAfter: 1_000 });
   if (!o.embedded) await assertAnswersLikeTheApi(send, config.baseUrl, log);

@@ -29,6 +29,7 @@ import { reporterGate, type ReporterGate } from './gated-reporter.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
 import { RunStop, endedByTheStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
 import { preflight } from './preflight.ts';
+import { printOut } from './print.ts';
 import { suiteProjectOf } from './suite-project.ts';
 
 export async function run(argv: readonly string[]): Promise<number> {
@@ -38,7 +39,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (parsed.plan) return printPlan(parsed);
-  const log = (line: string): void => void process.stdout.write(`${line}\n`);
+  const log = (line: string): void => printOut(`${line}\n`);
   const done = await conductRun(parsed, {
     log,
     reporters: (config) => [new ProgressReporter({ live: liveProgress(process.stdout, process.env), creditBudget: config.creditBudget })],
@@ -47,12 +48,12 @@ export async function run(argv: readonly string[]): Promise<number> {
   });
   const written = done.written;
   if (written === undefined) throw new Error('run: the report was not written');
-  process.stdout.write(
+  printOut(
     `\nReport: ${written.files.html}\n  also ${written.files.json}, ${written.files.junit}, ${written.files.markdown}\n  latest copy: ${written.latest}\n`,
   );
   if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, await readFile(written.files.markdown, 'utf8'));
   // The report's own outcome, judged per requirement: 0 pass, 1 a binding MUST failed, 2 errors of the run itself.
-  process.stdout.write(`${headline(done.report)}\n`);
+  printOut(`${headline(done.report)}\n`);
   return done.exitCode;
 }
 
@@ -346,8 +347,8 @@ async function printPlan(parsed: RunRequest): Promise<number> {
   const config: SuiteConfig = embedded ? embeddedShape(parsed.config) : (parsed.config as SuiteConfig);
   const inputs = { ...(await earlierRunFor(config, embedded, parsed.reportRoot)), ...(parsed.generationSeconds !== undefined && { generationSeconds: parsed.generationSeconds }) };
   const plan = await planRun(config, parsed.grep, inputs);
-  process.stdout.write(`Target: ${embedded ? 'the embedded reference server (test control on)' : config.baseUrl}\n`);
-  process.stdout.write(formatPlan(plan));
+  printOut(`Target: ${embedded ? 'the embedded reference server (test control on)' : config.baseUrl}\n`);
+  printOut(formatPlan(plan));
   return 0;
 }
 

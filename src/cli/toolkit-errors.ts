@@ -3,6 +3,8 @@
  * an unreachable target, and a setup that fails before any test starts (test control answering
  * wrongly, the key refused, the fixture host down): one line and exit 2, never a finding. Each has a stable code and the exit status the CLI ends with.
  */
+import { terminalLine } from '../report/escape.ts';
+
 export const toolkitErrors = {
   USAGE: { exitCode: 2, summary: 'bad command line' },
   CONFIG: { exitCode: 2, summary: 'bad configuration' },
@@ -25,7 +27,8 @@ export class ToolkitError extends Error {
     readonly code: ToolkitErrorCode,
     message: string,
   ) {
-    super(message);
+    // The message holds what a target answered (a code, a header): one line, its controls shown, never obeyed.
+    super(terminalLine(message));
     this.exitCode = toolkitErrors[code].exitCode;
   }
 }

@@ -111,4 +111,31 @@ describe('ProgressReporter', () => {
     expect(out).toContain('↓ is skipped for want of a capability [AUTH-REVOKED-KEY-401] (needs revoked-key: not offered)\n');
     expect(out).toMatch(/Tests: 2 \(1 passed, 0 failed, 1 skipped\) · credits ≤ 2 · /);
   });
+
+  it('shows what a target wrote into names, reasons and errors, never obeys it: no ESC, BEL or C1 of its own reaches the terminal', () => {
+    const osc = '\x1b]0;pwned\x07';
+    const tests = [
+      fakeTest({ name: `clears \x1b[2J`, describe: osc, state: 'failed', requirements: ['ERR-NOT-FOUND'], errors: [{ message: `expected ${osc} to be \x9b2J` }] }),
+      fakeTest({ name: 'stops', state: 'failed', requirements: ['ERR-NOT-FOUND'], meta: { inconclusive: `the target answered \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\` } }),
+      fakeTest({ name: 'skips', state: 'skipped', requirements: ['AUTH-REVOKED-KEY-401'], note: `no\rFAKE \u202e` }),
+    ];
+    for (const live of [false, true]) {
+      let out = '';
+      const events = new ProgressEvents();
+      const reporter = new ProgressReporter({ live, write: (t) => (out += t), columns: () => 200, now: () => 0, events, tickMs: 60_000 });
+      reporter.onTestRunStart(['x.suite.ts']);
+      reporter.onTestModuleCollected({ children: { allTests: () => tests } });
+      events.emit('wait', { bucket: `starts${osc}`, ms: 6_000 });
+      for (const t of tests) {
+        reporter.onTestCaseReady(t);
+        reporter.onTestCaseResult(t);
+      }
+      reporter.onTestRunEnd([], []);
+      // The reporter's own line clear is the only control sequence; everything else is shown as text.
+      const text = out.replaceAll('\r\x1b[2K', '');
+      expect(text, live ? 'live' : 'plain').not.toMatch(/[^\P{Cc}\n]|\p{Bidi_Control}/u);
+      expect(text).toContain('\\x1b]0;pwned\\x07 > clears \\x1b[2J');
+      expect(text).toContain('expected \\x1b]0;pwned\\x07 to be \\x9b2J');
+    }
+  });
 });

@@ -7,6 +7,7 @@
  */
 import type { TaskMeta, TestArtifact } from 'vitest';
 import type { Reporter } from 'vitest/node';
+import { terminalLine, terminalText } from './escape.ts';
 import { failureOfFinding, failureOfRule, headline } from './failures.ts';
 import { formatDuration } from './format.ts';
 import type { TestResultLike } from './model.ts';
@@ -110,7 +111,8 @@ export class ProgressReporter implements Hooks {
     // The run's own count after the test settled (spent or in use, as the budget counts it), when the suite gave one.
     if (meta.creditsUsed !== undefined) this.#creditsUsed = meta.creditsUsed;
     if (this.#current === test) this.#current = undefined;
-    const line = finishedLine(test, result, meta, outcome);
+    // Names, reasons and findings carry what the target sent: shown, never obeyed by the terminal.
+    const line = terminalText(finishedLine(test, result, meta, outcome));
     if (!this.#o.live) this.#write(`${line}\n`);
     else if (outcome === 'fail' || outcome === 'inconclusive') this.#print(line);
     this.#render();
@@ -143,7 +145,7 @@ export class ProgressReporter implements Hooks {
     this.#wait = { bucket: event.bucket, until };
     if (!this.#o.live) {
       // A plain line only for waits worth mentioning; the pacer also reports short ones.
-      if (event.ms >= 5000) this.#write(`… waiting ${Math.ceil(event.ms / 1000)} s for the ${event.bucket} rate limit\n`);
+      if (event.ms >= 5000) this.#write(`${terminalLine(`… waiting ${Math.ceil(event.ms / 1000)} s for the ${event.bucket} rate limit`)}\n`);
       return;
     }
     if (this.#timer === undefined) {
@@ -186,7 +188,7 @@ export class ProgressReporter implements Hooks {
       parts.push(this.#current.fullName);
     }
     const width = Math.max(20, (this.#o.columns?.() || process.stdout.columns || 100) - 1);
-    const line = parts.join(' │ ');
+    const line = terminalLine(parts.join(' │ '));
     const chars = [...line];
     return chars.length <= width ? line : `${chars.slice(0, width - 1).join('')}…`;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeReport } from './fake-run.ts';
+import { activeMarkdown } from './markdown-scan.ts';
 import type { Report } from './model.ts';
 import { renderMarkdown } from './write-markdown.ts';
 
@@ -34,11 +35,12 @@ describe('report.md', () => {
     expect(md.indexOf('### Implementation-defined points')).toBeGreaterThan(md.indexOf('Pass rate'));
     expect(section).toContain('| Point | What this target did | Requirement | Tests |');
     expect(section).toContain(
-      '| `idempotency-different-body`<br><sub>Accepted: any 4xx with the error envelope, or a replay of the earlier try-on. Never a new try-on or a second charge.</sub> | 409 IDEMPOTENCY_KEY_CONFLICT (×2) | `CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED` | idempotency &gt; replays the first try-on for a reused Idempotency-Key |',
+      '| `idempotency-different-body`<br><sub>Accepted: any 4xx with the error envelope, or a replay of the earlier try-on. Never a new try-on or a second charge.</sub> | `409 IDEMPOTENCY_KEY_CONFLICT` (×2) | `CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED` | idempotency &gt; replays the first try-on for a reused Idempotency-Key |',
     );
+    // What the target did is its own text, so a code span, where nothing it wrote can link.
     // A point openapi.yaml does not name gets no text; one the test left without a requirement gets the catalogue's.
-    expect(section).toContain('| `retry-after-window` | rolling window, Retry-After 47 s | `LIMIT-429-RETRY-AFTER` |');
-    expect(section).toContain('| counted in UTF-16 code units | `ERR-TITLE-TOO-LONG-IMPL-DEFINED` |');
+    expect(section).toContain('| `retry-after-window` | `rolling window, Retry-After 47 s` | `LIMIT-429-RETRY-AFTER` |');
+    expect(section).toContain('| `counted in UTF-16 code units` | `ERR-TITLE-TOO-LONG-IMPL-DEFINED` |');
     expect(renderMarkdown({ ...fakeReport(), choices: [] })).toContain('This run recorded no such choice.');
   });
 
@@ -95,4 +97,50 @@ describe('report.md', () => {
     // The body sits inside a fence, where GitHub shows it as text.
     expect(out).toContain('```text\n<img src=x onerror=alert(1)>\n```');
   });
+
+  it('carries no image, link, raw HTML, autolink or control byte from the target, wherever its text lands', () => {
+    const md = renderMarkdown(hostileReport(fakeReport()));
+    expect(md).not.toMatch(/[^\P{Cc}\n\t]|\p{Bidi_Control}/u);
+    const ownTags = /<\/?(?:br|sub|details|summary|b)(?: open)?>/g;
+    const lines = activeMarkdown(md).split('\n');
+    // A line that opens with <details> is an HTML block, where GitHub reads no Markdown: it must only hold no tag of the target's.
+    const htmlBlocks = lines.filter((l) => l.startsWith('<details'));
+    expect(htmlBlocks.length).toBeGreaterThan(0);
+    expect(htmlBlocks.join('\n').replace(ownTags, '')).not.toMatch(/[<>]/);
+    // Elsewhere only the writer's own tags stay HTML; a target's `<`, `[`, backtick or URL is escaped or in code.
+    const active = lines.filter((l) => !l.startsWith('<details')).join('\n');
+    expect(active.replace(ownTags, '')).not.toMatch(/[<[\]`]/);
+    expect(active).not.toMatch(/[a-z][a-z0-9+.-]*:\/\/|www\.|[\w.+-]+@[\w-]+\.\w/i);
+    // The hostile text is there, shown: in code, or escaped.
+    expect(md).toContain(' \\x1b]0;pwned\\x07 ');
+    expect(md).toContain('!\\[px\\](`http://evil/p.png)`');
+  });
 });
+
+/** What a hostile target writes, in every form that breaks a terminal or Markdown. */
+const hostileText = [
+  '\x1b]0;pwned\x07',
+  '\x1b[2J',
+  '\x1b]8;;http://x\x1b\\x\x1b]8;;\x1b\\',
+  '\x9b2J \u202e',
+  '![px](http://evil/p.png)',
+  '[x](javascript:alert(1))',
+  '<img src=x onerror=alert(1)>',
+  '<http://evil>',
+  'https://evil.example/ www.evil.example x@evil.example',
+  ']]> \x00 ``` `x` | a\\|b',
+].join(' ');
+
+// Words of the report's own vocabulary, which the writer looks up rather than prints.
+const ownWords = new Set(['verdict', 'level', 'outcome', 'profile', 'schemaVersion', 'state', 'startedAt', 'at', 'openapiSha256', 'coverage', 'dimension']);
+
+/** Every free-text string of a report (values, reasons, messages, evidence, names) with the hostile text appended. */
+function hostileReport(report: Report): Report {
+  const walk = (value: unknown, key: string): unknown => {
+    if (typeof value === 'string') return ownWords.has(key) ? value : `${value} ${hostileText}`;
+    if (Array.isArray(value)) return value.map((v) => walk(v, key));
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    return value;
+  };
+  return walk(report, '') as Report;
+}

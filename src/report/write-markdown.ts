@@ -5,7 +5,7 @@
  */
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows } from './cost.ts';
-import { fence, inlineCode, markdownCell, markdownText } from './escape.ts';
+import { codeCell, escapeHtml, fence, inlineCode, markdownCell, markdownText } from './escape.ts';
 import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, prettyCurl, verdictLabel } from './format.ts';
 import { levels, verdicts, type Failure, type Report, type RequirementResult, type Verdict } from './model.ts';
 import { countOf } from './summary.ts';
@@ -83,7 +83,7 @@ function choices(report: Report): string[] {
     ...report.choices.map((c) => {
       const doc = c.conformance === undefined ? '' : `<br><sub>Accepted: ${markdownCell(c.conformance.replace(/^Accepted: /, ''))}</sub>`;
       const requirement = c.requirement === undefined ? '—' : inlineCode(c.requirement);
-      return `| ${inlineCode(c.point)}${doc} | ${c.values.map((v) => `${markdownCell(v.value)}${v.count > 1 ? ` (×${v.count})` : ''}`).join('<br>')} | ${requirement} | ${choiceTests(c).map(markdownCell).join('<br>')} |`;
+      return `| ${inlineCode(c.point)}${doc} | ${c.values.map((v) => `${codeCell(v.value)}${v.count > 1 ? ` (×${v.count})` : ''}`).join('<br>')} | ${requirement} | ${choiceTests(c).map(markdownCell).join('<br>')} |`;
     }),
     '',
   ];
@@ -133,8 +133,8 @@ function oneFailure(f: Failure): string[] {
   out.push(fence(f.message, 'text'), '');
   if (f.expected !== undefined || f.received !== undefined) {
     out.push('| | |', '|:--|:--|');
-    if (f.expected !== undefined) out.push(`| **expected** | ${codeCell(f.expected)} |`);
-    if (f.received !== undefined) out.push(`| **received** | ${codeCell(f.received)} |`);
+    if (f.expected !== undefined) out.push(`| **expected** | ${clippedCode(f.expected)} |`);
+    if (f.received !== undefined) out.push(`| **received** | ${clippedCode(f.received)} |`);
     out.push('');
   }
   if (f.counterexample !== undefined) out.push('<details><summary>Counterexample</summary>', '', fence(f.counterexample, 'text'), '', '</details>', '');
@@ -148,9 +148,9 @@ function oneFailure(f: Failure): string[] {
   return out;
 }
 
-/** Inline code in a table cell: pipes must still be escaped there. */
-function codeCell(text: string): string {
-  return inlineCode(text.length > 300 ? `${text.slice(0, 300)}…` : text).replace(/\|/g, '\\|');
+/** A value in a table cell, as code, cut at 300 characters. */
+function clippedCode(text: string): string {
+  return codeCell(text.length > 300 ? `${text.slice(0, 300)}…` : text);
 }
 
 function runErrors(report: Report): string[] {
@@ -177,7 +177,7 @@ function traceability(report: Report): string[] {
         .join(' · ');
       const open = requirements.some((r) => r.verdict === 'fail') ? ' open' : '';
       return [
-        `<details${open}><summary><b>${markdownText(section)}</b> — ${counts}</summary>`,
+        `<details${open}><summary><b>${escapeHtml(section)}</b> — ${counts}</summary>`,
         '',
         '| ID | Level | Requirement | Verdict | Tests |',
         '|:--|:--|:--|:--|:--|',

@@ -341,3 +341,50 @@ describe('run: a setup problem is one line and exit 2', () => {
     expect(stderr).toBe(`tryon-conformance: run: the API key was refused (401 INVALID_API_KEY) at ${base}/api/v1\n`);
   });
 });
+
+describe('run preflight: what the target answers reaches the terminal shown, never obeyed', () => {
+  // OSC 0 (window title) in the message, CSI 2J (clear screen) in the code, as a hostile target answers.
+  const hostile = { error: '\x1b]0;x\x07', code: '\x1b[2J' };
+  const noControl = /[^\P{Cc}\t]|\p{Bidi_Control}/u;
+
+  it('a refused key with a hostile code: the error is one line, its controls shown', async () => {
+    handler = fakeTarget({ 'GET /api/v1/': (_q, r) => json(r, 401, hostile) });
+    const e = await toolkitError(preflight(config()));
+    expect(e.code).toBe('KEY_REFUSED');
+    expect(e.message).toMatch(/^run: the API key was refused \(401 \\x1b\[2J\) at /);
+    expect(e.message).not.toMatch(noControl);
+  });
+
+  it('a keyless 401 with a hostile code: the line it logs holds no control, and stays one line', async () => {
+    handler = (q, r) => (q.headers.authorization === undefined ? json(r, 401, { error: 'x', code: `${hostile.error}\nTarget: all good\x9b2J\u202e` }) : json(r, 200, { credits: 20 }));
+    const lines: string[] = [];
+    await preflight(config(), { log: (l) => lines.push(l) });
+    expect(lines[0]).toMatch(/answered 401 with code \\x1b\]0;x\\x07\\x0aTarget: all good\\x9b2J\\u202e; /);
+    for (const line of lines) expect(line).not.toMatch(noControl);
+  });
+
+  it('a redirect to a hostile Location: the error holds no control', async () => {
+    handler = always(302, 'application/json', '{}', { location: 'http://127.0.0.1/\x9b2J' });
+    const e = await toolkitError(preflight(config()));
+    expect(e.code).toBe('NOT_THE_API');
+    expect(e.message).not.toMatch(noControl);
+  });
+
+  it('the CLI writes the refused key’s hostile code to stderr without an ESC byte', async () => {
+    handler = fakeTarget({ 'GET /api/v1/': (_q, r) => json(r, 401, hostile) });
+    const bin = new URL('../../bin/tryon-conformance.js', import.meta.url).pathname;
+    const child = spawn(process.execPath, [bin, 'run', '--base-url', `${base}/api/v1`, '--report-dir', '/tmp/tryon-preflight-never'], {
+      env: { ...process.env, TRYON_API_KEY: 'vto_live_refused' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const status = await new Promise<number | null>((r) => child.once('exit', r));
+    expect(status).toBe(2);
+    expect(stdout).toMatch(/^Target http:\/\/127\.0\.0\.1:\d+\/api\/v1: answers like the API/);
+    expect(`${stdout}${stderr}`).not.toContain('\x1b');
+    expect(stderr).toBe(`tryon-conformance: run: the API key was refused (401 \\x1b[2J) at ${base}/api/v1\n`);
+  });
+});

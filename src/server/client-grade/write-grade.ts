@@ -3,7 +3,7 @@
  * rule: a failure, or skipped when not exercised), Markdown and HTML. Everything from the caller
  * (paths, keys of idempotency) is untrusted text and is escaped.
  */
-import { escapeHtml, escapeXmlAttr, xmlSafe } from '../../report/escape.ts';
+import { escapeHtml, escapeXmlAttr, fence, markdownCell, markdownText, xmlSafe } from '../../report/escape.ts';
 import type { ClientGrade, GradedRule } from './grade.ts';
 
 export const gradeFormats = ['json', 'junit', 'markdown', 'html'] as const;
@@ -19,7 +19,6 @@ export const gradeFileNames: Record<GradeFormat, string> = { json: 'client-grade
 
 const mark = { pass: 'pass', fail: 'FAIL', 'not-exercised': 'not exercised' } as const;
 const xmlText = (s: string): string => xmlSafe(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const mdCell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function writeGrade(grade: ClientGrade, format: GradeFormat): string {
   switch (format) {
@@ -64,15 +63,16 @@ function failureText(r: GradedRule): string {
 }
 
 function markdown(g: ClientGrade): string {
-  const out = [`# Client grade`, '', `${headline(g)} (at ${g.generatedAt}).`, ''];
+  const out = [`# Client grade`, '', `${headline(g)} (at ${markdownText(g.generatedAt)}).`, ''];
   if (g.callers.length === 0) out.push('No client has called the sandbox yet.', '');
   for (const c of g.callers) {
-    out.push(`## ${mdCell(c.caller)}: ${mark[c.verdict]}`, '', `${c.requests} request(s).`, '', '| Requirement | Verdict | Judged | Occasions |', '|---|---|---|---|');
-    for (const r of c.rules) out.push(`| ${r.id} (${r.level}) | ${mark[r.verdict]} | ${mdCell(r.judged)} | ${r.occasions} |`);
+    out.push(`## ${markdownCell(c.caller)}: ${mark[c.verdict]}`, '', `${c.requests} request(s).`, '', '| Requirement | Verdict | Judged | Occasions |', '|---|---|---|---|');
+    for (const r of c.rules) out.push(`| ${r.id} (${r.level}) | ${mark[r.verdict]} | ${markdownCell(r.judged)} | ${r.occasions} |`);
     out.push('');
     for (const r of c.rules.filter((x) => x.verdict === 'fail')) {
-      out.push(`### ${r.id}`, '', `> ${mdCell(r.quote)}`, '');
-      for (const f of r.failures) out.push(`- ${mdCell(f.what)}`, '', '  ```', ...f.evidence.map((e) => `  ${e}`), '  ```', '');
+      out.push(`### ${r.id}`, '', `> ${markdownCell(r.quote)}`, '');
+      // The evidence (paths, headers the caller chose) as a fence no line of it can close, inside the list item.
+      for (const f of r.failures) out.push(`- ${markdownCell(f.what)}`, '', ...fence(f.evidence.join('\n'), 'text').split('\n').map((l) => `  ${l}`), '');
     }
   }
   return `${out.join('\n')}\n`;
