@@ -174,3 +174,31 @@ describe('each check on its own', () => {
     expect(f?.exchange).toBe(1);
   });
 });
+
+describe('checks: a body of any depth and size', () => {
+  const deep = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
+  const unread = 'the target answered a JSON body nested deeper than 64 levels';
+  const notRead = (g: Given): Answered => {
+    const ex = exchange(g);
+    return { ...ex, response: { ...ex.response, json: undefined, jsonUnread: unread } };
+  };
+
+  it.each<[string, Given, string[]]>([
+    ['a try-on read', { ...get(`/tryons/${id}`), status: 200, text: '[[[[' }, ['warning GET-RESPONSE-200-BODY']],
+    ['an error', { ...post('/tryons'), status: 400, text: '[[[[' }, ['warning ERR-ENVELOPE-SHAPE']],
+    ['GET /account', { ...get('/account'), status: 200, text: '[[[[' }, ['warning ACCOUNT-GET-READS-CREDITS']],
+  ])('records a body the runner did not read (%s), and judges nothing of it', (_name, given, want) => {
+    const findings = runChecks(notRead(given));
+    expect(findings.map((f) => `${f.severity} ${f.requirement}`).sort()).toEqual(want);
+    expect(findings.find((f) => f.check === 'json_readable')?.message).toBe(`Received: ${unread}\nDocumented: JSON within 64 levels and 1048576 bytes, the runner's bounds (the spec sets none)`);
+  });
+
+  it('judges a body with fields nested 200,000 levels deep without a throw, each value shown bounded', () => {
+    const json = { id: deep(200_000), status: 'success', resultUrl: deep(200_000), huge: 'x'.repeat(1_000_000) };
+    const findings = runChecks(exchange({ ...get(`/tryons/${id}`), status: 200, json, text: '{"id": [[[[' }));
+    expect(findings.map((f) => `${f.severity} ${f.requirement}`).sort()).toEqual(['error GET-RESPONSE-200-BODY', 'error RES-RESULT-URL-HOST-AND-PATH']);
+    for (const f of findings) expect(f.message).toContain('(a value nested deeper than 64 levels)');
+    const long = runChecks(exchange({ ...get(`/tryons/${id}`), status: 200, json: { id: 'x'.repeat(1_000_000), status: 'done', resultUrl: null } }));
+    for (const f of long) expect(f.message.length).toBeLessThan(1_000);
+  });
+});

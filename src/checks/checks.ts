@@ -7,6 +7,7 @@
  * fails a target. openapi.yaml's implementation-defined codes are examples, not rules.
  */
 import type { Answered } from '../client/exchange.ts';
+import { maxJsonBytes, maxJsonDepth, showJson } from '../client/json-bounds.ts';
 import type { Operation } from '../spec/openapi.ts';
 import type { RequirementId } from '../spec/requirements.ts';
 import { finding, type Finding } from './finding.ts';
@@ -150,12 +151,14 @@ export const errorEnvelope: Check = (ex, ctx = {}) => {
   if (status < 400 || ex.request.method.toUpperCase() === 'HEAD') return [];
   const route = routeOf(ex, ctx);
   const severity = underBaseUrl(ex, route, ctx) ? 'error' : 'warning';
+  // A body past the runner's bounds is not read, so not judged (`jsonReadable` records it).
+  if (ex.response.jsonUnread !== undefined) return [];
   const body = ex.response.json as { error?: unknown; code?: unknown } | undefined;
   if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.error !== 'string' || typeof body.code !== 'string') {
     return [finding('error_envelope', 'ERR-ENVELOPE-SHAPE', 'Error without the {error, code} envelope', ex.response.text.slice(0, 200) || '(empty or non-JSON body)', '{"error": string, "code": string}', ex.seq, severity)];
   }
   if (body.error.trim().length === 0) {
-    return [finding('error_envelope', 'ERR-ERROR-HUMAN-READABLE', 'Error text is empty', JSON.stringify(body.error), '"`error` is human-readable"', ex.seq, severity)];
+    return [finding('error_envelope', 'ERR-ERROR-HUMAN-READABLE', 'Error text is empty', showJson(body.error), '"`error` is human-readable"', ex.seq, severity)];
   }
   return [];
 };
@@ -180,11 +183,26 @@ export const jsonContentType: Check = (ex, ctx = {}) => {
  */
 export const bodyMatchesSpec: Check = (ex, ctx = {}) => {
   const status = ex.response.status;
-  if (status < 200 || status >= 300 || ex.request.method.toUpperCase() === 'HEAD') return [];
+  if (status < 200 || status >= 300 || ex.request.method.toUpperCase() === 'HEAD' || ex.response.jsonUnread !== undefined) return [];
   const route = routeOf(ex, ctx);
   if (route.kind !== 'operation') return [];
   const problems = bodyProblems(route.op.operationId, status, ex.response.json, ex.response.text);
   return problems.map((p) => finding('body_matches_spec', p.requirement, `Body of ${route.op.operationId} ${status}: ${p.title}`, p.received, p.documented, ex.seq));
+};
+
+/**
+ * A body the runner does not read (JSON nested deeper, or larger, than its bounds: json-bounds.ts)
+ * is recorded, never judged: the spec sets no bound on either, and the runner cannot judge what it
+ * did not read. Tests that needed the body stop on what they miss.
+ */
+export const jsonReadable: Check = (ex, ctx = {}) => {
+  const unread = ex.response.jsonUnread;
+  if (unread === undefined) return [];
+  const route = routeOf(ex, ctx);
+  const error = ex.response.status >= 400 || route.kind !== 'operation';
+  const requirement: RequirementId = error ? 'ERR-ENVELOPE-SHAPE' : route.answers.successRequirement;
+  const documented = `JSON within ${maxJsonDepth} levels and ${maxJsonBytes} bytes, the runner's bounds (the spec sets none)`;
+  return [finding('json_readable', requirement, 'A body the runner does not read, recorded', unread, documented, ex.seq, 'warning')];
 };
 
 /** "Over a rate limit the response is 429 RATE_LIMITED with a Retry-After header in seconds" (delay-seconds: digits). */
@@ -196,7 +214,7 @@ export const retryAfterOn429: Check = (ex, ctx = {}) => {
   return [finding('retry_after_on_429', 'LIMIT-429-RETRY-AFTER', '429 without Retry-After in seconds', value ?? '(no Retry-After)', 'Retry-After: <seconds>', ex.seq, underBaseUrl(ex, route, ctx) ? 'error' : 'warning')];
 };
 
-export const allChecks: readonly Check[] = [statusIsSpecified, errorCodeIsSpecified, errorEnvelope, jsonContentType, bodyMatchesSpec, retryAfterOn429];
+export const allChecks: readonly Check[] = [statusIsSpecified, errorCodeIsSpecified, errorEnvelope, jsonContentType, jsonReadable, bodyMatchesSpec, retryAfterOn429];
 
 /** Runs every check on one exchange. */
 export function runChecks(ex: Answered, checks: readonly Check[] = allChecks, context: CheckContext = {}): Finding[] {

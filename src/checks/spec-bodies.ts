@@ -4,6 +4,7 @@
  * bind: a field the spec does not list is allowed ("the rules for adding or changing fields: not
  * shown"). openapi.yaml's schemas are stricter in places (our reference choices); they are not used here.
  */
+import { showJson } from '../client/json-bounds.ts';
 import type { RequirementId } from '../spec/requirements.ts';
 
 export interface BodyProblem {
@@ -15,7 +16,8 @@ export interface BodyProblem {
 
 type Body = Record<string, unknown>;
 
-const show = (value: unknown): string => (value === undefined ? '(absent)' : JSON.stringify(value) ?? String(value));
+/** A field's value for a finding: bounded in length, and safe at any depth of a target's JSON. */
+const show = (value: unknown): string => (value === undefined ? '(absent)' : showJson(value));
 
 function problem(requirement: RequirementId, title: string, received: unknown, documented: string): BodyProblem {
   return { requirement, title, received: show(received), documented };

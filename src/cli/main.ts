@@ -6,6 +6,7 @@
 import { commands } from './commands.ts';
 import { terminalLine } from '../report/escape.ts';
 import { printErr } from './print.ts';
+import { errorLine } from './failed-run.ts';
 import { ToolkitError } from './toolkit-errors.ts';
 
 const usage = `usage: tryon-conformance <command> [flags]
@@ -34,8 +35,8 @@ try {
     printErr(`tryon-conformance: ${terminalLine(error.message)}\n`);
     process.exitCode = error.exitCode;
   } else {
-    // A bug of ours, not the user's: keep the detail, but on one screen.
-    printErr(`tryon-conformance: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exitCode = 70;
+    // An error of the command itself: one line and exit 2, as for every error of a run (README).
+    printErr(`tryon-conformance: internal error: ${errorLine(error)}\n`);
+    process.exitCode = 2;
   }
 }

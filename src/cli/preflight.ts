@@ -29,7 +29,7 @@ export async function preflight(config: SuiteConfig, o: PreflightOptions = {}): 
   // Each line holds what the target answered (a code, a header): one line, its controls shown, never obeyed.
   const log = (line: string): void => o.log?.(terminalLine(line));
   const timeoutMs = o.timeoutMs ?? 15_000;
-  const send = createSend({ baseUrl: config.baseUrl, timeoutMs, breakAfter: 1_000 });
+  const send = createSend({ baseUrl: config.baseUrl, alsoTo: [config.control?.url], timeoutMs, breakAfter: 1_000 });
   if (!o.embedded) await assertAnswersLikeTheApi(send, config.baseUrl, log);
 
   const control = config.control && controlClient(send, config.control.url, config.control.token);

@@ -28,7 +28,9 @@ import { collectionDifference } from './collection-check.ts';
 import { reporterGate, type ReporterGate } from './gated-reporter.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
 import { RunStop, endedByTheStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
+import { errorLine, failedRunReport } from './failed-run.ts';
 import { preflight } from './preflight.ts';
+import { ToolkitError } from './toolkit-errors.ts';
 import { printOut } from './print.ts';
 import { suiteProjectOf } from './suite-project.ts';
 
@@ -83,8 +85,27 @@ export interface ConductedRun {
 /**
  * One run of the suite, from a parsed request to its report: the embedded target when there is
  * no base URL, preflight, the plan (credit budget and wall-time bound), the suite, the report.
+ * A setup problem throws its ToolkitError; any other error ends the run with a report that names
+ * it, and exit 2 (failed-run.ts).
  */
 export async function conductRun(request: RunRequest, io: RunIo): Promise<ConductedRun> {
+  const startedAt = new Date();
+  try {
+    return await conductSuite(request, io);
+  } catch (error) {
+    if (error instanceof ToolkitError) throw error;
+    const embedded = request.config.baseUrl === undefined;
+    const config = embedded ? embeddedShape(request.config) : (request.config as SuiteConfig);
+    const report = failedRunReport(error, { config, embedded, startedAt, grep: request.grep });
+    const warn = io.warn ?? ((line: string): void => void process.stderr.write(`${line}\n`));
+    warn(`run: stopped on an error of its own: ${errorLine(error)}`);
+    const root = request.reportRoot === undefined ? {} : { root: request.reportRoot };
+    const written = io.writeReport ? await writeReport(report, root) : undefined;
+    return { report, exitCode: 2, ...(written && { written }) };
+  }
+}
+
+async function conductSuite(request: RunRequest, io: RunIo): Promise<ConductedRun> {
   const { log } = io;
   let embedded: EmbeddedTarget | undefined;
   let config: SuiteConfig | undefined;

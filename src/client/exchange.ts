@@ -13,8 +13,10 @@ export interface RecordedResponse {
   readonly headers: Readonly<Record<string, string>>;
   /** The body as text when it is text, cut at a bound. */
   readonly text: string;
-  /** The parsed JSON body, or undefined when it is not JSON. */
+  /** The parsed JSON body, or undefined when it is not JSON or not read (`jsonUnread`). */
   readonly json: unknown;
+  /** Why a body that may be JSON was not read: over the runner's bounds of size or depth (json-bounds.ts). */
+  readonly jsonUnread?: string;
   readonly bytes: Buffer;
   readonly truncated: boolean;
   readonly durationMs: number;

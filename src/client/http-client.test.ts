@@ -1,21 +1,31 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSend } from './http-client.ts';
+import { maxJsonBytes, maxJsonDepth } from './json-bounds.ts';
 import { RunStopped } from './run-stop.ts';
 
-let server: Server | undefined;
+let servers: Server[] = [];
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+  servers = [];
 });
 
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  server = createServer(handler);
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   return `http://127.0.0.1:${address.port}/api/v1`;
 }
+
+const answerJson = (text: string) => (_req: unknown, res: import('node:http').ServerResponse) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(text);
+};
 
 describe('createSend', () => {
   it('cuts a body larger than the bound and marks it truncated, without waiting for the rest', async () => {
@@ -63,5 +73,44 @@ describe('createSend', () => {
     expect((await inFlight).error).toBe('interrupted: the run stopped (interrupted by SIGINT)');
     const later = await send({ method: 'GET', path: '/account' });
     expect({ error: later.error, response: later.response, seen }).toEqual({ error: 'interrupted: the run stopped (interrupted by SIGINT)', response: undefined, seen: 1 });
+  });
+
+  it('sends nothing outside the target origin and the configured ones, whatever URL it is given', async () => {
+    const seen: string[] = [];
+    const elsewhere = new URL(await listen((req, res) => (seen.push(req.url ?? ''), res.end('x')))).origin;
+    const control = await listen((_req, res) => res.end('{}'));
+    const base = await listen((_req, res) => res.end('{}'));
+    const origin = new URL(base).origin;
+    const send = createSend({ baseUrl: base, alsoTo: [control], timeoutMs: 5_000, breakAfter: 1 });
+    const refused = [`${elsewhere}/i/r.png`, `${origin}@${elsewhere.slice('http://'.length)}/i/r.png`, `http://localhost:${new URL(base).port}/i/r.png`];
+    for (const path of refused) {
+      const ex = await send({ method: 'GET', path, key: 'vto_live_secret' });
+      expect({ response: ex.response, error: ex.error }).toEqual({ response: undefined, error: expect.stringMatching(/^refused: .* is outside the target's origin/) });
+    }
+    // A refusal says nothing of the target: the circuit (one failure here) stays closed.
+    expect((await send({ method: 'GET', path: `${origin}/i/r.png` })).response?.status).toBe(200);
+    expect((await send({ method: 'GET', path: `${control}/settings` })).response?.status).toBe(200);
+    expect(seen).toEqual([]);
+  });
+
+  it('hands no reader a JSON body nested 200,000 levels deep, and says why', async () => {
+    const base = await listen(answerJson('['.repeat(200_000) + ']'.repeat(200_000)));
+    const ex = await createSend({ baseUrl: base })({ method: 'GET', path: '/account' });
+    expect({ status: ex.response?.status, json: ex.response?.json, unread: ex.response?.jsonUnread, text: ex.response?.text.length }).toEqual({
+      status: 200,
+      json: undefined,
+      unread: `the target answered a JSON body nested deeper than ${maxJsonDepth} levels`,
+      text: 64 * 1024,
+    });
+  });
+
+  it('does not parse a JSON body over the JSON bound, though it reads it whole', async () => {
+    const base = await listen(answerJson(JSON.stringify({ pad: 'x'.repeat(maxJsonBytes) })));
+    const ex = await createSend({ baseUrl: base })({ method: 'GET', path: '/account' });
+    expect({ json: ex.response?.json, truncated: ex.response?.truncated, unread: ex.response?.jsonUnread }).toEqual({
+      json: undefined,
+      truncated: false,
+      unread: expect.stringMatching(/^the target answered a body of \d+ bytes, over the 1048576 the runner reads as JSON$/),
+    });
   });
 });

@@ -5,6 +5,8 @@
  */
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts';
+import { readJsonBody } from './json-bounds.ts';
+import { refusalOf, targetOrigins } from './origin-guard.ts';
 import { runStopSignal, stoppedBecause } from './run-stop.ts';
 
 export interface SendOptions {
@@ -44,6 +46,11 @@ export interface ClientOptions {
    * at once (an exchange with an `interrupted:` error, never sent) and those in flight are aborted.
    */
   readonly stop?: AbortSignal;
+  /**
+   * URLs of origins besides the base URL's that the client may send to: ones the user configured
+   * (test control), never one a target named. A request to any other origin is refused unsent.
+   */
+  readonly alsoTo?: ReadonlyArray<string | undefined>;
 }
 
 export type Send = (options: SendOptions) => Promise<Exchange>;
@@ -60,6 +67,7 @@ export function createSend(options: ClientOptions): Send {
   const maxBody = options.maxBodyBytes ?? defaultMaxBody;
   const breakAfter = options.breakAfter ?? defaultBreakAfter;
   const stop = options.stop ?? runStopSignal;
+  const origins = targetOrigins(options.baseUrl, options.alsoTo);
   let failuresInARow = 0;
 
   return async (o) => {
@@ -86,8 +94,10 @@ export function createSend(options: ClientOptions): Send {
       ...(Buffer.isBuffer(body) && { body: body.toString('utf8') }),
       ...(multipart && { multipart }),
     };
-    if (stop.aborted) {
-      const exchange: Exchange = { seq: ++seq, request: recorded, error: interrupted(stop), ...op(o) };
+    // A URL outside the target's origin (one a target named) is never sent; it says nothing of the target's transport.
+    const refused = refusalOf(url, origins);
+    if (refused !== undefined || stop.aborted) {
+      const exchange: Exchange = { seq: ++seq, request: recorded, error: refused ?? interrupted(stop), ...op(o) };
       options.onExchange?.(exchange);
       return exchange;
     }
@@ -145,16 +155,12 @@ function toResponse(res: Dispatcher.ResponseData, bytes: Buffer, truncated: bool
   const mayBeJson = /json/i.test(type) || type === '' || /^text\//i.test(type);
   const isText = /^(application\/(.*\+)?json|text\/)/i.test(type) || (type === '' && bytes.length <= 64 * 1024);
   let text = isText ? bytes.subarray(0, 64 * 1024).toString('utf8') : '';
-  let json: unknown;
-  if (mayBeJson && !truncated && bytes.length > 0) {
-    try {
-      json = JSON.parse(bytes.toString('utf8'));
-      if (text === '') text = bytes.subarray(0, 64 * 1024).toString('utf8');
-    } catch {
-      json = undefined;
-    }
-  }
-  return { status: res.statusCode, headers, text, json, bytes, truncated, durationMs };
+  // Within the runner's bounds of size and depth, or not handed to any reader (json-bounds.ts).
+  const reading = mayBeJson && !truncated && bytes.length > 0 ? readJsonBody(bytes) : undefined;
+  const json = reading !== undefined && 'json' in reading ? reading.json : undefined;
+  if (reading !== undefined && text === '') text = bytes.subarray(0, 64 * 1024).toString('utf8');
+  const unread = reading !== undefined && 'unread' in reading ? { jsonUnread: reading.unread } : {};
+  return { status: res.statusCode, headers, text, json, ...unread, bytes, truncated, durationMs };
 }
 
 function interrupted(stop: AbortSignal): string {

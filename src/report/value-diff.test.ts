@@ -60,3 +60,26 @@ describe('describeDiff: the message names the differing fields instead of …(n)
     expect(isSubsetMatch("expected { a: 1 } to deeply equal { a: 2 }")).toBe(false);
   });
 });
+
+describe('diffValues: JSON of any depth and size', () => {
+  const deepText = (depth: number, leaf: string): string => '['.repeat(depth) + leaf + ']'.repeat(depth);
+
+  it('compares values nested 200,000 levels deep without a throw, as not compared below the bound', () => {
+    const diff = diffValues(deepText(200_000, '1'), deepText(200_000, '2'));
+    const path = '[0]'.repeat(64);
+    expect(diff).toEqual({ fields: [path], expected: `${path}: (not compared: nested deeper than 64 levels)`, received: `${path}: (not compared: nested deeper than 64 levels)` });
+  });
+
+  it('shows a difference just under the bound, and a value that is too deep against one that is not', () => {
+    expect(diffValues(json({ a: deepText(3, '1') }), json({ a: deepText(3, '2') }))?.fields).toEqual(['a']);
+    expect(diffValues(deepText(70, '1'), deepText(65, '1'))?.expected).toBe(`${'[0]'.repeat(64)}: [[[[[[1]]]]]]`);
+  });
+
+  it('lists at most 100 differing fields, each value cut at 1,000 characters', () => {
+    const many = (v: string): string => json(Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`f${i}`, v])));
+    const diff = diffValues(many('x'.repeat(5_000)), many('y'));
+    expect(diff?.fields).toHaveLength(101);
+    expect(diff?.fields[100]).toBe('(more)');
+    expect(diff?.expected.length).toBeLessThan(101 * 1_020);
+  });
+});

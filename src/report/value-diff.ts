@@ -3,6 +3,7 @@
  * (as `t.must` keeps them), the report shows only the fields that differ, not vitest's one-line
  * `{ op: 'createTryOn', …(3) }` that hides them.
  */
+import { maxJsonDepth, nestsDeeperThan, showJson } from '../client/json-bounds.ts';
 
 /** What differs between an expected and a received JSON value, one `path: value` line per field. */
 export interface ValueDiff {
@@ -35,8 +36,7 @@ export function diffValues(expected: string, received: string, options: { readon
   const e = parse(expected);
   const r = parse(received);
   if (e === undefined || r === undefined || typeof e !== 'object' || typeof r !== 'object' || e === null || r === null) return undefined;
-  const rows: Array<[string, string, string]> = [];
-  walk(e, r, '', options.subset === true, rows);
+  const rows = walk(e, r, options.subset === true);
   if (rows.length === 0) return undefined;
   return {
     fields: rows.map(([path]) => path),
@@ -45,23 +45,63 @@ export function diffValues(expected: string, received: string, options: { readon
   };
 }
 
-function walk(e: Json | undefined, r: Json | undefined, path: string, subset: boolean, rows: Array<[string, string, string]>): void {
+/** The most differing fields listed, and the longest value shown: a target's JSON can be large. */
+const maxRows = 100;
+const maxShownChars = 1_000;
+const notCompared = `(not compared: nested deeper than ${maxJsonDepth} levels)`;
+
+/** Two values to compare, at one path. */
+interface Pair {
+  readonly e: Json | undefined;
+  readonly r: Json | undefined;
+  readonly path: string;
+}
+
+interface Step extends Pair {
+  readonly depth: number;
+}
+
+/**
+ * The differing fields, in document order, as `[path, expected, received]`. Iterative, and no deeper
+ * than `maxJsonDepth` levels: below that a value compares whole, so JSON of any depth is safe.
+ */
+function walk(expected: Json, received: Json, subset: boolean): Array<[string, string, string]> {
+  const rows: Array<[string, string, string]> = [];
+  const stack: Step[] = [{ e: expected, r: received, path: '', depth: 0 }];
+  for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
+    if (rows.length >= maxRows) {
+      rows.push(['(more)', '(further fields not compared)', '(further fields not compared)']);
+      break;
+    }
+    const { e, r, path, depth } = step;
+    const children = depth < maxJsonDepth ? childrenOf(e, r, path, subset) : undefined;
+    if (children !== undefined) {
+      for (let i = children.length - 1; i >= 0; i--) stack.push({ ...(children[i] as Pair), depth: depth + 1 });
+      continue;
+    }
+    const [x, y] = [show(e), show(r)];
+    const field = path === '' ? '(value)' : path;
+    if (x !== y) rows.push([field, x, y]);
+    // Both too deep to show: the same placeholder says nothing of whether they differ.
+    else if (nestsDeeperThan(e, maxJsonDepth)) rows.push([field, notCompared, notCompared]);
+  }
+  return rows;
+}
+
+/** The pairs to compare below two objects, or two arrays of one length; undefined when they compare whole. */
+function childrenOf(e: Json | undefined, r: Json | undefined, path: string, subset: boolean): Pair[] | undefined {
   if (isRecord(e) && isRecord(r)) {
     const keys = [...new Set([...Object.keys(e), ...(subset ? [] : Object.keys(r))])];
-    for (const key of keys) walk(e[key], r[key], path === '' ? key : `${path}.${key}`, subset, rows);
-    return;
+    return keys.map((key) => ({ e: e[key], r: r[key], path: path === '' ? key : `${path}.${key}` }));
   }
   if (Array.isArray(e) && Array.isArray(r) && e.length === r.length) {
-    e.forEach((item, i) => walk(item, r[i], `${path}[${i}]`, subset, rows));
-    return;
+    return e.map((item, i) => ({ e: item, r: r[i], path: `${path}[${i}]` }));
   }
-  const x = show(e);
-  const y = show(r);
-  if (x !== y) rows.push([path === '' ? '(value)' : path, x, y]);
+  return undefined;
 }
 
 function show(v: Json | undefined): string {
-  return v === undefined ? absent : JSON.stringify(v);
+  return v === undefined ? absent : showJson(v, maxShownChars);
 }
 
 /**

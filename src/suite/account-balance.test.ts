@@ -1,7 +1,8 @@
 /** Where GET /account keeps the balance: paths the user gives, and what the run may find by itself. */
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
-import { balanceOf, describeBalance, detectBalance, numericLeaves, parseBalancePath, pointerOf, valueAt } from './account-balance.ts';
+import { maxJsonDepth } from '../client/json-bounds.ts';
+import { balanceOf, decideBalance, describeBalance, detectBalance, maxNumericLeaves, numericLeaves, parseBalancePath, pointerOf, valueAt } from './account-balance.ts';
 
 describe('balance paths', () => {
   it.each<[string, string[] | undefined]>([
@@ -68,5 +69,42 @@ describe('balanceOf', () => {
     expect(balanceOf(ex(200, { data: { credits: 4 } }), { pointer: '/data/credits', how: 'given' })).toBe(4);
     expect(() => balanceOf(ex(200, { credits: '4' }), { pointer: '/credits', how: 'detected' })).toThrow(/GET \/account gave no balance at \/credits \(200/);
     expect(() => balanceOf(ex(500, { credits: 4 }), { pointer: '/credits', how: 'detected' })).toThrow(/\(500/);
+  });
+});
+
+describe('a GET /account body of any depth and size', () => {
+  const deep = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
+  const answered = (json: unknown, jsonUnread?: string): Exchange => ({
+    seq: 1,
+    request: { method: 'GET', url: 'https://x/api/v1/account', headers: {} },
+    response: { status: 200, headers: {}, text: '[[[', json, ...(jsonUnread !== undefined && { jsonUnread }), bytes: Buffer.alloc(0), truncated: false, durationMs: 1 },
+  });
+
+  it('is read without a throw at 200,000 levels: no balance, and the reason', () => {
+    expect(numericLeaves(deep(200_000))).toEqual([]);
+    expect(detectBalance(200, deep(200_000))).toEqual({ why: `GET /account: the target answered a JSON body nested deeper than ${maxJsonDepth} levels` });
+    expect(detectBalance(200, { credits: 3, deep: deep(200_000) })).toEqual({ why: `GET /account: the target answered a JSON body nested deeper than ${maxJsonDepth} levels` });
+  });
+
+  it('lists numbers no deeper than the bound, and at most one past the cap', () => {
+    const atBound = JSON.parse('{"a":'.repeat(maxJsonDepth - 1) + '{"credits":5}' + '}'.repeat(maxJsonDepth - 1));
+    expect(numericLeaves(atBound)).toEqual([{ segments: [...Array<string>(maxJsonDepth - 1).fill('a'), 'credits'], value: 5 }]);
+    const many = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`n${i}`, i]));
+    expect(numericLeaves(many)).toHaveLength(maxNumericLeaves + 1);
+    expect(detectBalance(200, many)).toEqual({ why: `GET /account gave more than ${maxNumericLeaves} numeric fields; say which holds the balance with --balance-path` });
+  });
+
+  it('names the fields it found in a message of bounded length', () => {
+    const keys = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`${'k'.repeat(500)}${i}`, i]));
+    const d = detectBalance(200, keys);
+    expect(d.source).toBeUndefined();
+    expect((d as { why: string }).why.length).toBeLessThan(400);
+  });
+
+  it('decides on no balance, with the reason, when the body was not read', async () => {
+    const unread = `the target answered a JSON body nested deeper than ${maxJsonDepth} levels`;
+    const decision = await decideBalance(async () => answered(undefined, unread), { key: 'k' });
+    expect(decision).toEqual({ why: `GET /account: ${unread}` });
+    expect(() => balanceOf(answered(undefined, unread), { pointer: '/credits', how: 'given' })).toThrow(`; ${unread})`);
   });
 });

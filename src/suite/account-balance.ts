@@ -6,6 +6,7 @@
  * pessimistic budget (spend-guard.ts).
  */
 import type { Exchange } from '../client/exchange.ts';
+import { maxJsonDepth, nestsDeeperThan } from '../client/json-bounds.ts';
 
 /** How the run reads balances: where, and whether the user said so or the run found it. */
 export interface BalanceSource {
@@ -45,21 +46,63 @@ export function valueAt(json: unknown, segments: readonly string[]): unknown {
   return at;
 }
 
-/** Every finite number in `json`, with where it sits. */
-export function numericLeaves(json: unknown, prefix: readonly string[] = []): Array<{ readonly segments: string[]; readonly value: number }> {
-  if (typeof json === 'number') return Number.isFinite(json) ? [{ segments: [...prefix], value: json }] : [];
-  if (typeof json !== 'object' || json === null) return [];
-  return Object.entries(json as Record<string, unknown>).flatMap(([k, v]) => numericLeaves(v, [...prefix, k]));
+/** The most numeric fields of GET /account the run lists; a body with more has no balance it can find by itself. */
+export const maxNumericLeaves = 100;
+
+interface Place {
+  readonly key: string;
+  readonly parent: Place | undefined;
+}
+
+const segmentsOf = (place: Place | undefined): string[] => {
+  const segments: string[] = [];
+  for (let at = place; at !== undefined; at = at.parent) segments.unshift(at.key);
+  return segments;
+};
+
+/**
+ * Every finite number in `json`, with where it sits, in document order: at most `maxNumericLeaves`
+ * + 1 of them (so a caller can tell there are more), and none deeper than `maxJsonDepth` levels.
+ * Iterative, so a body nested any depth cannot overflow the stack.
+ */
+export function numericLeaves(json: unknown): Array<{ readonly segments: string[]; readonly value: number }> {
+  const leaves: Array<{ readonly segments: string[]; readonly value: number }> = [];
+  type Step = { readonly value: unknown; readonly place: Place | undefined; readonly depth: number };
+  const stack: Step[] = [{ value: json, place: undefined, depth: 0 }];
+  for (let next = stack.pop(); next !== undefined && leaves.length <= maxNumericLeaves; next = stack.pop()) {
+    const { value, place, depth } = next;
+    if (typeof value === 'number' && Number.isFinite(value)) leaves.push({ segments: segmentsOf(place), value });
+    if (typeof value !== 'object' || value === null || depth >= maxJsonDepth) continue;
+    const children = Object.entries(value as Record<string, unknown>);
+    for (let i = children.length - 1; i >= 0; i--) {
+      const [key, child] = children[i] as [string, unknown];
+      stack.push({ value: child, place: { key, parent: place }, depth: depth + 1 });
+    }
+  }
+  return leaves;
+}
+
+/** The pointers of `leaves` for a message, cut at about 300 characters. */
+function listed(leaves: ReadonlyArray<{ readonly segments: string[] }>): string {
+  const text = leaves.map((l) => pointerOf(l.segments)).join(', ');
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 /**
  * Finds the balance in one GET /account body. With `expected` (a balance the run set through test
  * control), the one field holding that value; without it, the only numeric field, or else the only
- * one named like a balance (`credits`, `balance`, …).
+ * one named like a balance (`credits`, `balance`, …). A body nested deeper than `maxJsonDepth`
+ * levels, or with more than `maxNumericLeaves` numbers, has none the run reads.
  */
 export function detectBalance(status: number | undefined, json: unknown, expected?: number): BalanceDecision {
   if (status !== 200) return { why: `GET /account answered ${status ?? 'nothing'}, not 200` };
+  if (nestsDeeperThan(json, maxJsonDepth)) {
+    return { why: `GET /account: the target answered a JSON body nested deeper than ${maxJsonDepth} levels` };
+  }
   const leaves = numericLeaves(json);
+  if (leaves.length > maxNumericLeaves) {
+    return { why: `GET /account gave more than ${maxNumericLeaves} numeric fields; say which holds the balance with --balance-path` };
+  }
   if (expected !== undefined) {
     const holding = leaves.filter((l) => l.value === expected);
     if (holding.length === 1 && holding[0]) return { source: { pointer: pointerOf(holding[0].segments), how: 'detected' } };
@@ -69,7 +112,7 @@ export function detectBalance(status: number | undefined, json: unknown, expecte
   const named = leaves.filter((l) => /credit|balance/i.test(l.segments[l.segments.length - 1] ?? ''));
   if (named.length === 1 && named[0]) return { source: { pointer: pointerOf(named[0].segments), how: 'detected' } };
   if (leaves.length === 0) return { why: 'GET /account gave no numeric field' };
-  return { why: `GET /account gave ${leaves.length} numeric fields (${leaves.map((l) => pointerOf(l.segments)).join(', ')}); say which with --balance-path` };
+  return { why: `GET /account gave ${leaves.length} numeric fields (${listed(leaves)}); say which with --balance-path` };
 }
 
 /** The balance in one GET /account exchange, read at `source`; throws when there is none. */
@@ -77,7 +120,8 @@ export function balanceOf(ex: Exchange, source: BalanceSource): number {
   const segments = parseBalancePath(source.pointer) ?? [];
   const value = valueAt(ex.response?.json, segments);
   if (ex.response?.status === 200 && typeof value === 'number' && Number.isFinite(value)) return value;
-  throw new Error(`GET /account gave no balance at ${source.pointer} (${ex.response?.status ?? ex.error}${ex.response ? ` ${ex.response.text.slice(0, 120)}` : ''})`);
+  const unread = ex.response?.jsonUnread === undefined ? '' : `; ${ex.response.jsonUnread}`;
+  throw new Error(`GET /account gave no balance at ${source.pointer} (${ex.response?.status ?? ex.error}${ex.response ? ` ${ex.response.text.slice(0, 120)}` : ''}${unread})`);
 }
 
 /** One line for the run's output: which of the two budgets the run uses. */
@@ -129,6 +173,9 @@ export async function decideBalance(
     }
     return { source };
   }
+  // A body past the runner's bounds (json-bounds.ts) is not read: say so rather than "no numeric field".
+  const unread = ex.response?.status === 200 ? ex.response.jsonUnread : undefined;
+  if (unread !== undefined) return { why: `GET /account: ${unread}` };
   return detectBalance(ex.response?.status, ex.response?.json, expected);
 }
 

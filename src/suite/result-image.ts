@@ -16,8 +16,33 @@ import type { ConformanceContext } from './conformance.ts';
 
 export type ResultFormat = 'image/jpeg' | 'image/png' | 'neither JPEG nor PNG';
 
-/** GET of a result URL with no Authorization header: it is public. */
-export const fetchResult = (t: ConformanceContext, url: string): Promise<Exchange> => t.target.send({ method: 'GET', path: url, operationId: 'getResultImage' });
+/**
+ * GET of a result URL with no Authorization header (it is public), only on the target's own origin.
+ * A resultUrl on another host breaks RES-RESULT-URL-HOST-AND-PATH ("served from {host}") and is
+ * never fetched: the test stops there, with the URL as evidence. One on the API host under another
+ * scheme or port than the target's is not fetched either; the test is then inconclusive.
+ */
+export async function fetchResult(t: ConformanceContext, url: string): Promise<Exchange> {
+  const target = new URL(t.target.origin);
+  const place = placeOf(url);
+  // resultUrl: "URL of the finished image … served from {host}" ({host}: the host part of {base_url}).
+  const what = `resultUrl ${url} against the API host (not fetched)`;
+  t.must('RES-RESULT-URL-HOST-AND-PATH', () => expect(place?.host, what).toBe(target.host));
+  if (place?.origin !== target.origin) {
+    t.inconclusive(`resultUrl ${url} is not on the target's origin ${target.origin}; the runner fetches nothing outside it`);
+  }
+  return t.target.send({ method: 'GET', path: url, operationId: 'getResultImage' });
+}
+
+/** The host and origin of a URL, or undefined when it is not an absolute URL. */
+function placeOf(url: string): { readonly host: string; readonly origin: string } | undefined {
+  try {
+    const parsed = new URL(url);
+    return { host: parsed.host, origin: parsed.origin };
+  } catch {
+    return undefined;
+  }
+}
 
 export function formatOf(bytes: Buffer): ResultFormat {
   return isJpeg(bytes) ? 'image/jpeg' : isPng(bytes) ? 'image/png' : 'neither JPEG nor PNG';

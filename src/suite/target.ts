@@ -89,7 +89,7 @@ const unreachable = (why: string): never => {
 /** Builds the target from a configuration: detects capabilities and sets up accounts. */
 export async function connectTarget(config: SuiteConfig, o: { readonly creditHolds?: Readonly<Record<string, number>> } = {}): Promise<SuiteTarget> {
   const dispatcher = new Agent({ connections: 2048, headersTimeout: 0, bodyTimeout: 0 });
-  const raw = createSend({ baseUrl: config.baseUrl, dispatcher, stop: runStopSignal });
+  const raw = createSend({ baseUrl: config.baseUrl, alsoTo: [config.control?.url], dispatcher, stop: runStopSignal });
   // A stopped run sends nothing more: its sockets close with it (src/client/run-stop.ts).
   runStopSignal.addEventListener('abort', () => void dispatcher.destroy().catch(() => undefined), { once: true });
   // Operations are relative to the base URL the run was given ("All paths are relative to {base_url}").
