@@ -109,7 +109,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     controlToken: options.controlToken,
     trustedOrigin: options.trustedOrigin,
     testNames,
-    sweep: () => store.sweep(clock.now(), settings.uploadRetentionMs),
+    sweep: () => store.sweep(clock.now(), settings.recordRetentionMs),
     callLog,
   };
 

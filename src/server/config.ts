@@ -22,8 +22,12 @@ export interface ServerSettings {
   readonly imageIdTtlMs: number;
   readonly resultTtlMs: number;
   readonly idempotencyRetentionMs: number;
-  /** Spec: "Uploaded files are deleted automatically within 35 days." */
-  readonly uploadRetentionMs: number;
+  /**
+   * How long a final try-on is kept after it ended (then GET /tryons/{id} is 404), with the ledger
+   * rows it settled, which are folded into a carry-forward row. Uploads and results need no setting:
+   * they are deleted once their id or URL expired (spec: "deleted automatically within 35 days").
+   */
+  readonly recordRetentionMs: number;
   /** Largest JSON body a create request may have. */
   readonly maxJsonBodyBytes: number;
   /** What an image may cost to decode, judged from its headers before any decoding. */
@@ -74,7 +78,8 @@ export const defaultSettings: ServerSettings = Object.freeze({
   generationLatencyMs: 1_500,
   slowGenerationMs: 70_000,
   generationConcurrency: 4,
-  limits: Object.freeze({ startsPerMinute: 12, pollsPerMinute: 60, uploadsPerMinute: 30 }),
+  // 64 images of the 4 MB maximum live at once: far above the spec's use, far below 30 uploads a minute for 24 h.
+  limits: Object.freeze({ startsPerMinute: 12, pollsPerMinute: 60, uploadsPerMinute: 30, uploadQuotaBytes: 256 * 1024 * 1024 }),
   maxImageBytes: 4 * 1024 * 1024,
   maxPixels: 40_000_000,
   fetchTimeoutMs: 12_000,
@@ -82,7 +87,7 @@ export const defaultSettings: ServerSettings = Object.freeze({
   imageIdTtlMs: 24 * hour,
   resultTtlMs: 24 * hour,
   idempotencyRetentionMs: 24 * hour,
-  uploadRetentionMs: 30 * 24 * hour,
+  recordRetentionMs: 30 * 24 * hour,
   maxJsonBodyBytes: 64 * 1024,
   decodeBudget: Object.freeze({
     maxPixels: 40_000_000,

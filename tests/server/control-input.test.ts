@@ -70,7 +70,7 @@ describe('the control extension refuses out-of-range input with 400 INVALID_REQU
   it('accepts the maxima themselves', async () => {
     const { accountId } = await h.newAccount();
     expect((await h.control('PUT', `/accounts/${accountId}/credits`, { credits: controlBounds.maxCredits })).status).toBe(200);
-    const limits = { startsPerMinute: controlBounds.maxLimitPerMinute, pollsPerMinute: 1, uploadsPerMinute: 30 };
+    const limits = { startsPerMinute: controlBounds.maxLimitPerMinute, pollsPerMinute: 1, uploadsPerMinute: 30, uploadQuotaBytes: controlBounds.maxUploadQuotaBytes };
     expect((await h.control('PUT', `/accounts/${accountId}/limits`, limits)).json).toEqual({ accountId, limits });
   });
 });

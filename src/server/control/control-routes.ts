@@ -65,7 +65,8 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
 
   app.put<AccountParams>(`${controlPrefix}/accounts/:accountId/limits`, opts, async (request) => {
     const id = account(request.params.accountId);
-    const limits = parseLimits(request.body, ctx.store.limitsOf(id) ?? ctx.settings.limits);
+    // Limits stored before the storage quota existed lack it: the server's fills in.
+    const limits = parseLimits(request.body, { ...ctx.settings.limits, ...ctx.store.limitsOf(id) });
     ctx.store.setLimits(id, limits);
     return { accountId: id, limits };
   });
@@ -106,6 +107,7 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
     imageIdTtlSeconds: ctx.settings.imageIdTtlMs / 1000,
     resultTtlSeconds: ctx.settings.resultTtlMs / 1000,
     idempotencyRetentionSeconds: ctx.settings.idempotencyRetentionMs / 1000,
+    recordRetentionSeconds: ctx.settings.recordRetentionMs / 1000,
     trustedFixtureOrigin: ctx.trustedOrigin?.origin ?? null,
   }));
 }
@@ -119,6 +121,8 @@ export const controlBounds = Object.freeze({
   maxCredits: 1_000_000_000,
   /** A per-minute limit (the limiter's memory follows real traffic, not the limit). */
   maxLimitPerMinute: 1_000_000_000,
+  /** An account's storage quota of live uploads, in bytes: 0 (no uploads) to 1 TiB. */
+  maxUploadQuotaBytes: 2 ** 40,
   /** One clock move: 100 years. */
   maxAdvanceSeconds: 100 * 366 * 24 * 3600,
 });
@@ -152,6 +156,13 @@ function parseLimits(body: unknown, current: AccountLimits): AccountLimits {
       throw new ApiError('INVALID_REQUEST', `${name} must be an integer from 1 to ${controlBounds.maxLimitPerMinute}.`);
     }
     next[name] = value as number;
+  }
+  const quota = fields.uploadQuotaBytes;
+  if (quota !== undefined) {
+    if (!Number.isSafeInteger(quota) || (quota as number) < 0 || (quota as number) > controlBounds.maxUploadQuotaBytes) {
+      throw new ApiError('INVALID_REQUEST', `uploadQuotaBytes must be an integer from 0 to ${controlBounds.maxUploadQuotaBytes}.`);
+    }
+    next.uploadQuotaBytes = quota as number;
   }
   return next;
 }

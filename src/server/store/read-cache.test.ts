@@ -19,8 +19,8 @@ describe('withReadCache', () => {
     const store = withReadCache(inner);
     expect(store.limitsOf('acc_missing')).toBeNull();
     const account = store.createAccount(0, 20);
-    store.setLimits(account, { startsPerMinute: 1, pollsPerMinute: 2, uploadsPerMinute: 3 });
-    expect(store.limitsOf(account)).toEqual({ startsPerMinute: 1, pollsPerMinute: 2, uploadsPerMinute: 3 });
+    store.setLimits(account, { startsPerMinute: 1, pollsPerMinute: 2, uploadsPerMinute: 3, uploadQuotaBytes: 4 });
+    expect(store.limitsOf(account)).toEqual({ startsPerMinute: 1, pollsPerMinute: 2, uploadsPerMinute: 3, uploadQuotaBytes: 4 });
     store.close();
   });
 
@@ -36,10 +36,11 @@ describe('withReadCache', () => {
 
   it('wraps exactly the Store methods it was written for (a new method must decide whether it changes what is cached)', () => {
     const store = withReadCache(openSqliteStore(':memory:'));
-    const cached = ['findKey', 'finishFailure', 'finishSuccess', 'findTryOn', 'limitsOf', 'replaceKey', 'revokeKeys', 'setLimits'];
+    const cached = ['findKey', 'finishFailure', 'finishSuccess', 'findTryOn', 'limitsOf', 'replaceKey', 'revokeKeys', 'setLimits', 'sweep'];
     const passedThrough = [
       'accountExists', 'balance', 'close', 'createAccount', 'findIdempotency', 'findImage', 'findResult', 'inputsOf', 'insertImage',
-      'insertTryOn', 'pendingTryOnIds', 'releaseOrphanReservations', 'reserveCredit', 'returnCredit', 'setCredits', 'sweep',
+      'insertTryOn', 'liveUploadBytes', 'pendingTryOnIds', 'releaseOrphanReservations', 'reserveCredit', 'returnCredit', 'setCredits',
+      'uploadFitsAt',
     ];
     expect(Object.keys(store).sort()).toEqual([...cached, ...passedThrough].sort());
     store.close();

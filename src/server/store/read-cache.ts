@@ -6,9 +6,10 @@
  * the generation queue): a key change of an account (rotation, revocation, a new account's first
  * key) drops every cached key, a change of limits drops that account's limits, and a try-on is
  * cached only once it is final (success or failed never change: the store moves a try-on only out of
- * pending). Nothing cached depends on the clock. This process is the store's only writer, so
- * nothing changes behind the cache's back. A new Store method that writes keys, limits or try-ons
- * must drop them here too (read-cache.test.ts lists the methods, so a new one is noticed).
+ * pending), and forgotten at every sweep, which deletes try-ons past their retention. This process
+ * is the store's only writer, so nothing changes behind the cache's back. A new Store method that
+ * writes keys, limits or try-ons must drop them here too (read-cache.test.ts lists the methods, so a
+ * new one is noticed).
  */
 import type { AccountLimits, KeyRecord, Store, TryOnRecord } from './store.ts';
 
@@ -93,6 +94,12 @@ export function withReadCache(store: Store, maxEntries = readCacheEntries): Stor
     finishFailure(id, message, now) {
       finished.delete(id);
       return store.finishFailure(id, message, now);
+    },
+    sweep(now, recordRetentionMs) {
+      // The sweep deletes try-ons past their retention; the ones cached are read again.
+      const deleted = store.sweep(now, recordRetentionMs);
+      finished.clear();
+      return deleted;
     },
   };
 }

@@ -1,9 +1,10 @@
 /**
  * The embedded default store: better-sqlite3, a file in WAL mode (data survives a restart) or
  * `:memory:`. better-sqlite3 is synchronous, so each Store method runs as one transaction and no two
- * interleave inside this process.
+ * interleave inside this process. The file is private to its owner (sqlite-file.ts), and the
+ * retention sweep is sqlite-sweep.ts.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { ScenarioName } from '../../fixtures/scenarios.ts';
 import { newAccountId } from '../domain/ids.ts';
 import type {
@@ -17,6 +18,8 @@ import type {
   NewTryOnInput,
   TryOnRecord,
 } from './store.ts';
+import { openDatabaseFile } from './sqlite-file.ts';
+import { prepareSweep } from './sqlite-sweep.ts';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS accounts (
@@ -33,17 +36,20 @@ CREATE TABLE IF NOT EXISTS ledger (
   ref TEXT, at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id);
+CREATE INDEX IF NOT EXISTS ledger_at ON ledger(at);
 -- A reservation is given back at most once, whichever way.
 CREATE UNIQUE INDEX IF NOT EXISTS ledger_once ON ledger(ref, CASE kind WHEN 'reserve' THEN 'reserve' WHEN 'grant' THEN 'grant' ELSE 'return' END) WHERE ref IS NOT NULL;
 CREATE TABLE IF NOT EXISTS images (
   id TEXT PRIMARY KEY, account_id TEXT NOT NULL, format TEXT NOT NULL, bytes BLOB,
-  scenario TEXT, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL
+  scenario TEXT, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, size INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX IF NOT EXISTS images_expiry ON images(expires_at);
 CREATE TABLE IF NOT EXISTS tryons (
   id TEXT PRIMARY KEY, account_id TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('pending','success','failed')),
   scenario TEXT, title TEXT, created_at INTEGER NOT NULL, finished_at INTEGER, result_file TEXT, message TEXT
 );
 CREATE INDEX IF NOT EXISTS tryons_pending ON tryons(status) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS tryons_finished ON tryons(finished_at);
 -- Each input is its bytes (a fetched URL) or the uploaded image that holds them (no copy).
 CREATE TABLE IF NOT EXISTS tryon_inputs (
   tryon_id TEXT PRIMARY KEY REFERENCES tryons(id), person BLOB, garment BLOB, person_image TEXT, garment_image TEXT,
@@ -52,10 +58,17 @@ CREATE TABLE IF NOT EXISTS tryon_inputs (
 CREATE TABLE IF NOT EXISTS results (
   file TEXT PRIMARY KEY, tryon_id TEXT NOT NULL, format TEXT NOT NULL, bytes BLOB NOT NULL, expires_at INTEGER NOT NULL
 );
+CREATE INDEX IF NOT EXISTS results_expiry ON results(expires_at);
 CREATE TABLE IF NOT EXISTS idempotency (
   account_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, tryon_id TEXT NOT NULL,
   expires_at INTEGER NOT NULL, PRIMARY KEY (account_id, key)
 );
+CREATE INDEX IF NOT EXISTS idempotency_expiry ON idempotency(expires_at);
+`;
+
+/** Indexes on columns a migration may add; made after the migrations. */
+const laterIndexes = `
+CREATE INDEX IF NOT EXISTS images_account_expiry ON images(account_id, expires_at, size);
 `;
 
 interface TryOnRow {
@@ -65,13 +78,14 @@ interface TryOnRow {
 
 /** Opens (and migrates) the SQLite store at `path`, a file or `:memory:`. */
 export function openSqliteStore(path: string): Store {
-  const db = new Database(path);
-  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  const db = openDatabaseFile(path);
   // FULL: a try-on acknowledged to a client survives a kill -9 of the server.
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.exec(schema);
   migrateInputs(db);
+  migrateImageSize(db);
+  db.exec(laterIndexes);
 
   const q = {
     insertAccount: db.prepare('INSERT INTO accounts (id, created_at) VALUES (?, ?)'),
@@ -86,8 +100,13 @@ export function openSqliteStore(path: string): Store {
     reservation: db.prepare("SELECT account_id FROM ledger WHERE ref = ? AND kind = 'reserve'"),
     returned: db.prepare("SELECT 1 FROM ledger WHERE ref = ? AND kind IN ('release','refund')"),
     insertImage: db.prepare(
-      'INSERT INTO images (id, account_id, format, bytes, scenario, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO images (id, account_id, format, bytes, scenario, created_at, expires_at, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
+    liveBytes: db.prepare('SELECT COALESCE(SUM(size), 0) AS b FROM images WHERE account_id = ? AND expires_at > ?'),
+    // The first expiry by which the live uploads that expire (oldest first) free at least the bytes asked.
+    freedBy: db.prepare(`SELECT expires_at FROM (SELECT expires_at,
+        SUM(size) OVER (ORDER BY expires_at ROWS UNBOUNDED PRECEDING) AS freed FROM images WHERE account_id = ? AND expires_at > ?)
+      WHERE freed >= ? ORDER BY expires_at LIMIT 1`),
     findImage: db.prepare('SELECT * FROM images WHERE id = ?'),
     insertTryOn: db.prepare(
       "INSERT INTO tryons (id, account_id, status, scenario, title, created_at) VALUES (?, ?, 'pending', ?, ?, ?)",
@@ -113,15 +132,16 @@ export function openSqliteStore(path: string): Store {
     orphans: db.prepare(`SELECT l.ref FROM ledger l WHERE l.kind = 'reserve'
       AND NOT EXISTS (SELECT 1 FROM tryons t WHERE t.id = l.ref)
       AND NOT EXISTS (SELECT 1 FROM ledger r WHERE r.ref = l.ref AND r.kind IN ('release','refund'))`),
-    sweepResults: db.prepare('DELETE FROM results WHERE expires_at <= ?'),
-    // An upload a pending try-on still takes its input from keeps its bytes until that try-on is final.
-    sweepUploads: db.prepare(`UPDATE images SET bytes = NULL WHERE bytes IS NOT NULL AND created_at <= ?
-      AND id NOT IN (SELECT person_image FROM tryon_inputs WHERE person_image IS NOT NULL)
-      AND id NOT IN (SELECT garment_image FROM tryon_inputs WHERE garment_image IS NOT NULL)`),
-    sweepKeys: db.prepare('DELETE FROM idempotency WHERE expires_at <= ?'),
   };
 
   const balance = (accountId: string): number => (q.balance.get(accountId) as { b: number }).b;
+  const liveUploadBytes = (accountId: string, now: number): number => (q.liveBytes.get(accountId, now) as { b: number }).b;
+  const uploadFitsAt = (accountId: string, now: number, bytes: number, quotaBytes: number): number | null => {
+    if (bytes > quotaBytes) return null;
+    const toFree = liveUploadBytes(accountId, now) + bytes - quotaBytes;
+    if (toFree <= 0) return now;
+    return (q.freedBy.get(accountId, now, toFree) as { expires_at: number } | undefined)?.expires_at ?? null;
+  };
 
   const returnCredit = db.transaction((ref: string, kind: 'release' | 'refund', now: number): boolean => {
     const reservation = q.reservation.get(ref) as { account_id: string } | undefined;
@@ -166,8 +186,15 @@ export function openSqliteStore(path: string): Store {
       if (delta !== 0) q.ledger.run(accountId, delta, 'adjust', null, now);
     }),
 
-    insertImage: (image: ImageRecord) =>
-      void q.insertImage.run(image.id, image.accountId, image.format, image.bytes, image.scenario, image.createdAt, image.expiresAt),
+    insertImage: db.transaction((image: ImageRecord, quotaBytes: number): boolean => {
+      const size = image.bytes?.length ?? 0;
+      if (liveUploadBytes(image.accountId, image.createdAt) + size > quotaBytes) return false;
+      const { id, accountId, format, bytes, scenario, createdAt, expiresAt } = image;
+      q.insertImage.run(id, accountId, format, bytes, scenario, createdAt, expiresAt, size);
+      return true;
+    }),
+    liveUploadBytes,
+    uploadFitsAt,
     findImage: (id) => {
       const row = q.findImage.get(id) as
         | { id: string; account_id: string; format: ImageRecord['format']; bytes: Buffer | null; scenario: string | null; created_at: number; expires_at: number }
@@ -231,11 +258,7 @@ export function openSqliteStore(path: string): Store {
       for (const ref of refs) returnCredit(ref, 'release', now);
       return refs.length;
     }),
-    sweep: db.transaction((now: number, uploadRetentionMs: number): number => {
-      return (
-        q.sweepResults.run(now).changes + q.sweepUploads.run(now - uploadRetentionMs).changes + q.sweepKeys.run(now).changes
-      );
-    }),
+    sweep: prepareSweep(db),
     close: () => db.close(),
   };
 }
@@ -252,5 +275,15 @@ function migrateInputs(db: Database.Database): void {
     db.exec(schema);
     db.exec('INSERT INTO tryon_inputs (tryon_id, person, garment) SELECT tryon_id, person, garment FROM tryon_inputs_before');
     db.exec('DROP TABLE tryon_inputs_before');
+  })();
+}
+
+/** A store file from before uploads counted against a quota: record each upload's size. */
+function migrateImageSize(db: Database.Database): void {
+  const columns = db.pragma('table_info(images)') as { name: string }[];
+  if (columns.some((c) => c.name === 'size')) return;
+  db.transaction(() => {
+    db.exec('ALTER TABLE images ADD COLUMN size INTEGER NOT NULL DEFAULT 0');
+    db.exec('UPDATE images SET size = COALESCE(length(bytes), 0)');
   })();
 }

@@ -12,6 +12,8 @@ export interface AccountLimits {
   readonly startsPerMinute: number;
   readonly pollsPerMinute: number;
   readonly uploadsPerMinute: number;
+  /** Storage quota: bytes of uploads whose id has not expired yet, per account. */
+  readonly uploadQuotaBytes: number;
 }
 
 export interface KeyRecord {
@@ -95,9 +97,18 @@ export interface Store {
   returnCredit(ref: string, kind: 'release' | 'refund', now: number): boolean;
   setCredits(accountId: string, credits: number, now: number): void;
 
-  // Uploaded images (spec: Uploaded image).
-  insertImage(image: ImageRecord): void;
+  // Uploaded images (spec: Uploaded image). An upload is live, and counts against its account's
+  // storage quota, from its upload until its id expires; then its row and bytes may be deleted.
+  /** Stores the image if it fits `quotaBytes` beside the account's live uploads (checked in the same transaction). */
+  insertImage(image: ImageRecord, quotaBytes: number): boolean;
   findImage(id: string): ImageRecord | undefined;
+  /** Bytes of the account's uploads still live at `now`. */
+  liveUploadBytes(accountId: string, now: number): number;
+  /**
+   * When `bytes` more would fit `quotaBytes` beside the account's live uploads: `now` if they fit now,
+   * else the instant enough of them expire; null if `bytes` alone is over the quota.
+   */
+  uploadFitsAt(accountId: string, now: number, bytes: number, quotaBytes: number): number | null;
 
   // Try-ons (spec: States and transitions) and their idempotency keys.
   /** Inserts the try-on, its inputs and its key binding in one transaction. */
@@ -117,7 +128,13 @@ export interface Store {
   // Housekeeping.
   /** Releases credits reserved by starts that never created a try-on (a crash between the two). */
   releaseOrphanReservations(now: number): number;
-  /** Deletes expired result files and uploaded files past retention; returns how many rows went. */
-  sweep(now: number, uploadRetentionMs: number): number;
+  /**
+   * Deletes what is past its retention and gives the space back; returns how many rows went.
+   * Uploads go once their id expired (kept while a pending try-on still takes an input from them),
+   * results once their URL expired, Idempotency-Key bindings once expired. A final try-on goes `recordRetentionMs` after
+   * it ended, and with it the ledger rows it settled: each account's settled rows of that age are
+   * folded into one carry-forward row first, so every balance stays the same.
+   */
+  sweep(now: number, recordRetentionMs: number): number;
   close(): void;
 }

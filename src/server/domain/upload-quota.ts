@@ -1,0 +1,66 @@
+/**
+ * The per-account storage quota of uploads (an implementation choice: the spec names no storage
+ * limit, but 30 uploads a minute of up to 4 MB each would let one account store about 6 GiB an
+ * hour). An upload counts from its upload until its id expires 24 hours later, so the quota is a
+ * sliding 24-hour window of uploaded bytes. Over it, POST /images gets 429 RATE_LIMITED (the spec's
+ * "too many requests … wait `Retry-After` seconds") with Retry-After until enough of the account's
+ * uploads expire for this one to fit; an image larger than the whole quota never fits, and gets
+ * 413 IMAGE_TOO_LARGE, which a client does not retry unchanged.
+ */
+import { ApiError } from '../api-errors.ts';
+import type { ServerSettings } from '../config.ts';
+import type { ImageRecord, Store } from '../store/store.ts';
+
+/** The account's quota: its own limits' (test control), else the server's. */
+export function uploadQuotaOf(store: Store, settings: ServerSettings, accountId: string): number {
+  // Limits stored before the quota existed have none.
+  return store.limitsOf(accountId)?.uploadQuotaBytes ?? settings.limits.uploadQuotaBytes;
+}
+
+/**
+ * Refuses an upload of `bytes` that would not fit the account's quota at `now`. Called with one
+ * byte before the body is read, a full account is refused without reading or decoding the image.
+ */
+export function assertUploadFits(store: Store, settings: ServerSettings, accountId: string, now: number, bytes: number): void {
+  const quota = uploadQuotaOf(store, settings, accountId);
+  const fitsAt = store.uploadFitsAt(accountId, now, bytes, quota);
+  if (fitsAt !== null && fitsAt <= now) return;
+  throw quotaRefusal(store, settings, accountId, now, bytes, quota, fitsAt);
+}
+
+/** Stores the upload if it fits the account's quota (checked and stored in one store transaction). */
+export function storeUpload(store: Store, settings: ServerSettings, image: ImageRecord): void {
+  const quota = uploadQuotaOf(store, settings, image.accountId);
+  if (store.insertImage(image, quota)) return;
+  const bytes = image.bytes?.length ?? 0;
+  throw quotaRefusal(store, settings, image.accountId, image.createdAt, bytes, quota, store.uploadFitsAt(image.accountId, image.createdAt, bytes, quota));
+}
+
+function quotaRefusal(
+  store: Store,
+  settings: ServerSettings,
+  accountId: string,
+  now: number,
+  bytes: number,
+  quota: number,
+  fitsAt: number | null,
+): ApiError {
+  if (fitsAt === null) {
+    return new ApiError('IMAGE_TOO_LARGE', `The image is ${bytes} bytes, more than this account's whole storage quota of ${quota} bytes.`);
+  }
+  const live = store.liveUploadBytes(accountId, now);
+  const retryAfter = Math.max(1, Math.ceil((fitsAt - now) / 1000));
+  const window = Math.round(settings.imageIdTtlMs / 1000);
+  return new ApiError(
+    'RATE_LIMITED',
+    `Storage quota reached: this account's uploads whose id has not expired hold ${live} of its ${quota} bytes ` +
+      `(${mebibytes(quota)}); retry after ${retryAfter} seconds, when enough of them have expired.`,
+    {
+      'retry-after': String(retryAfter),
+      'ratelimit-policy': `"storage";q=${quota};w=${window};qu="content-bytes"`,
+      ratelimit: `"storage";r=${Math.max(0, quota - live)};t=${retryAfter}`,
+    },
+  );
+}
+
+const mebibytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
