@@ -58,7 +58,11 @@ const codeOf = (ex: Answered): string | undefined => {
   return typeof code === 'string' ? code : undefined;
 };
 
-const said = (ex: Answered): string => `${ex.response.status}${codeOf(ex) === undefined ? '' : ` ${codeOf(ex)}`}`;
+/** The status and code of an answer for a finding; a target's code is cut at 100 characters. */
+const said = (ex: Answered): string => {
+  const code = codeOf(ex);
+  return `${ex.response.status}${code === undefined ? '' : ` ${code.length > 100 ? `${code.slice(0, 100)}…` : code}`}`;
+};
 
 /** Whether error answers of this exchange must have the spec's shape ("All error responses share the shape described under Errors"). */
 function underBaseUrl(ex: Answered, route: Route, ctx: CheckContext = {}): boolean {
