@@ -26,7 +26,8 @@ afterEach(() => {
 
 async function accountWithQuota(bytes: number): Promise<string> {
   const { accountId, apiKey } = await h.newAccount();
-  const res = await h.control('PUT', `/accounts/${accountId}/limits`, { uploadQuotaBytes: bytes, uploadsPerMinute: 1000 });
+  const limits = { uploadQuotaBytes: bytes, uploadsPerMinute: 1000 };
+  const res = await h.control('PUT', `/accounts/${accountId}/limits`, limits);
   expect(res.json.limits.uploadQuotaBytes).toBe(bytes);
   return apiKey;
 }
@@ -61,7 +62,9 @@ describe('the storage quota of uploads', () => {
     const other = await h.newAccount();
     expect(answer(await upload(h, full, photo))).toEqual({ status: 200, code: undefined });
     expect(answer(await upload(h, full, photo))).toEqual({ status: 429, code: 'RATE_LIMITED' });
-    for (let i = 0; i < 3; i++) expect(answer(await upload(h, other.apiKey, photo))).toEqual({ status: 200, code: undefined });
+    for (let i = 0; i < 3; i++) {
+      expect(answer(await upload(h, other.apiKey, photo))).toEqual({ status: 200, code: undefined });
+    }
   });
 
   it('refuses an image larger than the whole quota with 413 IMAGE_TOO_LARGE, which no wait would let through', async () => {
@@ -91,7 +94,8 @@ describe('the storage quota of uploads', () => {
 
 describe('the server-wide quota setting', () => {
   it('applies to every account without a quota of its own', async () => {
-    const local = await startHarness({ settings: { limits: { ...defaultSettings.limits, uploadQuotaBytes: photo.length + 10 } } });
+    const limits = { ...defaultSettings.limits, uploadQuotaBytes: photo.length + 10 };
+    const local = await startHarness({ settings: { limits } });
     try {
       const { apiKey } = await local.newAccount();
       expect(answer(await upload(local, apiKey, photo))).toEqual({ status: 200, code: undefined });

@@ -159,8 +159,9 @@ function parseLimits(body: unknown, current: AccountLimits): AccountLimits {
   }
   const quota = fields.uploadQuotaBytes;
   if (quota !== undefined) {
-    if (!Number.isSafeInteger(quota) || (quota as number) < 0 || (quota as number) > controlBounds.maxUploadQuotaBytes) {
-      throw new ApiError('INVALID_REQUEST', `uploadQuotaBytes must be an integer from 0 to ${controlBounds.maxUploadQuotaBytes}.`);
+    const most = controlBounds.maxUploadQuotaBytes;
+    if (!Number.isSafeInteger(quota) || (quota as number) < 0 || (quota as number) > most) {
+      throw new ApiError('INVALID_REQUEST', `uploadQuotaBytes must be an integer from 0 to ${most}.`);
     }
     next.uploadQuotaBytes = quota as number;
   }

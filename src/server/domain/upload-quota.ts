@@ -11,8 +11,14 @@ import { ApiError } from '../api-errors.ts';
 import type { ServerSettings } from '../config.ts';
 import type { ImageRecord, Store } from '../store/store.ts';
 
+/** What the quota is read from: the store (uploads, per-account limits) and the server's settings. */
+export interface QuotaDeps {
+  readonly store: Store;
+  readonly settings: ServerSettings;
+}
+
 /** The account's quota: its own limits' (test control), else the server's. */
-export function uploadQuotaOf(store: Store, settings: ServerSettings, accountId: string): number {
+export function uploadQuotaOf({ store, settings }: QuotaDeps, accountId: string): number {
   // Limits stored before the quota existed have none.
   return store.limitsOf(accountId)?.uploadQuotaBytes ?? settings.limits.uploadQuotaBytes;
 }
@@ -21,44 +27,48 @@ export function uploadQuotaOf(store: Store, settings: ServerSettings, accountId:
  * Refuses an upload of `bytes` that would not fit the account's quota at `now`. Called with one
  * byte before the body is read, a full account is refused without reading or decoding the image.
  */
-export function assertUploadFits(store: Store, settings: ServerSettings, accountId: string, now: number, bytes: number): void {
-  const quota = uploadQuotaOf(store, settings, accountId);
-  const fitsAt = store.uploadFitsAt(accountId, now, bytes, quota);
+export function assertUploadFits(deps: QuotaDeps, accountId: string, now: number, bytes: number): void {
+  const quota = uploadQuotaOf(deps, accountId);
+  const fitsAt = deps.store.uploadFitsAt(accountId, now, bytes, quota);
   if (fitsAt !== null && fitsAt <= now) return;
-  throw quotaRefusal(store, settings, accountId, now, bytes, quota, fitsAt);
+  throw quotaRefusal(deps, { accountId, now, bytes, quota, fitsAt });
 }
 
 /** Stores the upload if it fits the account's quota (checked and stored in one store transaction). */
-export function storeUpload(store: Store, settings: ServerSettings, image: ImageRecord): void {
-  const quota = uploadQuotaOf(store, settings, image.accountId);
-  if (store.insertImage(image, quota)) return;
+export function storeUpload(deps: QuotaDeps, image: ImageRecord): void {
+  const quota = uploadQuotaOf(deps, image.accountId);
+  if (deps.store.insertImage(image, quota)) return;
+  const { accountId, createdAt: now } = image;
   const bytes = image.bytes?.length ?? 0;
-  throw quotaRefusal(store, settings, image.accountId, image.createdAt, bytes, quota, store.uploadFitsAt(image.accountId, image.createdAt, bytes, quota));
+  const fitsAt = deps.store.uploadFitsAt(accountId, now, bytes, quota);
+  throw quotaRefusal(deps, { accountId, now, bytes, quota, fitsAt });
 }
 
-function quotaRefusal(
-  store: Store,
-  settings: ServerSettings,
-  accountId: string,
-  now: number,
-  bytes: number,
-  quota: number,
-  fitsAt: number | null,
-): ApiError {
-  if (fitsAt === null) {
-    return new ApiError('IMAGE_TOO_LARGE', `The image is ${bytes} bytes, more than this account's whole storage quota of ${quota} bytes.`);
+interface Refused {
+  readonly accountId: string;
+  readonly now: number;
+  readonly bytes: number;
+  readonly quota: number;
+  /** When the upload would fit; null: never. */
+  readonly fitsAt: number | null;
+}
+
+function quotaRefusal({ store, settings }: QuotaDeps, r: Refused): ApiError {
+  if (r.fitsAt === null) {
+    const reason = `The image is ${r.bytes} bytes, more than this account's whole storage quota of ${r.quota} bytes.`;
+    return new ApiError('IMAGE_TOO_LARGE', reason);
   }
-  const live = store.liveUploadBytes(accountId, now);
-  const retryAfter = Math.max(1, Math.ceil((fitsAt - now) / 1000));
+  const live = store.liveUploadBytes(r.accountId, r.now);
+  const retryAfter = Math.max(1, Math.ceil((r.fitsAt - r.now) / 1000));
   const window = Math.round(settings.imageIdTtlMs / 1000);
   return new ApiError(
     'RATE_LIMITED',
-    `Storage quota reached: this account's uploads whose id has not expired hold ${live} of its ${quota} bytes ` +
-      `(${mebibytes(quota)}); retry after ${retryAfter} seconds, when enough of them have expired.`,
+    `Storage quota reached: this account's uploads whose id has not expired hold ${live} of its ${r.quota} bytes ` +
+      `(${mebibytes(r.quota)}); retry after ${retryAfter} seconds, when enough of them have expired.`,
     {
       'retry-after': String(retryAfter),
-      'ratelimit-policy': `"storage";q=${quota};w=${window};qu="content-bytes"`,
-      ratelimit: `"storage";r=${Math.max(0, quota - live)};t=${retryAfter}`,
+      'ratelimit-policy': `"storage";q=${r.quota};w=${window};qu="content-bytes"`,
+      ratelimit: `"storage";r=${Math.max(0, r.quota - live)};t=${retryAfter}`,
     },
   );
 }

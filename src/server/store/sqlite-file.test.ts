@@ -31,7 +31,8 @@ function open(path: string): Store {
   return store;
 }
 
-const modes = (path: string) => ['', '-wal', '-shm'].map((suffix) => (statSync(`${path}${suffix}`).mode & 0o777).toString(8));
+const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+const modes = (path: string) => ['', '-wal', '-shm'].map((suffix) => modeOf(`${path}${suffix}`));
 
 /** Reads one pragma through a second connection, as another process would see the file. */
 function pragma(path: string, name: string): number {
@@ -46,7 +47,8 @@ function pragma(path: string, name: string): number {
 function fill(store: Store, count: number): string {
   const account = store.createAccount(0, 0);
   for (let i = 0; i < count; i++) {
-    const image = { id: `img_${i}`, accountId: account, format: 'jpeg' as const, bytes: Buffer.alloc(100_000, i), scenario: null, createdAt: 0, expiresAt: day };
+    const bytes = Buffer.alloc(100_000, i);
+    const image = { id: `img_${i}`, accountId: account, format: 'jpeg' as const, bytes, scenario: null, createdAt: 0, expiresAt: day };
     expect(store.insertImage(image, 1 << 30)).toBe(true);
   }
   return account;
@@ -68,7 +70,8 @@ describe('the database file', () => {
     const path = tempPath();
     const old = new Database(path);
     old.pragma('journal_mode = WAL');
-    old.exec("CREATE TABLE accounts (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, limits TEXT); INSERT INTO accounts VALUES ('acct_old', 0, NULL);");
+    old.exec(`CREATE TABLE accounts (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, limits TEXT);
+      INSERT INTO accounts VALUES ('acct_old', 0, NULL);`);
     old.close();
     chmodSync(path, 0o644);
     expect(pragma(path, 'auto_vacuum')).toBe(0);
@@ -90,7 +93,8 @@ describe('the database file', () => {
 
     expect(store.sweep(day, 30 * day)).toBe(40);
     const pagesAfter = pragma(path, 'page_count');
-    expect({ freed: (pagesBefore - pagesAfter) * pageSize > 3_900_000, free: pragma(path, 'freelist_count') }).toEqual({ freed: true, free: 0 });
+    const freed = (pagesBefore - pagesAfter) * pageSize;
+    expect({ freed: freed > 3_900_000, free: pragma(path, 'freelist_count') }).toEqual({ freed: true, free: 0 });
     const onDisk = statSync(path).size + statSync(`${path}-wal`).size;
     expect(onDisk).toBeLessThan(1_000_000);
   });

@@ -47,10 +47,13 @@ const image = (id: string, accountId: string, size: number, at: number): ImageRe
 function start(store: Store, accountId: string, id: string, now: number): void {
   expect(store.reserveCredit(accountId, id, now)).toBe(true);
   const bytes = { bytes: Buffer.from('input') };
-  store.insertTryOn({ id, accountId, scenario: null, title: null, inputs: { person: bytes, garment: bytes }, idempotency: { key: `key-${id}`, fingerprint: 'f', expiresAt: now + day } }, now);
+  const idempotency = { key: `key-${id}`, fingerprint: 'f', expiresAt: now + day };
+  store.insertTryOn({ id, accountId, scenario: null, title: null, inputs: { person: bytes, garment: bytes }, idempotency }, now);
 }
 
-const result = (file: string, now: number) => ({ file, format: 'png' as const, bytes: Buffer.alloc(10_000, 2), expiresAt: now + day });
+const result = (file: string, now: number) => ({
+  file, format: 'png' as const, bytes: Buffer.alloc(10_000, 2), expiresAt: now + day,
+});
 
 describe('the storage quota of uploads', () => {
   it('stores an upload only while the live uploads and it fit the quota, and counts each until its id expires', () => {
@@ -84,7 +87,8 @@ describe('the retention sweep', () => {
     store.sweep(day - 1, retention);
     expect([store.findImage('img_a')?.id, store.findResult('r1.png')?.file]).toEqual(['img_a', 'r1.png']);
     expect(store.sweep(day, retention)).toBe(3);
-    expect([store.findImage('img_a'), store.findResult('r1.png'), store.findIdempotency(account, 'key-tr_1', 0)]).toEqual([undefined, undefined, undefined]);
+    const found = [store.findImage('img_a'), store.findResult('r1.png'), store.findIdempotency(account, 'key-tr_1', 0)];
+    expect(found).toEqual([undefined, undefined, undefined]);
     expect([rows('images'), rows('results'), rows('idempotency')]).toEqual([0, 0, 0]);
     expect(store.findTryOn('tr_1')?.status).toBe('success');
   });
@@ -108,9 +112,10 @@ describe('the retention sweep', () => {
     store.sweep(hour + retention - 1, retention);
     expect(store.findTryOn('tr_ok')?.status).toBe('success');
     store.sweep(hour + retention, retention);
-    expect([store.findTryOn('tr_ok'), store.findTryOn('tr_failed'), store.findTryOn('tr_other')]).toEqual([undefined, undefined, undefined]);
+    expect(['tr_ok', 'tr_failed', 'tr_other'].map((id) => store.findTryOn(id))).toEqual([undefined, undefined, undefined]);
     expect([store.balance(account), store.balance(other)]).toEqual(balances);
-    expect([rows('ledger WHERE account_id = ?', account), rows('ledger WHERE account_id = ?', other), rows('tryons')]).toEqual([1, 1, 0]);
+    const ledgerRows = (id: string) => rows('ledger WHERE account_id = ?', id);
+    expect([ledgerRows(account), ledgerRows(other), rows('tryons')]).toEqual([1, 1, 0]);
     // A crash recovery after the fold finds no orphan to release: nothing is given back twice.
     expect(store.releaseOrphanReservations(hour + retention)).toBe(0);
     expect([store.balance(account), store.balance(other)]).toEqual(balances);

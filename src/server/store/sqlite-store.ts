@@ -99,13 +99,13 @@ export function openSqliteStore(path: string): Store {
     ledger: db.prepare('INSERT INTO ledger (account_id, delta, kind, ref, at) VALUES (?, ?, ?, ?, ?)'),
     reservation: db.prepare("SELECT account_id FROM ledger WHERE ref = ? AND kind = 'reserve'"),
     returned: db.prepare("SELECT 1 FROM ledger WHERE ref = ? AND kind IN ('release','refund')"),
-    insertImage: db.prepare(
-      'INSERT INTO images (id, account_id, format, bytes, scenario, created_at, expires_at, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ),
+    insertImage: db.prepare(`INSERT INTO images (id, account_id, format, bytes, scenario, created_at, expires_at, size)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
     liveBytes: db.prepare('SELECT COALESCE(SUM(size), 0) AS b FROM images WHERE account_id = ? AND expires_at > ?'),
     // The first expiry by which the live uploads that expire (oldest first) free at least the bytes asked.
-    freedBy: db.prepare(`SELECT expires_at FROM (SELECT expires_at,
-        SUM(size) OVER (ORDER BY expires_at ROWS UNBOUNDED PRECEDING) AS freed FROM images WHERE account_id = ? AND expires_at > ?)
+    freedBy: db.prepare(`SELECT expires_at FROM (
+        SELECT expires_at, SUM(size) OVER (ORDER BY expires_at ROWS UNBOUNDED PRECEDING) AS freed
+        FROM images WHERE account_id = ? AND expires_at > ?)
       WHERE freed >= ? ORDER BY expires_at LIMIT 1`),
     findImage: db.prepare('SELECT * FROM images WHERE id = ?'),
     insertTryOn: db.prepare(
@@ -135,7 +135,8 @@ export function openSqliteStore(path: string): Store {
   };
 
   const balance = (accountId: string): number => (q.balance.get(accountId) as { b: number }).b;
-  const liveUploadBytes = (accountId: string, now: number): number => (q.liveBytes.get(accountId, now) as { b: number }).b;
+  const liveUploadBytes = (accountId: string, now: number): number =>
+    (q.liveBytes.get(accountId, now) as { b: number }).b;
   const uploadFitsAt = (accountId: string, now: number, bytes: number, quotaBytes: number): number | null => {
     if (bytes > quotaBytes) return null;
     const toFree = liveUploadBytes(accountId, now) + bytes - quotaBytes;

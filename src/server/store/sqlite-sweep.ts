@@ -24,7 +24,8 @@ const carryRef = `'carry:' || account_id`;
 
 /** Prepares the sweep of `db`; the function it returns runs one. */
 export function prepareSweep(db: Database.Database): (now: number, recordRetentionMs: number) => number {
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS ledger_fold (seq INTEGER PRIMARY KEY, account_id TEXT NOT NULL, delta INTEGER NOT NULL)');
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS ledger_fold (
+    seq INTEGER PRIMARY KEY, account_id TEXT NOT NULL, delta INTEGER NOT NULL)`);
   const q = {
     results: db.prepare('DELETE FROM results WHERE expires_at <= @now'),
     // An upload a pending try-on still takes its input from stays until that try-on is final.
@@ -39,7 +40,8 @@ export function prepareSweep(db: Database.Database): (now: number, recordRetenti
       WHERE ref = ${carryRef} AND account_id IN (SELECT account_id FROM ledger_fold)`),
     deleteFolded: db.prepare('DELETE FROM ledger WHERE seq IN (SELECT seq FROM ledger_fold)'),
     carry: db.prepare(`INSERT INTO ledger (account_id, delta, kind, ref, at)
-      SELECT account_id, SUM(delta), 'adjust', ${carryRef}, @cutoff FROM ledger_fold GROUP BY account_id HAVING SUM(delta) <> 0`),
+      SELECT account_id, SUM(delta), 'adjust', ${carryRef}, @cutoff FROM ledger_fold
+      GROUP BY account_id HAVING SUM(delta) <> 0`),
     clearFold: db.prepare('DELETE FROM ledger_fold'),
     tryOnInputs: db.prepare(`DELETE FROM tryon_inputs WHERE tryon_id IN (SELECT id FROM tryons t
       WHERE t.status <> 'pending' AND t.finished_at <= @cutoff)`),

@@ -131,9 +131,9 @@ export interface Store {
   /**
    * Deletes what is past its retention and gives the space back; returns how many rows went.
    * Uploads go once their id expired (kept while a pending try-on still takes an input from them),
-   * results once their URL expired, Idempotency-Key bindings once expired. A final try-on goes `recordRetentionMs` after
-   * it ended, and with it the ledger rows it settled: each account's settled rows of that age are
-   * folded into one carry-forward row first, so every balance stays the same.
+   * results once their URL expired, Idempotency-Key bindings once expired. A final try-on goes
+   * `recordRetentionMs` after it ended, and with it the ledger rows it settled: each account's
+   * settled rows of that age are folded into one carry-forward row first, so every balance stays.
    */
   sweep(now: number, recordRetentionMs: number): number;
   close(): void;
