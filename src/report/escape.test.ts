@@ -8,12 +8,13 @@ import {
   fence,
   inlineCode,
   markdownCell,
+  markdownHtml,
   markdownText,
   terminalLine,
   terminalText,
   xmlSafe,
 } from './escape.ts';
-import { activeMarkdown, outsideCodeSpans, outsideFences } from './markdown-scan.ts';
+import { activeMarkdown, activeText, outsideCodeSpans, outsideFences, tableCells } from './markdown-scan.ts';
 
 /** What a hostile target writes into every string it can. */
 const hostile = {
@@ -38,11 +39,14 @@ const hostile = {
 // C0 and C1 controls, DEL and the bidi controls, but for the characters in `keep`.
 const controlsBut = (keep: string) => new RegExp(`[^\\P{Cc}${keep}]|\\p{Bidi_Control}`, 'u');
 
+const controls = ['\x1b', '\x07', '\x9b', '\x7f', '\r', '\n', '\t', '\u2066', '\u200f'];
+const punctuation = ['`', '\\', '[', ']', '(', ')', '!', '<', '>', '&', '|', '@', ':'];
+
 /** Strings rich in what breaks each format, mixed with arbitrary Unicode. */
 const nasty = fc
   .array(
     fc.oneof(
-      fc.constantFrom(...Object.values(hostile), '\x1b', '\x07', '\x9b', '\x7f', '\r', '\n', '\t', '`', '\\', '[', ']', '(', ')', '!', '<', '>', '&', '|', '@', ':', '//', 'www.', 'https://e.x', '\u2066', '\u200f'),
+      fc.constantFrom(...Object.values(hostile), ...controls, ...punctuation, '//', 'www.', 'https://e.x'),
       fc.string({ unit: 'binary', maxLength: 6 }),
     ),
     { maxLength: 24 },
@@ -108,6 +112,21 @@ describe('Markdown', () => {
     expect(inlineCode(input)).toBe(want);
   });
 
+  it('markdownHtml is HTML text, and inert if read as Markdown', () => {
+    const html = markdownHtml(`${hostile.image} ${hostile.html}\n\n${hostile.www} ${hostile.mail}`);
+    expect(html.split(' ')).toEqual([
+      '&#33;&#91;px&#93;(http&#58;//evil/p.png)',
+      '&lt;img',
+      'src=x',
+      'onerror=alert(1)&gt;',
+      '',
+      'go',
+      'www&#46;evil.example',
+      'mail',
+      'x&#64;evil.example',
+    ]);
+  });
+
   it('markdownCell and codeCell keep a table row whole', () => {
     expect(markdownCell(hostile.pipes)).toBe('a\\|b\\\\\\|c');
     expect(markdownCell('a\nb')).toBe('a<br>b');
@@ -115,26 +134,32 @@ describe('Markdown', () => {
   });
 
   it('fence shows controls and cannot be closed from inside', () => {
-    expect(fence(`${hostile.clear}\n\`\`\`\n${hostile.image}`, 'text')).toBe('````text\n\\x1b[2J\n```\n![px](http://evil/p.png)\n````');
+    const block = fence(`${hostile.clear}\n\`\`\`\n${hostile.image}`, 'text');
+    expect(block).toBe('````text\n\\x1b[2J\n```\n![px](http://evil/p.png)\n````');
   });
 
   it('the scanner finds what would render: links, code spans, fences', () => {
     expect(outsideCodeSpans('a `[x](y)` \\[b\\] ``c`d`` `e')).toBe('a  ·b·  `e');
     expect(outsideFences('a\n  ```sh\n[x](y)\n  ```\nb')).toEqual({ text: 'a\nb', unclosed: false });
     expect(activeMarkdown('![p](http://e) `ok`')).toBe('![p](http://e) ');
+    // GFM splits a row at a pipe before it reads code spans: a code span with a bare pipe is broken.
+    expect(tableCells('| `a|b` | `c\\|d` |')).toEqual([' `a', 'b` ', ' `c|d` ']);
+    expect(activeMarkdown('| `a|[x](y)` |')).toBe(' `a | [x](y)` ');
   });
 
-  /** What must never be active Markdown from a target: a link, an image, raw HTML, an autolink, a control. */
+  /** What must never be active in a fragment from a target: a link, an image, raw HTML, an autolink, a control. */
   function expectInert(md: string): void {
-    const active = activeMarkdown(md).replace(/<br>/g, ' ');
+    const active = activeText(md).replace(/<br>/g, ' ');
     expect(active).not.toMatch(/[[\]<`]/);
     expect(active).not.toMatch(/[a-z][a-z0-9+.-]*:\/\/|www\.|[\w.+-]+@[\w-]+\.\w/i);
     expect(md).not.toMatch(controlsBut('\\n\\t'));
   }
 
-  it('markdownText and markdownCell never yield a link, image, raw HTML, autolink or control', () => {
+  it('markdownText, markdownCell and markdownHtml never yield a link, image, raw HTML, autolink or control', () => {
     fc.assert(
       fc.property(nasty, (s) => {
+        expectInert(markdownHtml(s));
+        expect(markdownHtml(s)).not.toContain('\n');
         expectInert(markdownText(s));
         const cell = markdownCell(s);
         expectInert(cell);
@@ -145,12 +170,25 @@ describe('Markdown', () => {
     );
   });
 
+  it('a table row of a markdownCell and a codeCell keeps its two cells, and both inert', () => {
+    fc.assert(
+      fc.property(nasty, (s) => {
+        fc.pre(s.trim() !== '');
+        const row = `| ${markdownCell(s)} | ${codeCell(s)} |`;
+        const cells = tableCells(row);
+        expect(cells).toHaveLength(2);
+        expectInert(cells[0] ?? '');
+        expect(outsideCodeSpans(cells[1] ?? '').trim()).toBe('');
+      }),
+    );
+  });
+
   it('inlineCode and codeCell are one code span, whatever they hold', () => {
     fc.assert(
       fc.property(nasty, (s) => {
         fc.pre(s.trim() !== '');
-        expect(activeMarkdown(inlineCode(s))).toBe('');
-        expect(activeMarkdown(codeCell(s)).replace(/·/g, '')).toBe('');
+        expect(activeText(inlineCode(s))).toBe('');
+        expect(activeText(codeCell(s)).replace(/·/g, '')).toBe('');
         expect(codeCell(s)).not.toMatch(/(^|[^\\])\|/);
         expect(inlineCode(s)).not.toMatch(controlsBut('\\t'));
       }),

@@ -127,6 +127,18 @@ export function inlineCode(text: string): string {
   return `${bar}${pad}${oneLine}${pad}${bar}`;
 }
 
+/**
+ * Text inside an HTML block of a Markdown file (`<details><summary>…`), where GitHub reads no
+ * Markdown: {@link escapeHtml}, and the characters that would make a link, a code span or an
+ * autolink as character references too, so that a renderer that reads Markdown there finds none;
+ * on one line, since a blank line would end the block.
+ */
+export function markdownHtml(text: string): string {
+  return escapeHtml(markdownSafe(text).replace(/\n/g, ' '))
+    .replace(/[[\]`\\:@!]/g, (ch) => `&#${ch.charCodeAt(0)};`)
+    .replace(/(w{3})\./gi, '$1&#46;');
+}
+
 /** {@link inlineCode} in a table cell: the pipes escaped too (GitHub's tables read `\|` inside code as `|`). */
 export function codeCell(text: string): string {
   return inlineCode(text).replace(/\|/g, '\\|');

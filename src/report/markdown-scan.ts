@@ -2,18 +2,19 @@
  * For the tests of the Markdown the toolkit writes (report.md, the step summary, client-grade.md):
  * the text GitHub would still read as Markdown once fenced code blocks, code spans and
  * backslash-escaped characters are taken out. Whatever link, image, raw HTML or autolink a target
- * smuggled in would have to show there. A small scanner of CommonMark's rules for these three
- * constructs, not a renderer: code spans are paired within a line (the writers never span lines).
+ * smuggled in would have to show there. A small scanner of CommonMark's and GFM's rules for these
+ * constructs and table cells, not a renderer: code spans are paired within a line or cell (the
+ * writers never span lines).
  */
 
-/** `md` without its fenced code blocks (a fence opens with 3+ backticks, up to 3 spaces in, and closes with as many or more). */
+/** `md` without its fenced code blocks (3+ backticks, up to 3 spaces in, closed by as many or more). */
 export function outsideFences(md: string): { text: string; unclosed: boolean } {
   const kept: string[] = [];
   let open: string | undefined;
   for (const line of md.split('\n')) {
     const bar = /^\s{0,3}(`{3,})/.exec(line)?.[1];
     if (open === undefined && bar !== undefined) open = bar;
-    else if (open !== undefined && bar !== undefined && line.trim() === bar && bar.length >= open.length) open = undefined;
+    else if (open !== undefined && line.trim() === bar && (bar?.length ?? 0) >= open.length) open = undefined;
     else if (open === undefined) kept.push(line);
   }
   return { text: kept.join('\n'), unclosed: open !== undefined };
@@ -51,7 +52,26 @@ function closingRun(line: string, from: number, n: number): number | undefined {
   return undefined;
 }
 
-/** What GitHub would read as Markdown in `md`: outside fences and code spans, escapes taken out. */
-export function activeMarkdown(md: string): string {
+/**
+ * A table row's cells as GFM splits them, before it reads any code span: at every pipe no backslash
+ * stands right before (in code spans too), each `\|` then read as `|`.
+ */
+export function tableCells(row: string): string[] {
+  return row
+    .replace(/^\s*\|/, '')
+    .replace(/(^|[^\\])\|\s*$/, '$1')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.replace(/\\\|/g, '|'));
+}
+
+/** What GitHub would read as Markdown in prose or one table cell: outside fences and code spans, escapes out. */
+export function activeText(md: string): string {
   return outsideFences(md).text.split('\n').map(outsideCodeSpans).join('\n');
+}
+
+/** What GitHub would read as Markdown in a file: {@link activeText}, a line that opens with `|` read as a table row. */
+export function activeMarkdown(md: string): string {
+  const line = (text: string): string =>
+    text.trimStart().startsWith('|') ? tableCells(text).map(outsideCodeSpans).join(' | ') : outsideCodeSpans(text);
+  return outsideFences(md).text.split('\n').map(line).join('\n');
 }

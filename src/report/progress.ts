@@ -145,7 +145,8 @@ export class ProgressReporter implements Hooks {
     this.#wait = { bucket: event.bucket, until };
     if (!this.#o.live) {
       // A plain line only for waits worth mentioning; the pacer also reports short ones.
-      if (event.ms >= 5000) this.#write(`${terminalLine(`… waiting ${Math.ceil(event.ms / 1000)} s for the ${event.bucket} rate limit`)}\n`);
+      const line = `… waiting ${Math.ceil(event.ms / 1000)} s for the ${event.bucket} rate limit`;
+      if (event.ms >= 5000) this.#write(`${terminalLine(line)}\n`);
       return;
     }
     if (this.#timer === undefined) {

@@ -5,7 +5,7 @@
  */
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows } from './cost.ts';
-import { codeCell, escapeHtml, fence, inlineCode, markdownCell, markdownText } from './escape.ts';
+import { codeCell, fence, inlineCode, markdownCell, markdownHtml, markdownText } from './escape.ts';
 import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, prettyCurl, verdictLabel } from './format.ts';
 import { levels, verdicts, type Failure, type Report, type RequirementResult, type Verdict } from './model.ts';
 import { countOf } from './summary.ts';
@@ -82,8 +82,8 @@ function choices(report: Report): string[] {
     '|:--|:--|:--|:--|',
     ...report.choices.map((c) => {
       const doc = c.conformance === undefined ? '' : `<br><sub>Accepted: ${markdownCell(c.conformance.replace(/^Accepted: /, ''))}</sub>`;
-      const requirement = c.requirement === undefined ? '—' : inlineCode(c.requirement);
-      return `| ${inlineCode(c.point)}${doc} | ${c.values.map((v) => `${codeCell(v.value)}${v.count > 1 ? ` (×${v.count})` : ''}`).join('<br>')} | ${requirement} | ${choiceTests(c).map(markdownCell).join('<br>')} |`;
+      const requirement = c.requirement === undefined ? '—' : codeCell(c.requirement);
+      return `| ${codeCell(c.point)}${doc} | ${c.values.map((v) => `${codeCell(v.value)}${v.count > 1 ? ` (×${v.count})` : ''}`).join('<br>')} | ${requirement} | ${choiceTests(c).map(markdownCell).join('<br>')} |`;
     }),
     '',
   ];
@@ -104,7 +104,7 @@ function alternatives(report: Report): string[] {
       const dims = r.alternatives ?? [];
       const seen = dims.map((d) => `${markdownCell(d.dimension)}: ${markdownCell(seenText(d) || '—')}`).join('<br>');
       const unseen = dims.filter((d) => d.unseen.length > 0).map((d) => `${markdownCell(d.dimension)}: ${markdownCell(d.unseen.join(', '))}`).join('<br>') || '—';
-      return `| ${inlineCode(r.id)} | ${seen} | ${unseen} | ${icon[r.verdict]} ${markdownCell(verdictText(r, verdictLabel[r.verdict]))} |`;
+      return `| ${codeCell(r.id)} | ${seen} | ${unseen} | ${icon[r.verdict]} ${markdownCell(verdictText(r, verdictLabel[r.verdict]))} |`;
     }),
     '',
   ];
@@ -177,13 +177,13 @@ function traceability(report: Report): string[] {
         .join(' · ');
       const open = requirements.some((r) => r.verdict === 'fail') ? ' open' : '';
       return [
-        `<details${open}><summary><b>${escapeHtml(section)}</b> — ${counts}</summary>`,
+        `<details${open}><summary><b>${markdownHtml(section)}</b> — ${counts}</summary>`,
         '',
         '| ID | Level | Requirement | Verdict | Tests |',
         '|:--|:--|:--|:--|:--|',
         ...requirements.map(
           (r) =>
-            `| ${inlineCode(r.id)} | ${r.level} | ${markdownCell(r.statement)} | ${icon[r.verdict]} ${markdownCell(verdictText(r, verdictLabel[r.verdict]))}${r.reason === undefined ? '' : `<br><sub>${markdownCell(r.reason)}</sub>`} | ${r.tests.map(markdownCell).join('<br>')} |`,
+            `| ${codeCell(r.id)} | ${r.level} | ${markdownCell(r.statement)} | ${icon[r.verdict]} ${markdownCell(verdictText(r, verdictLabel[r.verdict]))}${r.reason === undefined ? '' : `<br><sub>${markdownCell(r.reason)}</sub>`} | ${r.tests.map(markdownCell).join('<br>')} |`,
         ),
         '',
         '</details>',

@@ -8,6 +8,8 @@ import type { ClientGrade } from './grade.ts';
 import { writeGrade } from './write-grade.ts';
 
 const tag = '<img src=http://evil/p.png onerror=alert(1)>';
+const later = '+0.100s GET /x`` <http://evil> → 404';
+const referer = '![px](http://evil/p.png) [x](javascript:alert(1)) \x1b]0;pwned\x07';
 
 /** A grade whose caller-chosen text is hostile everywhere it can be. */
 function hostileGrade(): ClientGrade {
@@ -20,13 +22,14 @@ function hostileGrade(): ClientGrade {
     occasions: 1,
     failures: [
       {
-        what: `request with signs of a browser (Origin: ${tag}; Referer: ![px](http://evil/p.png) [x](javascript:alert(1)) \x1b]0;pwned\x07)`,
-        evidence: [`+0.000s GET /api/v1/account?q=\x1b[2J [Origin: ${tag}] → 200`, '```', '+0.100s GET /x`` <http://evil> → 404'],
+        what: `request with signs of a browser (Origin: ${tag}; Referer: ${referer})`,
+        evidence: [`+0.000s GET /api/v1/account?q=\x1b[2J [Origin: ${tag}] → 200`, '```', later],
       },
     ],
   };
   const caller = { caller: `unknown key ${tag} \x9b2J`, requests: 1, notKept: 0, verdict: 'fail', rules: [rule] };
-  return { kind: 'client-grade', generatedAt: '2026-01-01T00:00:00.000Z', callers: [caller], summary: { callers: 1, failingCallers: 1, pass: 0, fail: 1, notExercised: 0 } } as ClientGrade;
+  const summary = { callers: 1, failingCallers: 1, pass: 0, fail: 1, notExercised: 0 };
+  return { kind: 'client-grade', generatedAt: '2026-01-01T00:00:00.000Z', callers: [caller], summary } as ClientGrade;
 }
 
 describe('client-grade.md', () => {

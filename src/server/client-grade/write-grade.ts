@@ -62,6 +62,9 @@ function failureText(r: GradedRule): string {
   return r.failures.map((f) => [f.what, ...f.evidence.map((e) => `  ${e}`)].join('\n')).join('\n\n');
 }
 
+/** A block's lines indented into a list item. */
+const indented = (block: string): string[] => block.split('\n').map((l) => `  ${l}`);
+
 function markdown(g: ClientGrade): string {
   const out = [`# Client grade`, '', `${headline(g)} (at ${markdownText(g.generatedAt)}).`, ''];
   if (g.callers.length === 0) out.push('No client has called the sandbox yet.', '');
@@ -72,7 +75,7 @@ function markdown(g: ClientGrade): string {
     for (const r of c.rules.filter((x) => x.verdict === 'fail')) {
       out.push(`### ${r.id}`, '', `> ${markdownCell(r.quote)}`, '');
       // The evidence (paths, headers the caller chose) as a fence no line of it can close, inside the list item.
-      for (const f of r.failures) out.push(`- ${markdownCell(f.what)}`, '', ...fence(f.evidence.join('\n'), 'text').split('\n').map((l) => `  ${l}`), '');
+      for (const f of r.failures) out.push(`- ${markdownCell(f.what)}`, '', ...indented(fence(f.evidence.join('\n'), 'text')), '');
     }
   }
   return `${out.join('\n')}\n`;
