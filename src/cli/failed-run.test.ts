@@ -40,6 +40,13 @@ describe('conductRun on an error of its own', () => {
     expect(warned).toEqual(['run: stopped on an error of its own: RangeError: Maximum call stack size exceeded']);
   });
 
+  it('warns on one line with the controls of a message the target chose shown, never obeyed', async () => {
+    failure.error = new TypeError('bad \x1b]0;pwned\x07 answer\x9b2J');
+    const warned: string[] = [];
+    await conductRun(request(), { log: () => undefined, warn: (line: string) => void warned.push(line), reporters: () => [] });
+    expect(warned).toEqual(['run: stopped on an error of its own: TypeError: bad \\x1b]0;pwned\\x07 answer\\x9b2J']);
+  });
+
   it('still throws a setup problem as its ToolkitError (one line, exit 2, no report)', async () => {
     failure.error = new ToolkitError('UNREACHABLE', 'run: nothing answers at http://127.0.0.1:9/api/v1: ECONNREFUSED');
     await expect(conductRun(request(), { log: () => undefined, reporters: () => [], writeReport: true })).rejects.toBe(failure.error);

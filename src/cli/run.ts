@@ -9,6 +9,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import type { CancelReason } from 'vitest';
 // vitest loads when the suite starts, after the embedded server's processes (commands.ts).
 import type { createVitest, Reporter, TestModule, Vitest } from 'vitest/node';
+import { terminalLine } from '../report/escape.ts';
 import { headline } from '../report/format.ts';
 import { buildReport, type Report } from '../report/model.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
@@ -31,7 +32,7 @@ import { RunStop, endedByTheStop, exitStatusOfInterruption, withoutSignalListene
 import { errorLine, failedRunReport } from './failed-run.ts';
 import { preflight } from './preflight.ts';
 import { ToolkitError } from './toolkit-errors.ts';
-import { printOut } from './print.ts';
+import { printErr, printOut } from './print.ts';
 import { suiteProjectOf } from './suite-project.ts';
 
 export async function run(argv: readonly string[]): Promise<number> {
@@ -97,8 +98,9 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
     const embedded = request.config.baseUrl === undefined;
     const config = embedded ? embeddedShape(request.config) : (request.config as SuiteConfig);
     const report = failedRunReport(error, { config, embedded, startedAt, grep: request.grep });
-    const warn = io.warn ?? ((line: string): void => void process.stderr.write(`${line}\n`));
-    warn(`run: stopped on an error of its own: ${errorLine(error)}`);
+    const warn = io.warn ?? ((line: string): void => printErr(`${line}\n`));
+    // The error may quote what the target sent: one line, its controls shown, for any caller's terminal.
+    warn(terminalLine(`run: stopped on an error of its own: ${errorLine(error)}`));
     const root = request.reportRoot === undefined ? {} : { root: request.reportRoot };
     const written = io.writeReport ? await writeReport(report, root) : undefined;
     return { report, exitCode: 2, ...(written && { written }) };
