@@ -10,6 +10,7 @@ import { FormData } from 'undici';
 import type { components } from '../spec/api-types.gen.ts';
 import { refuseBrowser } from './browser-guard.ts';
 import { TryOnAbortedError, TryOnBadResponseError, TryOnGaveUpError } from './errors.ts';
+import { pollPathOf } from './on-base.ts';
 import { resolveOptions, type ResolvedOptions, type TryOnClientOptions } from './options.ts';
 import { send } from './send.ts';
 
@@ -57,6 +58,7 @@ export class TryOnClient {
       signal: options.signal,
       ok: [200],
     });
+    // Its pollUrl is checked where it would be used (waitForTryOn, getTryOn): the id stays the caller's.
     return shaped(json, isStarted, 'POST /tryons');
   }
 
@@ -77,12 +79,18 @@ export class TryOnClient {
     });
     if (status === 200) return shaped(json, isFinished, 'POST /tryons/sync');
     const started = shaped(json, isStarted, 'POST /tryons/sync');
+    pollPathOf(this.#o.baseUrl, started.pollUrl, this.#o.apiKey, status, 'POST /tryons/sync');
     return this.waitForTryOn(started.id, options, started.pollUrl);
   }
 
-  /** GET /tryons/{id}: one read. */
+  /**
+   * GET /tryons/{id}: one read. A `pollUrl` from the server is used only when it is a path under
+   * the base URL; anything else (another origin, `//host/…`, another scheme) is a TryOnBadResponseError.
+   */
   async getTryOn(id: string, options: CallOptions = {}, pollUrl?: string): Promise<TryOn> {
-    const path = pollUrl !== undefined ? new URL(pollUrl, this.#o.baseUrl).toString() : `/tryons/${encodeURIComponent(id)}`;
+    const { baseUrl, apiKey } = this.#o;
+    const own = `/tryons/${encodeURIComponent(id)}`;
+    const path = pollUrl !== undefined ? pollPathOf(baseUrl, pollUrl, apiKey, 200, 'pollUrl') : own;
     const { json } = await send(this.#o, { method: 'GET', path, timeoutMs: this.#o.requestTimeoutMs, signal: options.signal, ok: [200] });
     return shaped(json, isTryOn, 'GET /tryons/{id}');
   }
@@ -92,7 +100,9 @@ export class TryOnClient {
    * TryOnGaveUpError after `giveUpAfterMs` (the try-on keeps running).
    */
   async waitForTryOn(id: string, options: CallOptions = {}, pollUrl?: string): Promise<TryOnFinished> {
-    const { clock, pollIntervalMs, giveUpAfterMs } = this.#o;
+    const { clock, pollIntervalMs, giveUpAfterMs, baseUrl, apiKey } = this.#o;
+    // Before the first wait: a pollUrl off the API's origin ends the call at once, unretried.
+    if (pollUrl !== undefined) pollPathOf(baseUrl, pollUrl, apiKey, 200, 'pollUrl');
     const from = clock.now();
     for (;;) {
       if (clock.now() - from + pollIntervalMs > giveUpAfterMs) throw new TryOnGaveUpError(id, clock.now() - from);

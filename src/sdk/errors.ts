@@ -72,13 +72,18 @@ export class TryOnGaveUpError extends TryOnError {
   }
 }
 
-/** The answer was not what openapi.yaml documents (no JSON, no envelope, an unknown status). */
+/**
+ * The answer was not what openapi.yaml documents (no JSON, no envelope, an unknown status, a
+ * redirect, a body over the client's bound, a `pollUrl` off the API's origin). Never retried.
+ */
 export class TryOnBadResponseError extends TryOnError {
   override readonly name = 'TryOnBadResponseError';
   readonly code = 'CLIENT_BAD_RESPONSE';
   constructor(
     readonly status: number,
     message: string,
+    /** The offending value the server sent (a `pollUrl`, a `Location`), redacted and truncated. */
+    readonly value?: string,
   ) {
     super(message);
   }

@@ -16,13 +16,16 @@ export interface ClientClock {
 }
 
 export interface TryOnClientOptions {
-  /** The API base URL, ending in `/api/v1` (the spec's {base_url}). */
+  /** The API base URL, ending in `/api/v1` (the spec's {base_url}). The key is sent to its origin only. */
   readonly baseUrl: string;
   /** The account's API key. Read it from the environment on your server; never ship it to a browser. */
   readonly apiKey: string;
-  /** Timeout of one `POST /tryons/sync` request; default 75 s, and never less than 70 s (the spec's minimum). */
+  /**
+   * Timeout of one `POST /tryons/sync` attempt, from sending to the answer's last byte; default 75 s,
+   * and never less than 70 s (the spec's minimum).
+   */
   readonly syncTimeoutMs?: number;
-  /** Timeout of every other request; default 30 s. */
+  /** Timeout of one attempt of every other request, from sending to the answer's last byte; default 30 s. */
   readonly requestTimeoutMs?: number;
   /** Interval between two polls of a pending try-on; default 2 s, between 2 and 3 s. */
   readonly pollIntervalMs?: number;
@@ -50,10 +53,15 @@ export const systemClock: ClientClock = Object.freeze({
 
 export const minSyncTimeoutMs = 70_000;
 
+const maxTimerMs = 2 ** 31 - 1;
+
 /** Fills defaults and checks ranges; a value out of range is a RangeError at construction, not a surprise later. */
 export function resolveOptions(o: TryOnClientOptions): ResolvedOptions {
   const base = new URL(o.baseUrl);
   if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new RangeError(`baseUrl must be an http(s) URL, got ${o.baseUrl}`);
+  if (base.username !== '' || base.password !== '' || base.search !== '' || base.hash !== '') {
+    throw new RangeError('baseUrl must have no credentials, query or fragment (the key goes in a header)');
+  }
   if (typeof o.apiKey !== 'string' || o.apiKey.trim() === '') throw new RangeError('apiKey is required');
   const resolved = {
     baseUrl: o.baseUrl.replace(/\/+$/, ''),
@@ -69,6 +77,11 @@ export function resolveOptions(o: TryOnClientOptions): ResolvedOptions {
     userAgent: o.userAgent ?? 'tryon-conformance-client',
     ...(o.dispatcher && { dispatcher: o.dispatcher }),
   };
+  const timeouts = { syncTimeoutMs: resolved.syncTimeoutMs, requestTimeoutMs: resolved.requestTimeoutMs };
+  for (const [name, ms] of Object.entries(timeouts)) {
+    // A timer takes at most 2^31-1 ms; a longer one would fire at once.
+    if (!Number.isInteger(ms) || ms < 1 || ms > maxTimerMs) throw new RangeError(`${name} must be 1 to ${maxTimerMs}`);
+  }
   if (resolved.syncTimeoutMs < minSyncTimeoutMs) throw new RangeError(`syncTimeoutMs must be at least ${minSyncTimeoutMs} (spec: "Client timeout should be at least 70 seconds")`);
   if (resolved.pollIntervalMs < 2_000 || resolved.pollIntervalMs > 3_000) throw new RangeError('pollIntervalMs must be from 2000 to 3000 (spec: "poll every 2-3 seconds")');
   if (resolved.giveUpAfterMs < 60_000 || resolved.giveUpAfterMs > 15 * 60_000) throw new RangeError('giveUpAfterMs must be from 1 to 15 minutes (spec: "give up after a few minutes")');

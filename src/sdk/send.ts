@@ -2,16 +2,19 @@
  * One API call with the spec's retries (Errors rules 2-4): the same request, so the same
  * Idempotency-Key, is sent again after a 429, 500, 502, 503 or a network failure, waiting
  * Retry-After when the answer has one and otherwise 1, 2, then 4 s; a 400, 401, 402, 403, 413 or
- * 422 (any other answer) is never sent again. After the last retry the error is thrown, typed.
+ * 422 (any other answer) is never sent again, nor is a redirect followed or an answer over the body
+ * bound. After the last retry the error is thrown, typed.
  */
 import { TryOnAbortedError, TryOnApiError, TryOnBadResponseError, TryOnNetworkError, type ApiErrorCode } from './errors.ts';
 import type { ResolvedOptions } from './options.ts';
+import { urlOnBase } from './on-base.ts';
+import { redactValue } from './redact.ts';
 import { isRetryableStatus, retryAfterSeconds, waitBeforeRetry } from './retry-policy.ts';
 import { sendOnce, TransportFailure, type Answer, type Attempt } from './transport.ts';
 
 export interface Call {
   readonly method: 'GET' | 'POST';
-  /** A path under the base URL (`/tryons`), or an absolute URL. */
+  /** A path under the base URL (`/tryons`): the key goes to the base URL's origin only. */
   readonly path: string;
   readonly body?: Attempt['body'];
   readonly headers?: Readonly<Record<string, string>>;
@@ -31,7 +34,7 @@ export interface Success {
 export async function send(o: ResolvedOptions, call: Call): Promise<Success> {
   const attempt: Attempt = {
     method: call.method,
-    url: /^https?:/.test(call.path) ? call.path : `${o.baseUrl}${call.path}`,
+    url: urlOnBase(o.baseUrl, call.path),
     headers: { authorization: `Bearer ${o.apiKey}`, accept: 'application/json', 'user-agent': o.userAgent, ...call.headers },
     ...(call.body !== undefined && { body: call.body }),
     timeoutMs: call.timeoutMs,
@@ -49,7 +52,7 @@ export async function send(o: ResolvedOptions, call: Call): Promise<Success> {
       continue;
     }
     if (call.ok.includes(answer.status)) return { status: answer.status, json: answer.json, attempts: retry + 1 };
-    const error = apiError(answer, retry + 1);
+    const error = apiError(answer, retry + 1, o.apiKey);
     const code = error instanceof TryOnApiError ? error.code : undefined;
     if (!isRetryableStatus(answer.status, code) || retry >= o.maxRetries) throw error;
     const wait = waitBeforeRetry(retry, retryAfterSeconds(answer.headers['retry-after']));
@@ -68,9 +71,16 @@ async function pause(o: ResolvedOptions, ms: number, signal: AbortSignal | undef
   }
 }
 
-function apiError(answer: Answer, attempts: number): TryOnApiError | TryOnBadResponseError {
+function apiError(answer: Answer, attempts: number, apiKey: string): TryOnApiError | TryOnBadResponseError {
+  if (answer.status >= 300 && answer.status < 400) {
+    const location = redactValue(String(answer.headers.location ?? ''), apiKey);
+    const message = `HTTP ${answer.status} redirects to ${JSON.stringify(location)}; the client follows no redirect`;
+    return new TryOnBadResponseError(answer.status, message, location);
+  }
   const body = answer.json as { error?: unknown; code?: unknown } | undefined;
   if (typeof body?.code !== 'string') return new TryOnBadResponseError(answer.status, `HTTP ${answer.status} without the error envelope {error, code}`);
-  const message = typeof body.error === 'string' ? body.error : '';
-  return new TryOnApiError(answer.status, body.code as ApiErrorCode, message, attempts, retryAfterSeconds(answer.headers['retry-after']));
+  // The server's words land in logs: no key in them, no control characters, a bounded length.
+  const message = typeof body.error === 'string' ? redactValue(body.error, apiKey) : '';
+  const code = redactValue(body.code, apiKey) as ApiErrorCode;
+  return new TryOnApiError(answer.status, code, message, attempts, retryAfterSeconds(answer.headers['retry-after']));
 }

@@ -184,6 +184,10 @@ describe('uploads, account and configuration', () => {
     ['a poll interval under 2 s', { pollIntervalMs: 100 }],
     ['a poll interval over 3 s', { pollIntervalMs: 10_000 }],
     ['no give-up', { giveUpAfterMs: Number.POSITIVE_INFINITY }],
+    ['no request timeout', { requestTimeoutMs: Number.POSITIVE_INFINITY }],
+    ['a sync timeout past what a timer holds', { syncTimeoutMs: 2 ** 31 }],
+    ['a baseUrl with credentials', { baseUrl: 'http://user:pw@127.0.0.1:9/api/v1' }],
+    ['a baseUrl with a query', { baseUrl: 'http://127.0.0.1:9/api/v1?key=x' }],
   ])('refuses %s at construction', (_name, options) => {
     expect(() => clientWith(fakeClock(), options)).toThrow(RangeError);
   });
