@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gradeClients, type ClientGrade } from '../server/client-grade/grade.ts';
+import { gradeCallLog, type ClientGrade } from '../server/client-grade/grade.ts';
 import { gradeFileNames, gradeFormats, writeGrade } from '../server/client-grade/write-grade.ts';
 import { createReferenceServer } from '../server/app.ts';
 import { withDefaults, type ServerOptions } from '../server/config.ts';
@@ -104,7 +104,7 @@ export async function serve(argv: readonly string[]): Promise<number> {
     process.once('SIGTERM', resolve);
   });
   if (parsed.gradeDir !== undefined && server.callLog) {
-    const files = writeGradeFiles(parsed.gradeDir, gradeClients(server.callLog.records(), server.context.clock.now()));
+    const files = writeGradeFiles(parsed.gradeDir, gradeCallLog(server.callLog, server.context.clock.now()));
     process.stdout.write(`Client grade written: ${files.join(', ')}\n`);
   }
   await server.close();

@@ -4,12 +4,14 @@
  * Origin) fails the matching rules with the requests as redacted evidence, and a rule the client
  * never met is "not exercised". The server's clock moves with the client's injected waits.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'undici';
+import { Pool, request } from 'undici';
 import { TryOnClient, type ClientClock, type TryOnInput } from '../../src/sdk/index.ts';
 import type { ScenarioName } from '../../src/fixtures/scenarios.ts';
 import { clientRules } from '../../src/server/client-grade/client-rules.ts';
 import type { ClientGrade, GradedRule } from '../../src/server/client-grade/grade.ts';
+import { gradeFormats } from '../../src/server/client-grade/write-grade.ts';
 import { allRequirements, type RequirementId } from '../../src/spec/requirements.ts';
 import { startHarness, urlBody, type Harness } from '../server/harness.ts';
 
@@ -174,4 +176,81 @@ describe('the grade endpoint', () => {
   it('refuses an unknown format with 400', async () => {
     expect((await h.control('GET', '/client-grade?format=pdf')).status).toBe(400);
   });
+});
+
+describe('redaction', () => {
+  it('keeps a key out of every format, wherever the client put it: path, query, Idempotency-Key, Origin, body', async () => {
+    const account = await h.newAccount();
+    const other = await h.newAccount();
+    const key = account.apiKey;
+    const encoded = [...key].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    const secret = 'hunter2-not-a-key-shaped-secret';
+    const signs = { origin: `https://shop.example/${key}` };
+    // Browser signs make each request a failure of AUTH-KEY-SERVER-SIDE-ONLY, so its evidence line is in every format.
+    await h.call('GET', `/api/v1/tryons/${key}?apiKey=${key}`, { key, headers: { ...signs, 'idempotency-key': key } });
+    await h.call('GET', `/api/v1/tryons/${encoded}`, { key, headers: signs });
+    const retryKey = { ...signs, 'idempotency-key': `retry-${key}-1` };
+    await h.call('POST', '/api/v1/tryons', { key, json: { ...urlBody(h), note: key }, headers: retryKey });
+    await h.call('GET', `/api/v1/tryons/id-${other.apiKey}`, { key, headers: signs });
+    await h.call('GET', `/api/v1/tryons/${secret}`, { key: secret, headers: { origin: `https://a.example/${secret}` } });
+    const unknown = `unknown key sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 8)}`;
+
+    const { grade } = await gradeOf(account.accountId);
+    expect(rule(grade, 'AUTH-KEY-SERVER-SIDE-ONLY')?.failures.map((f) => f.evidence[0])).toEqual([
+      expect.stringMatching(/ GET \/api\/v1\/tryons\/\[key redacted\] Idempotency-Key: \[key redacted\] \[Origin: https:\/\/shop.example\/\[key redacted\]\] → 404/),
+      expect.stringMatching(/ GET \/api\/v1\/tryons\/\[key redacted\] \[Origin/),
+      expect.stringMatching(/ POST \/api\/v1\/tryons Idempotency-Key: retry-\[key redacted\]-1 body sha256:\w{12} \[Origin/),
+      expect.stringMatching(/ GET \/api\/v1\/tryons\/id-\[key redacted\] \[Origin/),
+    ]);
+    for (const format of gradeFormats) {
+      const text = (await h.control('GET', `/client-grade?format=${format}`)).body.toString();
+      for (const leaked of [key, encoded, other.apiKey, secret, key.slice(9)]) expect(text).not.toContain(leaked);
+      expect(text).toContain('[key redacted]');
+      expect(text).toContain(unknown);
+    }
+  });
+});
+
+describe('a flood of requests', () => {
+  let flooded: Harness;
+  beforeAll(async () => {
+    flooded = await startHarness({ gradeClients: true });
+  });
+  afterAll(async () => {
+    await flooded?.close();
+  });
+
+  it('is kept bounded and counted, and neither pushes out nor slows the grade of an account', async () => {
+    const account = await flooded.newAccount();
+    await flooded.call('GET', '/api/v1/account', { key: account.apiKey, headers: { origin: 'https://shop.example' } });
+    // 40,000 requests without a key, each with a 2 KiB path of its own.
+    const pool = new Pool(flooded.base, { connections: 8, pipelining: 8 });
+    const total = 40_000;
+    const pad = 'a'.repeat(2_000);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (next < total) {
+          const res = await pool.request({ method: 'GET', path: `/api/v1/tryons/${pad}${next++}` });
+          await res.body.dump();
+        }
+      }),
+    );
+    await pool.close();
+
+    const started = Date.now();
+    const all = await flooded.control('GET', '/client-grade?format=json');
+    // Did not hang: unbounded, this read took over 30 s of CPU.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const grade = JSON.parse(all.body.toString()) as ClientGrade;
+    expect(grade.callers.map((c) => [c.caller, c.requests])).toEqual([
+      [account.accountId, 1],
+      ['no API key', grade.recording?.withoutAccount],
+    ]);
+    const letGo = total - (grade.recording?.withoutAccount ?? 0);
+    expect(grade.recording).toMatchObject({ notKept: letGo, notKeptWithoutAccount: letGo });
+    expect(grade.callers[0]?.rules.find((r) => r.id === 'AUTH-KEY-SERVER-SIDE-ONLY')?.verdict).toBe('fail');
+    const markdown = await flooded.control('GET', `/client-grade?format=markdown&caller=${account.accountId}`);
+    expect(markdown.body.toString()).toMatch(/; \d+ older request\(s\) not kept, so not graded \(each account keeps its latest \d+/);
+  }, 120_000);
 });

@@ -3,13 +3,17 @@
  * sandbox receives, per caller, as the facts the client rules need: when it started and ended on
  * the server's clock, its operation, Idempotency-Key, a digest of its JSON body, its answer (status,
  * code, Retry-After, try-on id) or that the client dropped it, and browser signs. The API key is
- * never kept: a caller is its account, or a short digest of an unknown key.
+ * never kept: a caller is its account, or a short digest of an unknown key, and the key is redacted
+ * wherever else the request carried it (redact.ts). What is kept is bounded per account
+ * (call-buckets.ts), and each text of a record in length.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../domain/clock.ts';
 import { fingerprint } from '../domain/idempotency.ts';
 import { bearerToken } from '../domain/api-keys.ts';
+import { CallBuckets, defaultRecordLimits, type NotKept, type RecordLimits } from './call-buckets.ts';
+import { bounded, redact, redactPath, secretsOf } from './redact.ts';
 
 export type Operation = 'createTryOn' | 'createTryOnSync' | 'getTryOn' | 'uploadImage' | 'getAccount' | 'other';
 
@@ -39,6 +43,9 @@ export interface CallRecord {
 }
 
 const tryOnPath = /^\/api\/v1\/tryons\/([^/]+)$/;
+/** The longest path kept as it was sent; a longer one is cut, with its length and a digest (redact.ts, `bounded`). */
+const maxPathChars = 256;
+const maxIdempotencyKeyChars = 200;
 
 function operationOf(method: string, path: string): Operation {
   if (method === 'POST' && path === '/api/v1/tryons') return 'createTryOn';
@@ -55,38 +62,59 @@ export function anonymousCaller(authorization: string | undefined): string {
   return key === undefined ? 'no API key' : `unknown key sha256:${createHash('sha256').update(key).digest('hex').slice(0, 8)}`;
 }
 
-function browserSignsOf(request: FastifyRequest): string[] {
+function browserSignsOf(request: FastifyRequest, secrets: readonly string[]): string[] {
   const h = request.headers;
+  const value = (v: unknown, max: number): string => redact(String(v), secrets).slice(0, max);
   const signs: string[] = [];
-  if (h.origin !== undefined) signs.push(`Origin: ${String(h.origin).slice(0, 80)}`);
+  if (h.origin !== undefined) signs.push(`Origin: ${value(h.origin, 80)}`);
   // Not Sec-Fetch-Mode: Node's own fetch sends `sec-fetch-mode: cors` from a server too.
-  for (const name of ['sec-fetch-site', 'sec-fetch-dest']) if (h[name] !== undefined) signs.push(`${name}: ${String(h[name]).slice(0, 40)}`);
-  if (request.method === 'OPTIONS' && h['access-control-request-method'] !== undefined) signs.push(`CORS preflight (Access-Control-Request-Method: ${String(h['access-control-request-method']).slice(0, 20)})`);
+  for (const name of ['sec-fetch-site', 'sec-fetch-dest']) {
+    if (h[name] !== undefined) signs.push(`${name}: ${value(h[name], 40)}`);
+  }
+  if (request.method === 'OPTIONS' && h['access-control-request-method'] !== undefined) {
+    signs.push(`CORS preflight (Access-Control-Request-Method: ${value(h['access-control-request-method'], 20)})`);
+  }
   return signs;
 }
 
-/** Records every request of one server instance; bounded to `maxRecords` (the oldest go first). */
+/**
+ * Records every request of one server instance. A request is kept once it has ended, under its
+ * account (or with the callers without one), within `limits`; the oldest go first.
+ */
 export class CallLog {
-  readonly #records: CallRecord[] = [];
+  readonly #buckets: CallBuckets<CallRecord>;
+  /** Requests still in flight: their account is known, and they are kept, once they end. */
+  readonly #inFlight = new Set<CallRecord>();
   readonly #byRequest = new WeakMap<FastifyRequest, CallRecord>();
   #seq = 0;
 
   constructor(
     readonly clock: Clock,
-    readonly maxRecords = 20_000,
-  ) {}
+    limits: RecordLimits = defaultRecordLimits,
+  ) {
+    this.#buckets = new CallBuckets(limits);
+  }
 
-  /** The records so far, oldest first. */
-  records(): readonly CallRecord[] {
-    return this.#records;
+  /** The records of one caller (an account id, `no API key`, `unknown key …`) or all, in the order they started. */
+  records(onlyCaller?: string): CallRecord[] {
+    const inFlight = [...this.#inFlight].filter((r) => onlyCaller === undefined || r.caller === onlyCaller);
+    const kept = this.#buckets.records(onlyCaller);
+    return inFlight.length === 0 ? kept : [...kept, ...inFlight].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** What was recorded and let go since, for the grade to say so. */
+  notKept(): NotKept {
+    return this.#buckets.notKept();
   }
 
   /** Installs the hooks on `app`; call before the routes are registered. */
   install(app: FastifyInstance): void {
     app.addHook('onRequest', async (request, reply) => {
-      const path = request.url.split('?')[0] ?? request.url;
+      const rawPath = request.url.split('?')[0] ?? request.url;
       // Test control is the sandbox's own extension, not the API a client is graded on.
-      if (path.startsWith('/_control')) return;
+      if (rawPath.startsWith('/_control')) return;
+      const secrets = secretsOf(request.headers.authorization);
+      const path = bounded(redactPath(rawPath, secrets), maxPathChars);
       const idempotencyKey = request.headers['idempotency-key'];
       const record: CallRecord = {
         seq: ++this.#seq,
@@ -94,7 +122,8 @@ export class CallLog {
         method: request.method,
         path,
         operation: operationOf(request.method, path),
-        idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey.slice(0, 200) : undefined,
+        idempotencyKey:
+          typeof idempotencyKey === 'string' ? bounded(redact(idempotencyKey, secrets), maxIdempotencyKeyChars) : undefined,
         bodyDigest: undefined,
         tryOnId: tryOnPath.exec(path)?.[1],
         startedAt: this.clock.now(),
@@ -104,11 +133,10 @@ export class CallLog {
         tryOnStatus: undefined,
         retryAfterSeconds: undefined,
         dropped: false,
-        browserSigns: browserSignsOf(request),
+        browserSigns: browserSignsOf(request, secrets),
       };
       if (record.tryOnId === 'sync') record.tryOnId = undefined;
-      this.#records.push(record);
-      if (this.#records.length > this.maxRecords) this.#records.shift();
+      this.#inFlight.add(record);
       this.#byRequest.set(request, record);
       // A response closed before it finished: the client dropped the connection (its timeout, or a
       // network failure). Fastify's onRequestAbort misses a request whose body had all arrived.
@@ -117,6 +145,7 @@ export class CallLog {
         this.#settle(record, request);
         record.dropped = true;
         record.endedAt = this.clock.now();
+        this.#keep(record, request);
       });
     });
     app.addHook('onSend', async (request, reply, payload) => {
@@ -142,8 +171,13 @@ export class CallLog {
       this.#settle(record, request);
       record.status = reply.statusCode;
       if (!record.dropped) record.endedAt = this.clock.now();
+      this.#keep(record, request);
     });
+  }
 
+  /** An ended request joins its caller's records (once). */
+  #keep(record: CallRecord, request: FastifyRequest): void {
+    if (this.#inFlight.delete(record)) this.#buckets.add(record, typeof request.accountId === 'string');
   }
 
   #settle(record: CallRecord, request: FastifyRequest): void {

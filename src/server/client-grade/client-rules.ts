@@ -76,6 +76,43 @@ export function retriesOf(records: readonly CallRecord[]): Retry[] {
   return out;
 }
 
+/**
+ * For each request, the later requests that are the same one with the same answer (method, path, body,
+ * Idempotency-Key, status, code): how many, and the first four. One pass over `records` (oldest first).
+ */
+function laterSame(records: readonly CallRecord[]): (r: CallRecord) => { count: number; first: CallRecord[] } {
+  const groups = new Map<string, CallRecord[]>();
+  const position = new Map<CallRecord, { group: CallRecord[]; at: number }>();
+  for (const r of records) {
+    const same = [r.method, r.path, r.bodyDigest ?? null, r.idempotencyKey ?? null, r.status ?? null, r.code ?? null];
+    const key = JSON.stringify(same);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = []));
+    position.set(r, { group, at: group.length });
+    group.push(r);
+  }
+  return (r) => {
+    const p = position.get(r);
+    if (!p) return { count: 0, first: [] };
+    return { count: p.group.length - p.at - 1, first: p.group.slice(p.at + 1, p.at + 5) };
+  };
+}
+
+/** For each sync start, the first later read of its try-on. One pass over `records` (oldest first), from the end. */
+function firstPollAfter(records: readonly CallRecord[]): Map<CallRecord, CallRecord> {
+  const next = new Map<string, CallRecord>();
+  const out = new Map<CallRecord, CallRecord>();
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i];
+    if (r === undefined || r.tryOnId === undefined) continue;
+    if (r.operation === 'createTryOnSync') {
+      const poll = next.get(r.tryOnId);
+      if (poll) out.set(r, poll);
+    } else if (r.operation === 'getTryOn') next.set(r.tryOnId, r);
+  }
+  return out;
+}
+
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const answerOf = (r: CallRecord): string => (r.dropped ? 'no answer (dropped by the client)' : `${r.status ?? '?'}${r.code ? ` ${r.code}` : ''}`);
 
@@ -100,17 +137,17 @@ export const clientRules: readonly ClientRule[] = [
   {
     id: 'ERR-CLIENT-NO-UNCHANGED-RETRY',
     judged: 'after a 400, 401, 402, 403, 413 or 422, the same request (method, path, body, Idempotency-Key, key) is not sent again to meet the same refusal',
-    judge: (records) =>
-      records
+    judge: (records) => {
+      const later = laterSame(records);
+      return records
         .filter((r) => !r.dropped && refusals.has(r.status ?? 0))
         .map((refused) => {
-          const same = (r: CallRecord) =>
-            r.seq > refused.seq && r.method === refused.method && r.path === refused.path && r.bodyDigest === refused.bodyDigest && r.idempotencyKey === refused.idempotencyKey;
-          const repeats = records.filter((r) => same(r) && r.status === refused.status && r.code === refused.code);
-          return repeats.length === 0
+          const repeats = later(refused);
+          return repeats.count === 0
             ? { ok: true, what: `${refused.method} ${refused.path} refused with ${answerOf(refused)} was not repeated unchanged`, evidence: [refused] }
-            : { ok: false, what: `${refused.method} ${refused.path} refused with ${answerOf(refused)} was sent again unchanged ${repeats.length} time(s)`, evidence: [refused, ...repeats.slice(0, 4)] };
-        }),
+            : { ok: false, what: `${refused.method} ${refused.path} refused with ${answerOf(refused)} was sent again unchanged ${repeats.count} time(s)`, evidence: [refused, ...repeats.first] };
+        });
+    },
   },
   {
     id: 'ERR-CLIENT-BACKOFF-1-2-4',
@@ -162,7 +199,12 @@ export const clientRules: readonly ClientRule[] = [
     judged: `a try-on that reads as pending is not polled more than ${giveUpLimitMs / 60_000} minutes after its first poll; judged once that time has passed`,
     judge: (records, ctx) => {
       const polls = new Map<string, CallRecord[]>();
-      for (const r of records) if (r.operation === 'getTryOn' && r.tryOnId !== undefined && r.status === 200) polls.set(r.tryOnId, [...(polls.get(r.tryOnId) ?? []), r]);
+      for (const r of records) {
+        if (r.operation !== 'getTryOn' || r.tryOnId === undefined || r.status !== 200) continue;
+        const list = polls.get(r.tryOnId);
+        if (list) list.push(r);
+        else polls.set(r.tryOnId, [r]);
+      }
       return [...polls.entries()].flatMap(([id, list]): Occasion[] => {
         const first = list[0];
         if (!first || list.some((p) => p.tryOnStatus !== 'pending')) return [];
@@ -191,16 +233,18 @@ export const clientRules: readonly ClientRule[] = [
   {
     id: 'SYNC-CLIENT-HANDLES-200-AND-202',
     judged: `after a sync 202, the client reads the try-on (GET pollUrl) within ${pollAfter202Ms / 1000} s`,
-    judge: (records, ctx) =>
-      records
+    judge: (records, ctx) => {
+      const pollAfter = firstPollAfter(records);
+      return records
         .filter((r) => r.operation === 'createTryOnSync' && !r.dropped && r.status === 202 && r.tryOnId !== undefined)
         .flatMap((r): Occasion[] => {
           const end = r.endedAt ?? r.startedAt;
-          const poll = records.find((x) => x.seq > r.seq && x.operation === 'getTryOn' && x.tryOnId === r.tryOnId);
+          const poll = pollAfter.get(r);
           if (poll && poll.startedAt - end <= pollAfter202Ms) return [{ ok: true, what: `polled ${r.tryOnId} ${seconds(poll.startedAt - end)} after the 202`, evidence: [r, poll] }];
           if (!poll && ctx.now - end < pollAfter202Ms) return [];
           return [{ ok: false, what: `no read of ${r.tryOnId} within ${pollAfter202Ms / 1000} s after the sync 202`, evidence: poll ? [r, poll] : [r] }];
-        }),
+        });
+    },
   },
   {
     id: 'AUTH-KEY-SERVER-SIDE-ONLY',

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api-errors.ts';
 import { bearerToken } from '../domain/api-keys.ts';
 import type { ServerContext } from '../routes/context.ts';
-import { gradeClients } from './grade.ts';
+import { gradeCallLog } from './grade.ts';
 import { gradeFormats, gradeMediaTypes, writeGrade, type GradeFormat } from './write-grade.ts';
 
 type GradeQuery = { Querystring: { format?: string; caller?: string } };
@@ -26,7 +26,7 @@ export function gradeRoutes(app: FastifyInstance, ctx: ServerContext, token: str
       if (!gradeFormats.includes(format)) throw new ApiError('INVALID_REQUEST', `format must be one of ${gradeFormats.join(', ')}.`);
       const caller = request.query.caller;
       if (caller !== undefined && !/^[\w-]{1,100}$/.test(caller)) throw new ApiError('INVALID_REQUEST', 'caller must be an account id.');
-      const grade = gradeClients(ctx.callLog.records(), ctx.clock.now(), caller);
+      const grade = gradeCallLog(ctx.callLog, ctx.clock.now(), caller);
       return reply.type(gradeMediaTypes[format]).send(writeGrade(grade, format));
     },
   });

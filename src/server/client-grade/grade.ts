@@ -4,7 +4,8 @@
  * exercised". Evidence is the requests themselves, redacted (no API key; a body only as a digest).
  */
 import { requirement, type RequirementId } from '../../spec/requirements.ts';
-import type { CallRecord } from './call-log.ts';
+import type { NotKept } from './call-buckets.ts';
+import type { CallLog, CallRecord } from './call-log.ts';
 import { clientRules, type Occasion } from './client-rules.ts';
 
 export type GradeVerdict = 'pass' | 'fail' | 'not-exercised';
@@ -25,8 +26,22 @@ export interface CallerGrade {
   /** The account id, or "unknown key sha256:…" / "no API key" for requests no account owns. */
   readonly caller: string;
   readonly requests: number;
+  /** The caller's older requests that were let go (past the bound of what is kept per account), not graded. */
+  readonly notKept: number;
   readonly verdict: 'pass' | 'fail' | 'not-exercised';
   readonly rules: readonly GradedRule[];
+}
+
+/** What the sandbox keeps to grade, and what it let go (call-buckets.ts). */
+export interface GradeRecording {
+  readonly perAccount: number;
+  readonly withoutAccount: number;
+  readonly accounts: number;
+  /** Every request let go: the sum of the three below. */
+  readonly notKept: number;
+  readonly notKeptOfAccounts: number;
+  readonly notKeptWithoutAccount: number;
+  readonly notKeptBeyondAccounts: number;
 }
 
 export interface ClientGrade {
@@ -34,6 +49,7 @@ export interface ClientGrade {
   readonly generatedAt: string;
   readonly callers: readonly CallerGrade[];
   readonly summary: { readonly callers: number; readonly failingCallers: number; readonly pass: number; readonly fail: number; readonly notExercised: number };
+  readonly recording?: GradeRecording;
 }
 
 /** A request as one redacted evidence line, its time relative to `t0`. */
@@ -68,15 +84,30 @@ function gradeRule(rule: (typeof clientRules)[number], records: readonly CallRec
   };
 }
 
-/** Grades every caller in `records` (oldest first) at the server time `now`. */
-export function gradeClients(records: readonly CallRecord[], now: number, onlyCaller?: string): ClientGrade {
+/** Grades the callers of a call log (all, or `onlyCaller`) at the server time `now`, with what it let go. */
+export function gradeCallLog(log: CallLog, now: number, onlyCaller?: string): ClientGrade {
+  return gradeClients(log.records(onlyCaller), now, onlyCaller, log.notKept());
+}
+
+/** Grades every caller in `records` (oldest first) at the server time `now`; `notKept` says what the log let go. */
+export function gradeClients(
+  records: readonly CallRecord[],
+  now: number,
+  onlyCaller?: string,
+  notKept?: NotKept,
+): ClientGrade {
   const byCaller = new Map<string, CallRecord[]>();
-  for (const r of records) if (onlyCaller === undefined || r.caller === onlyCaller) byCaller.set(r.caller, [...(byCaller.get(r.caller) ?? []), r]);
+  for (const r of records) {
+    if (onlyCaller !== undefined && r.caller !== onlyCaller) continue;
+    const list = byCaller.get(r.caller);
+    if (list) list.push(r);
+    else byCaller.set(r.caller, [r]);
+  }
   const callers = [...byCaller.entries()].map(([caller, list]): CallerGrade => {
     const t0 = list[0]?.startedAt ?? now;
     const rules = clientRules.map((rule) => gradeRule(rule, list, now, t0));
     const verdict = rules.some((r) => r.verdict === 'fail') ? 'fail' : rules.some((r) => r.verdict === 'pass') ? 'pass' : 'not-exercised';
-    return { caller, requests: list.length, verdict, rules };
+    return { caller, requests: list.length, notKept: notKept?.byAccount.get(caller) ?? 0, verdict, rules };
   });
   const all = callers.flatMap((c) => c.rules);
   return {
@@ -90,5 +121,17 @@ export function gradeClients(records: readonly CallRecord[], now: number, onlyCa
       fail: all.filter((r) => r.verdict === 'fail').length,
       notExercised: all.filter((r) => r.verdict === 'not-exercised').length,
     },
+    ...(notKept && { recording: recordingOf(notKept) }),
+  };
+}
+
+function recordingOf(notKept: NotKept): GradeRecording {
+  const ofAccounts = [...notKept.byAccount.values()].reduce((a, b) => a + b, 0);
+  return {
+    ...notKept.limits,
+    notKept: ofAccounts + notKept.withoutAccount + notKept.beyondAccounts,
+    notKeptOfAccounts: ofAccounts,
+    notKeptWithoutAccount: notKept.withoutAccount,
+    notKeptBeyondAccounts: notKept.beyondAccounts,
   };
 }

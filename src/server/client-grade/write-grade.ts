@@ -1,10 +1,12 @@
 /**
  * The client grade in the usual formats: JSON, JUnit (one testsuite per caller, one testcase per
  * rule: a failure, or skipped when not exercised), Markdown and HTML. Everything from the caller
- * (paths, keys of idempotency) is untrusted text and is escaped.
+ * (paths, keys of idempotency) is untrusted text and is escaped, after one redaction for every
+ * format (redact.ts: nothing shaped like an API key).
  */
 import { escapeHtml, escapeXmlAttr, fence, markdownCell, markdownText, xmlSafe } from '../../report/escape.ts';
-import type { ClientGrade, GradedRule } from './grade.ts';
+import type { CallerGrade, ClientGrade, GradedRule } from './grade.ts';
+import { redactGrade } from './redact.ts';
 
 export const gradeFormats = ['json', 'junit', 'markdown', 'html'] as const;
 export type GradeFormat = (typeof gradeFormats)[number];
@@ -20,7 +22,9 @@ export const gradeFileNames: Record<GradeFormat, string> = { json: 'client-grade
 const mark = { pass: 'pass', fail: 'FAIL', 'not-exercised': 'not exercised' } as const;
 const xmlText = (s: string): string => xmlSafe(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-export function writeGrade(grade: ClientGrade, format: GradeFormat): string {
+/** The grade in one format, redacted first. */
+export function writeGrade(unredacted: ClientGrade, format: GradeFormat): string {
+  const grade = redactGrade(unredacted);
   switch (format) {
     case 'json':
       return `${JSON.stringify(grade, null, 2)}\n`;
@@ -35,7 +39,18 @@ export function writeGrade(grade: ClientGrade, format: GradeFormat): string {
 
 function headline(g: ClientGrade): string {
   const s = g.summary;
-  return `${s.callers} caller(s), ${s.failingCallers} breaking a client rule; rules: ${s.pass} pass, ${s.fail} fail, ${s.notExercised} not exercised`;
+  const r = g.recording;
+  const notKept = r && r.notKept > 0 ? `; ${r.notKept} older request(s) not kept, so not graded (${keptLine(r)})` : '';
+  return `${s.callers} caller(s), ${s.failingCallers} breaking a client rule; rules: ${s.pass} pass, ${s.fail} fail, ${s.notExercised} not exercised${notKept}`;
+}
+
+function keptLine(r: NonNullable<ClientGrade['recording']>): string {
+  const without = `callers without an account share ${r.withoutAccount}`;
+  return `each account keeps its latest ${r.perAccount}, ${without}, ${r.accounts} accounts at most`;
+}
+
+function requestsLine(c: CallerGrade): string {
+  return `${c.requests} request(s)${c.notKept > 0 ? `, and ${c.notKept} older one(s) not kept` : ''}.`;
 }
 
 function junit(g: ClientGrade): string {
@@ -52,10 +67,15 @@ function junit(g: ClientGrade): string {
     });
     const failures = c.rules.filter((r) => r.verdict === 'fail').length;
     const skipped = c.rules.filter((r) => r.verdict === 'not-exercised').length;
-    return `  <testsuite name="client ${escapeXmlAttr(c.caller)}" tests="${c.rules.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="client ${escapeXmlAttr(c.caller)}" tests="${c.rules.length}" failures="${failures}" skipped="${skipped}">\n${properties(c)}${cases.join('\n')}\n  </testsuite>`;
   });
   const total = g.callers.reduce((n, c) => n + c.rules.length, 0);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="tryon client grade" tests="${total}" failures="${g.summary.fail}" skipped="${g.summary.notExercised}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+function properties(c: CallerGrade): string {
+  const kept = `<property name="requests" value="${c.requests}"/>`;
+  return `    <properties>${kept}<property name="requests not kept" value="${c.notKept}"/></properties>\n`;
 }
 
 function failureText(r: GradedRule): string {
@@ -69,7 +89,7 @@ function markdown(g: ClientGrade): string {
   const out = [`# Client grade`, '', `${headline(g)} (at ${markdownText(g.generatedAt)}).`, ''];
   if (g.callers.length === 0) out.push('No client has called the sandbox yet.', '');
   for (const c of g.callers) {
-    out.push(`## ${markdownCell(c.caller)}: ${mark[c.verdict]}`, '', `${c.requests} request(s).`, '', '| Requirement | Verdict | Judged | Occasions |', '|---|---|---|---|');
+    out.push(`## ${markdownCell(c.caller)}: ${mark[c.verdict]}`, '', requestsLine(c), '', '| Requirement | Verdict | Judged | Occasions |', '|---|---|---|---|');
     for (const r of c.rules) out.push(`| ${r.id} (${r.level}) | ${mark[r.verdict]} | ${markdownCell(r.judged)} | ${r.occasions} |`);
     out.push('');
     for (const r of c.rules.filter((x) => x.verdict === 'fail')) {
@@ -90,7 +110,7 @@ function html(g: ClientGrade): string {
       .filter((r) => r.verdict === 'fail')
       .map((r) => `<h3>${escapeHtml(r.id)}</h3><blockquote>${escapeHtml(r.quote)}</blockquote>${r.failures.map((f) => `<p>${escapeHtml(f.what)}</p><pre>${escapeHtml(f.evidence.join('\n'))}</pre>`).join('')}`)
       .join('\n');
-    return `<section><h2>${escapeHtml(c.caller)}: ${mark[c.verdict]}</h2><p>${c.requests} request(s).</p><table><thead><tr><th>Requirement</th><th>Verdict</th><th>Judged</th><th>Occasions</th></tr></thead><tbody>${rows}</tbody></table>${failures}</section>`;
+    return `<section><h2>${escapeHtml(c.caller)}: ${mark[c.verdict]}</h2><p>${requestsLine(c)}</p><table><thead><tr><th>Requirement</th><th>Verdict</th><th>Judged</th><th>Occasions</th></tr></thead><tbody>${rows}</tbody></table>${failures}</section>`;
   });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Client grade</title>
