@@ -54,7 +54,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   const logger = options.logger ?? false;
   // A request id is only read by the log; without one, the same id for every request instead of a new string each (issue 15).
   const ids = logger ? {} : { genReqId: () => 'req' };
-  const app = Fastify({ logger, bodyLimit: settings.maxJsonBodyBytes, return503OnClosing: true, ...ids, ...transportOptions(settings) });
+  const app = Fastify({ logger, bodyLimit: settings.maxJsonBodyBytes, ...ids, ...transportOptions(settings) });
   let listeningUrl = options.publicUrl ?? 'http://127.0.0.1';
 
   const queue = new GenerationQueue({

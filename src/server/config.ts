@@ -46,9 +46,27 @@ export interface ServerSettings {
   readonly deadlineCheckMs: number;
   /** Idle keep-alive connections close after this. */
   readonly keepAliveMs: number;
-  /** Connections still sending their request, per client address and in total; more get 503 and close. */
+  /**
+   * Connections still sending their request (routes/receiving-caps.ts): per client address at once
+   * (a burst of quick requests), per client address for longer than `slowAfterMs` (slow bodies,
+   * slowloris), and in total. More get 503 UNAVAILABLE with Retry-After and close.
+   */
   readonly maxReceivingPerClient: number;
+  readonly maxSlowPerClient: number;
+  readonly slowAfterMs: number;
   readonly maxReceivingTotal: number;
+  /**
+   * Upload bodies held in memory at once, from the first byte read to the answer: in total, per
+   * account, per client address. Each is at most 4 MiB and 64 KiB of framing, held up to three times
+   * (the chunks read, the joined body, the decoder's copy): 8 bodies are at most about 100 MiB.
+   * An upload over a bound waits, unread, up to `uploadBodyWaitMs` (and half the request deadline),
+   * then gets 503 UNAVAILABLE; so does one that finds `maxUploadsWaitingPerAccount` of its account waiting.
+   */
+  readonly maxUploadBodies: number;
+  readonly maxUploadBodiesPerAccount: number;
+  readonly maxUploadBodiesPerClient: number;
+  readonly uploadBodyWaitMs: number;
+  readonly maxUploadsWaitingPerAccount: number;
 }
 
 /**
@@ -106,7 +124,14 @@ export const defaultSettings: ServerSettings = Object.freeze({
   deadlineCheckMs: 1_000,
   keepAliveMs: 5_000,
   maxReceivingPerClient: 256,
+  maxSlowPerClient: 32,
+  slowAfterMs: 2_000,
   maxReceivingTotal: 2_048,
+  maxUploadBodies: 8,
+  maxUploadBodiesPerAccount: 2,
+  maxUploadBodiesPerClient: 6,
+  uploadBodyWaitMs: 10_000,
+  maxUploadsWaitingPerAccount: 32,
 });
 
 /** The trusted fixture origin: one HTTPS origin (on loopback, in tests) that may serve test images. */

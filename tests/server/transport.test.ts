@@ -2,8 +2,9 @@
  * The HTTP edge under the reads (src/server/routes/transport.ts; issue 15), over raw connections to
  * a real instance: a read without a body is answered at once and keeps its connection, a request
  * answered before its body has arrived closes its connection, and the caps on connections still
- * sending count a connection only until its request has arrived (the current request of each
- * connection is kept by the server's one 'request' listener).
+ * sending count a connection only until its request has arrived. The answers Node and fastify
+ * would give themselves (no Host, a request during shutdown) are in the envelope, and the caps are
+ * per client address: one client's slow connections leave another client's requests alone.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,9 +24,10 @@ class Connection {
   closed = false;
   readonly ready: Promise<void>;
 
-  constructor(base: string) {
+  /** `localAddress`: the client's own address (127.0.0.2 is another client on loopback). */
+  constructor(base: string, localAddress?: string) {
     const { hostname, port } = new URL(base);
-    this.#socket = connect({ host: hostname, port: Number(port) });
+    this.#socket = connect({ host: hostname, port: Number(port), ...(localAddress && { localAddress }) });
     this.ready = new Promise((resolve) => this.#socket.once('connect', () => resolve()));
     this.#socket.on('data', (chunk: Buffer) => {
       this.#data += chunk.toString('latin1');
@@ -199,6 +201,129 @@ describe('caps on connections still sending their request', () => {
       await next.ready;
       next.write('GET /api/v1/account HTTP/1.1\r\nHost: tryon.test\r\n\r\n');
       expect((await next.answer())?.status).toBe(401);
+    } finally {
+      for (const c of opened) c.destroy();
+    }
+  });
+});
+
+/** The envelope's code of an answer, or undefined when its body is not the envelope. */
+function codeOf(answer: Answer | undefined): string | undefined {
+  try {
+    const json = JSON.parse(answer?.body ?? '') as { error?: unknown; code?: unknown };
+    return typeof json.error === 'string' && typeof json.code === 'string' ? json.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+describe('answers of the edge itself, in the envelope', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+  afterAll(async () => h?.close());
+
+  it.each([
+    ['without a body', 'GET /api/v1/account HTTP/1.1\r\n\r\n'],
+    ['whose body is still arriving', 'POST /api/v1/tryons HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"consent":'],
+  ])('answers an HTTP/1.1 request with no Host header %s with 400 INVALID_REQUEST, then closes', async (_name, request) => {
+    const c = new Connection(h.base);
+    await c.ready;
+    try {
+      c.write(request);
+      const answer = await c.answer();
+      expect([answer?.status, codeOf(answer), answer?.headers['content-type']]).toEqual([400, 'INVALID_REQUEST', 'application/json; charset=utf-8']);
+      expect(answer?.headers.connection).toBe('close');
+      expect(await c.closedWithin(5_000)).toBe(true);
+    } finally {
+      c.destroy();
+    }
+  });
+
+  it('routes an HTTP/1.0 request without Host as any other (Host is required of HTTP/1.1 only)', async () => {
+    const c = new Connection(h.base);
+    await c.ready;
+    try {
+      c.write('GET /api/v1/account HTTP/1.0\r\n\r\n');
+      const answer = await c.answer();
+      expect([answer?.status, codeOf(answer)]).toEqual([401, 'INVALID_API_KEY']);
+    } finally {
+      c.destroy();
+    }
+  });
+});
+
+describe('a request that arrives while the server shuts down', () => {
+  it('gets 503 UNAVAILABLE in the envelope with Retry-After', async () => {
+    const h = await startHarness();
+    const c = new Connection(h.base);
+    try {
+      await c.ready;
+      // Half a request: the connection is not idle, so closing the server waits for it.
+      c.write('GET /api/v1/account HTTP/1.1\r\nHost: tryon.test\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closing = h.server.close();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      c.write('\r\n');
+      const answer = await c.answer();
+      expect([answer?.status, codeOf(answer), answer?.headers['retry-after']]).toEqual([503, 'UNAVAILABLE', '1']);
+      await closing;
+    } finally {
+      c.destroy();
+      await h.fixtures.close();
+    }
+  });
+});
+
+describe('caps per client address', () => {
+  let h: Harness;
+  const slowAfterMs = 300;
+
+  beforeAll(async () => {
+    h = await startHarness({ settings: { maxSlowPerClient: 2, slowAfterMs, deadlineCheckMs: 100 } });
+  }, 60_000);
+  afterAll(async () => h?.close());
+
+  it('answers a burst of quick requests from one address in full, however many connections it opens at once', async () => {
+    const burst = Array.from({ length: 40 }, () => new Connection(h.base));
+    try {
+      await Promise.all(burst.map((c) => c.ready));
+      for (const c of burst) c.write('GET /api/v1/account HTTP/1.1\r\nHost: tryon.test\r\n\r\n');
+      const answers = await Promise.all(burst.map((c) => c.answer()));
+      expect(answers.map((a) => a?.status)).toEqual(burst.map(() => 401));
+    } finally {
+      for (const c of burst) c.destroy();
+    }
+  });
+
+  it("refuses one address's slow connections over its cap, newest first, and lets another address in", async () => {
+    const slow = Array.from({ length: 5 }, () => new Connection(h.base));
+    const opened = [...slow];
+    try {
+      for (const c of slow) {
+        await c.ready;
+        c.write('GET /api/v1/account HTTP/1.1\r\nHost: tryon.test\r\n');
+      }
+      // Once they count as slow (and a check has run), the three newest are refused; the two oldest stay.
+      await new Promise((resolve) => setTimeout(resolve, slowAfterMs + 700));
+      const refused = await Promise.all(slow.slice(2).map((c) => c.answer(2_000)));
+      for (const answer of refused) expect([answer?.status, codeOf(answer), answer?.headers['retry-after']]).toEqual([503, 'UNAVAILABLE', '1']);
+      expect(slow.slice(0, 2).map((c) => c.closed)).toEqual([false, false]);
+
+      // A new connection of the same address is refused at once; one from another address is answered.
+      const same = new Connection(h.base);
+      const other = new Connection(h.base, '127.0.0.2');
+      opened.push(same, other);
+      await Promise.all([same.ready, other.ready]);
+      same.write('GET /api/v1/account HTTP/1.1\r\nHost: tryon.test\r\n\r\n');
+      other.write('GET /api/v1/account HTTP/1.1\r\nHost: tryon.test\r\n\r\n');
+      expect([(await same.answer())?.status, (await other.answer())?.status]).toEqual([503, 401]);
+
+      // The two that stayed finish their requests and are answered.
+      for (const c of slow.slice(0, 2)) c.write('\r\n');
+      expect(await Promise.all(slow.slice(0, 2).map(async (c) => (await c.answer())?.status))).toEqual([401, 401]);
     } finally {
       for (const c of opened) c.destroy();
     }

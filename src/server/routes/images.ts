@@ -10,18 +10,30 @@ import { newImageId } from '../domain/ids.ts';
 import { assertUploadFits, storeUpload } from '../domain/upload-quota.ts';
 import type { ServerContext } from './context.ts';
 import { authenticateAndLimit } from './rate-limit.ts';
+import { holdUploadSlot, UploadSlots } from './upload-slots.ts';
 
 /** What a multipart body may carry besides the image: boundaries, part headers, a few small fields. */
 export const multipartAllowance = 64 * 1024;
 
 export function imageRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const maxBody = ctx.settings.maxImageBytes + multipartAllowance;
-  app.post('/api/v1/images', { onRequest: [authenticateAndLimit(ctx, 'uploads'), refuseLongBody(maxBody)] }, async (request) => {
+  const { settings } = ctx;
+  // The bodies held in memory at once, so that parallel uploads cannot grow the server without limit.
+  const slots = new UploadSlots({
+    total: settings.maxUploadBodies,
+    perAccount: settings.maxUploadBodiesPerAccount,
+    perClient: settings.maxUploadBodiesPerClient,
+    // Refused before the request deadline would answer 408 for a body the server chose not to read yet.
+    waitMs: Math.min(settings.uploadBodyWaitMs, settings.requestDeadlineMs / 2),
+    waitingPerAccount: settings.maxUploadsWaitingPerAccount,
+  });
+  app.post('/api/v1/images', { onRequest: [authenticateAndLimit(ctx, 'uploads'), refuseLongBody(maxBody)] }, async (request, reply) => {
     if (!request.isMultipart()) {
       throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data with a boundary.');
     }
     // An account at its storage quota is refused before its image is read or decoded.
     assertUploadFits(ctx, request.accountId, ctx.clock.now(), 1);
+    await holdUploadSlot(slots, request, reply);
     const bytes = await readWholeBody(request, maxBody, readFilePart(request, ctx.settings.maxImageBytes));
     const inspected = await ctx.inspect(bytes, request.accountId);
     if (!inspected.ok) throw new ApiError(inspected.code, inspected.reason, inspected.code === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});

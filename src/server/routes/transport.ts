@@ -8,8 +8,11 @@
  * - a request whose headers and body do not all arrive within the deadline: 408 REQUEST_TIMEOUT;
  * - an `Expect` other than `100-continue`: 400 INVALID_REQUEST; `CONNECT`: 404 NOT_FOUND (there is
  *   no endpoint at an authority);
- * - more connections still sending their request than a client, or the server, may hold: 503
- *   UNAVAILABLE with Retry-After;
+ * - an HTTP/1.1 request without a `Host` header: 400 INVALID_REQUEST (RFC 9112, 3.2: a server
+ *   MUST answer it 400; Node would, with an empty body);
+ * - more connections still sending their request than a client, or the server, may hold
+ *   (receiving-caps.ts): 503 UNAVAILABLE with Retry-After;
+ * - a request that arrives while the server shuts down: 503 UNAVAILABLE with Retry-After;
  * - a URL fastify cannot decode, or a path parameter over its length: 404 NOT_FOUND (no endpoint,
  *   or no try-on, has that id).
  *
@@ -22,6 +25,7 @@ import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, F
 import { apiErrors, type ErrorCode } from '../api-errors.ts';
 import type { ServerSettings } from '../config.ts';
 import { routingError, send } from './errors.ts';
+import { capReceiving, noteRequest } from './receiving-caps.ts';
 
 /** How long a connection closed after its answer may stay open, unread, for the client to read that answer. */
 const lingerMs = 2_000;
@@ -34,23 +38,32 @@ export function transportOptions(settings: ServerSettings): FastifyHttpOptions<S
     // Longer than any id the API issues, so that an over-long id reaches its route and gets 404.
     routerOptions: { maxParamLength: 2048 },
     // The server fastify would make (http.createServer with these deadlines), with one listener that
-    // keeps each connection's current request, and checks the answer to one that declares a body
-    // (closeIfAnsweredEarly), before fastify routes it (issue 15: no second 'request' listener, no
-    // WeakMap write and no onSend hook per request).
+    // notes each connection's request for the caps, checks the answer to one that declares a body
+    // (closeIfAnsweredEarly), and answers a request without Host or during shutdown, before fastify
+    // routes it (issue 15: no second 'request' listener, no WeakMap write and no onSend hook per request).
     serverFactory: (route: RequestListener) => {
-      const server = createServer(
+      const server: EdgeServer = createServer(
         {
           requestTimeout: settings.requestDeadlineMs,
           headersTimeout: Math.min(settings.headersDeadlineMs, settings.requestDeadlineMs),
           connectionsCheckingInterval: settings.deadlineCheckMs,
+          // Answered below, in the envelope; Node's own answer has an empty body.
+          requireHostHeader: false,
         },
         (request, response) => {
-          const socket = request.socket as TrackedSocket;
+          const socket = request.socket;
           // A connection refused at accept gets no route for its request.
           if (answered.has(socket)) return void socket.destroy();
-          socket[currentRequest] = request;
+          noteRequest(socket);
+          const headers = request.headers;
           // A request without a body has all arrived with its headers: its answer needs no check.
-          if (declaresBody(request.headers)) closeIfAnsweredEarly(request, response);
+          if (declaresBody(headers)) closeIfAnsweredEarly(request, response);
+          if (headers.host === undefined && request.httpVersionMajor === 1 && request.httpVersionMinor === 1) {
+            return answerResponse(response, 'INVALID_REQUEST', 'An HTTP/1.1 request must carry a Host header.');
+          }
+          if (server[shuttingDown]) {
+            return answerResponse(response, 'UNAVAILABLE', 'The server is shutting down; retry shortly.', { 'retry-after': '1' });
+          }
           route(request, response);
         },
       );
@@ -60,6 +73,8 @@ export function transportOptions(settings: ServerSettings): FastifyHttpOptions<S
       server.setTimeout(0);
       return server;
     },
+    // Requests that arrive while the server closes are answered in the envelope above, not by fastify.
+    return503OnClosing: false,
     clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket),
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       // FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH: no endpoint, and no try-on, answers to that path.
@@ -84,7 +99,30 @@ export function installTransportGuards(app: FastifyInstance, settings: ServerSet
     response.writeHead(apiErrors.INVALID_REQUEST.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
     response.end(body);
   });
-  trackReceiving(server, settings);
+  app.addHook('preClose', (done) => {
+    (server as EdgeServer)[shuttingDown] = true;
+    done();
+  });
+  capReceiving(server, settings, { refuse: refuseConnection, isClosing: (socket) => lingering.has(socket) });
+}
+
+const shuttingDown = Symbol('shutting down');
+
+type EdgeServer = Server & { [shuttingDown]?: boolean };
+
+/** Answers `response` in the envelope and closes the connection after it (unread, if its body is still arriving). */
+function answerResponse(response: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ error: message, code });
+  const length = Buffer.byteLength(body);
+  response.writeHead(apiErrors[code].status, { 'content-type': 'application/json; charset=utf-8', 'content-length': length, connection: 'close', ...headers });
+  response.end(body);
+}
+
+/** Refuses a connection over a cap: 503 in the envelope, unless an answer is already on its way (then it just closes). */
+function refuseConnection(socket: Duplex): void {
+  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (current?.headersSent) return void socket.destroy();
+  answerRaw(socket, 'UNAVAILABLE', 'Too many connections of this client are still sending their request; retry shortly.', { 'retry-after': '1' });
 }
 
 /** Whether a request has a body: a request with no Content-Length and no Transfer-Encoding has none (RFC 9112 6.3). */
@@ -168,49 +206,5 @@ export function closeWithoutReading(socket: Duplex): void {
 }
 
 const lingering = new WeakSet<Duplex>();
-
-/** The request a connection sent last (set as each arrives, before fastify routes it). */
-const currentRequest = Symbol('current request');
-
-type TrackedSocket = Duplex & { remoteAddress?: string | undefined; [currentRequest]?: IncomingMessage };
-
-/**
- * Caps the connections that are still sending a request (from accept until their current request
- * has fully arrived), per client address and in total; a connection over a cap gets 503
- * UNAVAILABLE and is closed. Connections waiting for an answer (a held sync request) or idle
- * between requests do not count: the sync wait and the keep-alive timeout bound those.
- */
-function trackReceiving(server: Server, settings: ServerSettings): void {
-  const byClient = new Map<string, Set<TrackedSocket>>();
-  const all = new Set<TrackedSocket>();
-  const isReceiving = (socket: TrackedSocket) => {
-    const request = socket[currentRequest];
-    // A connection already answered and closing (it lingers unread) no longer counts.
-    return !socket.destroyed && !lingering.has(socket) && (request === undefined || !request.complete);
-  };
-  const count = (sockets: Iterable<TrackedSocket>, cap: number) => {
-    let n = 0;
-    for (const socket of sockets) if (isReceiving(socket) && ++n >= cap) break;
-    return n;
-  };
-  server.on('connection', (socket: TrackedSocket) => {
-    const client = socket.remoteAddress ?? 'unknown';
-    const mine = byClient.get(client) ?? new Set<TrackedSocket>();
-    const overClient = mine.size >= settings.maxReceivingPerClient && count(mine, settings.maxReceivingPerClient) >= settings.maxReceivingPerClient;
-    const overTotal = all.size >= settings.maxReceivingTotal && count(all, settings.maxReceivingTotal) >= settings.maxReceivingTotal;
-    if (overClient || overTotal) {
-      answerRaw(socket, 'UNAVAILABLE', 'Too many connections are still sending their request; retry shortly.', { 'retry-after': '1' });
-      return;
-    }
-    mine.add(socket);
-    byClient.set(client, mine);
-    all.add(socket);
-    socket.once('close', () => {
-      all.delete(socket);
-      mine.delete(socket);
-      if (mine.size === 0 && byClient.get(client) === mine) byClient.delete(client);
-    });
-  });
-}
 
 export { routingError };
