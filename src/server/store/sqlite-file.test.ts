@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { giveBackFreePages, openDatabaseFile } from './sqlite-file.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import type { Store } from './store.ts';
 
@@ -97,5 +98,26 @@ describe('the database file', () => {
     expect({ freed: freed > 3_900_000, free: pragma(path, 'freelist_count') }).toEqual({ freed: true, free: 0 });
     const onDisk = statSync(path).size + statSync(`${path}-wal`).size;
     expect(onDisk).toBeLessThan(1_000_000);
+  });
+
+  it('gives back at most its bound of pages at a time, and the rest at the next calls', () => {
+    const path = tempPath();
+    const db = openDatabaseFile(path);
+    try {
+      db.exec('CREATE TABLE blobs (b BLOB)');
+      const insert = db.prepare('INSERT INTO blobs VALUES (?)');
+      for (let i = 0; i < 20; i++) insert.run(Buffer.alloc(100_000, i));
+      db.exec('DELETE FROM blobs');
+      const free = db.pragma('freelist_count', { simple: true }) as number;
+      const bound = 100 * (db.pragma('page_size', { simple: true }) as number);
+      expect(free).toBeGreaterThan(300);
+      const steps: number[] = [];
+      for (let pages = giveBackFreePages(db, bound); pages > 0; pages = giveBackFreePages(db, bound)) steps.push(pages);
+      expect(steps.slice(0, 3)).toEqual([100, 100, 100]);
+      expect(steps.reduce((a, b) => a + b, 0)).toBe(free);
+      expect(db.pragma('freelist_count', { simple: true })).toBe(0);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -32,13 +32,27 @@ export function openDatabaseFile(path: string): Database.Database {
 }
 
 /**
- * Gives the pages a sweep freed back to the file system: the free pages are cut off the end of the
- * database, and the WAL, which the sweep's writes grew, is checkpointed and truncated.
+ * Bytes of free pages one sweep gives back at most. Each page given back may move a live page from
+ * the end of the file into a hole (about 0.6 s per 128 MiB moved on the 2-core test machine), and
+ * the sweep runs on the server's only thread: the rest goes at the next sweeps, and new writes
+ * reuse free pages meanwhile.
  */
-export function giveBackFreePages(db: Database.Database): void {
-  db.pragma('incremental_vacuum');
-  if (db.memory) return;
-  db.pragma('wal_checkpoint(TRUNCATE)');
+export const maxGivenBackPerSweep = 32 * 1024 * 1024;
+
+/**
+ * Gives free pages back to the file system, at most `maxBytes` of them: they are cut off the end
+ * of the database, and the WAL, which the moves grew, is checkpointed and truncated. Returns how
+ * many pages went.
+ */
+export function giveBackFreePages(db: Database.Database, maxBytes = maxGivenBackPerSweep): number {
+  const free = db.pragma('freelist_count', { simple: true }) as number;
+  if (free === 0) return 0;
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const pages = Math.min(free, Math.max(1, Math.floor(maxBytes / pageSize)));
+  // exec, not pragma(): the pragma answers one row per page, which pragma() would collect.
+  db.exec(`PRAGMA incremental_vacuum(${pages})`);
+  if (!db.memory) db.pragma('wal_checkpoint(TRUNCATE)');
+  return pages;
 }
 
 /** Creates `path` if absent, and sets it to mode 600 either way (umask-independent: fchmod after open). */

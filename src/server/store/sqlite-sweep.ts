@@ -1,6 +1,6 @@
 /**
  * The SQLite store's retention sweep (Store.sweep): what is past its retention is deleted in one
- * transaction, and the freed pages are then given back to the file system.
+ * transaction, and free pages are then given back to the file system, a bounded amount per sweep.
  *
  * The ledger is the balance (the sum of an account's rows), so its rows are never just deleted:
  * each account's settled rows older than the record retention are folded into one carry-forward
@@ -68,7 +68,7 @@ export function prepareSweep(db: Database.Database): (now: number, recordRetenti
 
   return (now, recordRetentionMs) => {
     const deleted = sweep(now, recordRetentionMs);
-    if (deleted > 0) giveBackFreePages(db);
+    giveBackFreePages(db);
     return deleted;
   };
 }
