@@ -57,8 +57,8 @@ export interface ServerSettings {
   readonly maxReceivingTotal: number;
   /**
    * Upload bodies held in memory at once, from the first byte read to the answer: in total, per
-   * account, per client address. Each is at most 4 MiB and 64 KiB of framing, held up to three times
-   * (the chunks read, the joined body, the decoder's copy): 8 bodies are at most about 100 MiB.
+   * account, per client address. Each is at most 4 MiB and 64 KiB of framing, held at most twice
+   * (the body as read, the decoder's copy): 8 bodies are at most about 66 MiB.
    * An upload over a bound waits, unread, up to `uploadBodyWaitMs` (and half the request deadline),
    * then gets 503 UNAVAILABLE; so does one that finds `maxUploadsWaitingPerAccount` of its account waiting.
    */

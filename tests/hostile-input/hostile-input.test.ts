@@ -1,14 +1,17 @@
 /**
  * Hostile input costs little (issue 13), at a size for `npm test`; `npm run hostile:input -- --full`
  * runs the same checks at full size. The server runs as a child process; its CPU time, RSS, bytes
- * read and open files come from /proc.
+ * read and open files come from /proc. A crowd (parallel large uploads, one client's slow
+ * connections against another client) meets a second server with the default deadlines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBombTable, runParallel } from './bomb-table.ts';
 import { buildBombs, type Bomb } from './bombs.ts';
 import { bounds, hostileSettings, raisedLimits } from './checks.ts';
+import { nearLimitJpeg, runCrowdUploads } from './crowd-uploads.ts';
 import { fuzz } from './fuzz.ts';
 import { sendLargeBody } from './large-body.ts';
+import { runLockout } from './lockout.ts';
 import { isEnvelope } from './raw-http.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { runStall } from './stall.ts';
@@ -68,4 +71,37 @@ describe('hostile input', () => {
     expect(result.slowestMs).toBeLessThan(hostileSettings.requestDeadlineMs + hostileSettings.deadlineCheckMs + 5_000);
     expect(result.openFilesAfter).toBeLessThanOrEqual(result.openFilesBefore + 2);
   }, 60_000);
+});
+
+describe('a crowd', () => {
+  let crowded: ServerProcess;
+  let keys: string[];
+  let otherKey: string;
+  beforeAll(async () => {
+    crowded = await startServerProcess({});
+    keys = [];
+    for (let i = 0; i < 8; i++) keys.push((await crowded.newAccount(raisedLimits)).apiKey);
+    ({ apiKey: otherKey } = await crowded.newAccount());
+  }, 60_000);
+  afterAll(async () => crowded?.stop());
+
+  it('holds the memory of 96 parallel near-4 MB uploads to a bound beyond the images it stores', async () => {
+    const result = await runCrowdUploads(crowded, keys, 96, await nearLimitJpeg());
+    expect(result.strays).toEqual([]);
+    expect(result.answers['200']).toBeGreaterThan(0);
+    expect(Object.keys(result.answers).filter((answer) => answer !== '200' && answer !== '503 UNAVAILABLE')).toEqual([]);
+    expect(result.inFlightBytes).toBeLessThanOrEqual(bounds.crowdInFlightBytes);
+  }, 120_000);
+
+  it.each([
+    ['slow-upload', 300],
+    ['slowloris', 300],
+  ] as const)("answers another client's GET /account 100 times out of 100 during %s from one address (%i connections)", async (mode, count) => {
+    const result = await runLockout(crowded, keys[0]!, otherKey, mode, count);
+    expect({ ok: result.probesOk, failures: result.probeFailures }).toEqual({ ok: 100, failures: [] });
+    expect(result.otherUploadStatus).toBe(200);
+    // The slow connections were there all along: the oldest still open, the others answered in the envelope.
+    expect(result.heldAtEnd).toBeGreaterThan(0);
+    expect(result.slowStrays).toBe(0);
+  }, 120_000);
 });

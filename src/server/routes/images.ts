@@ -10,6 +10,7 @@ import { newImageId } from '../domain/ids.ts';
 import { assertUploadFits, storeUpload } from '../domain/upload-quota.ts';
 import type { ServerContext } from './context.ts';
 import { authenticateAndLimit } from './rate-limit.ts';
+import { readStreamInto } from './read-stream.ts';
 import { holdUploadSlot, UploadSlots } from './upload-slots.ts';
 
 /** What a multipart body may carry besides the image: boundaries, part headers, a few small fields. */
@@ -103,7 +104,9 @@ async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<
       part?.file.resume();
       throw new ApiError('INVALID_REQUEST', "The multipart body needs a 'file' part.");
     }
-    const bytes = await part.toBuffer();
+    // The file is at most the body's declared length (and the limit); chunked bodies declare none.
+    const declared = Math.min(Number(request.headers['content-length']) || 0, maxBytes);
+    const bytes = await readStreamInto(part.file, declared);
     if (part.file.truncated || bytes.length > maxBytes) throw new ApiError('IMAGE_TOO_LARGE');
     return bytes;
   } catch (error) {
