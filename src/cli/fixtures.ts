@@ -28,6 +28,9 @@ serve   Serves the same files over HTTPS (a fresh self-signed certificate) under
         behaviour routes /redirect?to=, /status/<n>, /slow?ms=, /drip?bytes=&interval=, /big?bytes=.
         Prints the base URL and writes the certificate to --ca-file, so the target can be told to
         trust it (e.g. \`serve --trusted-origin <origin> --trusted-ca <file>\`). Runs until Ctrl-C.
+        Bounded against hostile clients: ms= and interval= at most 30000, drip bytes= 5 MiB, big
+        bytes= 64 MiB (larger values are clamped, malformed ones get 400); every response closes
+        after 60 s; one client address holds at most 32 connections at once.
   --port N        port to listen on (default 8443; 0 for any free port)
   --host ADDR     address to listen on (default 127.0.0.1); another than loopback needs --public
   --public        allow a non-loopback --host (the certificate then names it too)

@@ -51,6 +51,46 @@ describe('tryon-conformance fixtures serve', () => {
     }
   }, 60_000);
 
+  it('answers hostile requests without dying, and serves a fixture after each', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tryon-fixtures-serve-'));
+    const caFile = join(dir, 'ca.pem');
+    const child = spawn(process.execPath, [bin, 'fixtures', 'serve', '--port', '0', '--ca-file', caFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let exited: number | null | undefined;
+    child.once('exit', (code) => void (exited = code));
+    try {
+      const banner = await new Promise<string>((resolve, reject) => {
+        const lines: string[] = [];
+        createInterface({ input: child.stdout }).on('line', (line) => {
+          lines.push(line);
+          if (line.startsWith('Ctrl-C')) resolve(lines.join('\n'));
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${lines.join('\n')}`)));
+      });
+      const origin = /Fixture host\s+(https:\/\/127\.0\.0\.1:\d+)\/f\s/.exec(banner)?.[1] ?? '';
+      const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, 'utf8') } });
+      try {
+        for (const path of ['/f/%', '/f/%E0%A4%A', '/f/%ZZ', '/drip?bytes=10000000000', '/redirect?to=%2Fa%0D%0Ab:c', '/slow?ms=1e']) {
+          // A status under 500, or the connection closed cleanly; never the end of the process.
+          const status = await request(`${origin}${path}`, { dispatcher }).then(
+            (res) => (res.body.on('error', () => undefined).destroy(), res.statusCode),
+            () => 'closed',
+          );
+          expect([path, typeof status === 'string' || status < 500]).toEqual([path, true]);
+          const person = await request(`${origin}/f/person.jpg`, { dispatcher });
+          await person.body.dump();
+          expect([path, person.statusCode, exited]).toEqual([path, 200, undefined]);
+        }
+      } finally {
+        await dispatcher.close();
+      }
+    } finally {
+      const gone = new Promise((r) => (exited === undefined ? child.once('exit', r) : r(exited)));
+      child.kill('SIGTERM');
+      await gone;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('exits 2 with one line for a non-loopback --host without --public', async () => {
     const child = spawn(process.execPath, [bin, 'fixtures', 'serve', '--port', '0', '--host', '10.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
