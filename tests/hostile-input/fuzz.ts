@@ -65,6 +65,9 @@ function targets(): fc.Arbitrary<string> {
   );
 }
 
+/** Host first, as clients send it; now and then none at all (HTTP/1.1 requires one). */
+const hosts = fc.oneof({ weight: 30, arbitrary: fc.constant(['Host: 127.0.0.1']) }, { weight: 1, arbitrary: fc.constant([]) });
+
 const versions = fc.oneof({ weight: 20, arbitrary: fc.constant('HTTP/1.1') }, { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.2', 'HTTP/0.9', 'http/1.1', 'HTTP/1.1 x', '', 'HTTP/11') });
 
 function headers(key: string): fc.Arbitrary<string[]> {
@@ -107,12 +110,22 @@ function bodies(): fc.Arbitrary<string> {
 /** The arbitrary of hostile requests; `key` is a valid API key, used in some of them. */
 export function hostileRequests(key: string): fc.Arbitrary<FuzzCase> {
   return fc
-    .record({ method: methods(), target: targets(), version: versions, headers: headers(key), body: bodies(), eol: lineEnd, separator: fc.constantFrom(' ', ' ', ' ', '  ', '\t'), lengthMode: fc.constantFrom('exact', 'exact', 'as-given', 'none') })
-    .map(({ method, target, version, headers: list, body, eol, separator, lengthMode }) => {
+    .record({
+      method: methods(),
+      target: targets(),
+      version: versions,
+      host: hosts,
+      headers: headers(key),
+      body: bodies(),
+      eol: lineEnd,
+      separator: fc.constantFrom(' ', ' ', ' ', '  ', '\t'),
+      lengthMode: fc.constantFrom('exact', 'exact', 'as-given', 'none'),
+    })
+    .map(({ method, target, version, headers: list, body, eol, separator, lengthMode, host }) => {
       const given = list.some((h) => /^content-length:/i.test(h) || /^transfer-encoding:/i.test(h));
       const framing = lengthMode === 'exact' && !given && body.length > 0 ? [`Content-Length: ${Buffer.byteLength(body, 'latin1')}`] : [];
       const line = [method, target, version].filter((part, i) => i < 2 || part !== '').join(separator);
-      const text = `${line}${eol}${['Host: 127.0.0.1', ...list, ...framing].join(eol)}${eol}${eol}${body}`;
+      const text = `${line}${eol}${[...host, ...list, ...framing].join(eol)}${eol}${eol}${body}`;
       return { bytes: Buffer.from(text, 'latin1'), head: method === 'HEAD' };
     });
 }

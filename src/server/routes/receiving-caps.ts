@@ -39,12 +39,13 @@ export interface Edge {
 
 /**
  * Notes that a connection's request has arrived as far as its head. The first request of a
- * connection is counted from accept; a later one on a kept connection from its own head.
+ * connection is counted from accept; a later one with a body from its own head (one without a
+ * body has all arrived with its head, and never counts).
  */
-export function noteRequest(socket: Duplex): void {
+export function noteRequest(socket: Duplex, hasBody: boolean): void {
   const tracked = socket as TrackedSocket;
-  if (tracked[requestSeen]) tracked[receivingSince] = performance.now();
-  else tracked[requestSeen] = true;
+  if (!tracked[requestSeen]) tracked[requestSeen] = true;
+  else if (hasBody) tracked[receivingSince] = performance.now();
 }
 
 /**

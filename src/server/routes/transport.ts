@@ -13,6 +13,8 @@
  * - more connections still sending their request than a client, or the server, may hold
  *   (receiving-caps.ts): 503 UNAVAILABLE with Retry-After;
  * - a request that arrives while the server shuts down: 503 UNAVAILABLE with Retry-After;
+ * - a request whose client half-closes before all of it arrived: 400 INVALID_REQUEST (Node reports
+ *   most of those as parser errors, but drops, unanswered, one it paused at an `Upgrade` header);
  * - a URL fastify cannot decode, or a path parameter over its length: 404 NOT_FOUND (no endpoint,
  *   or no try-on, has that id).
  *
@@ -54,15 +56,17 @@ export function transportOptions(settings: ServerSettings): FastifyHttpOptions<S
           const socket = request.socket;
           // A connection refused at accept gets no route for its request.
           if (answered.has(socket)) return void socket.destroy();
-          noteRequest(socket);
           const headers = request.headers;
+          const hasBody = declaresBody(headers);
+          noteRequest(socket, hasBody);
           // A request without a body has all arrived with its headers: its answer needs no check.
-          if (declaresBody(headers)) closeIfAnsweredEarly(request, response);
+          if (hasBody) closeIfAnsweredEarly(request, response);
           if (headers.host === undefined && request.httpVersionMajor === 1 && request.httpVersionMinor === 1) {
             return answerResponse(response, 'INVALID_REQUEST', 'An HTTP/1.1 request must carry a Host header.');
           }
           if (server[shuttingDown]) {
-            return answerResponse(response, 'UNAVAILABLE', 'The server is shutting down; retry shortly.', { 'retry-after': '1' });
+            const message = 'The server is shutting down; retry shortly.';
+            return answerResponse(response, 'UNAVAILABLE', message, { 'retry-after': '1' });
           }
           route(request, response);
         },
@@ -99,6 +103,7 @@ export function installTransportGuards(app: FastifyInstance, settings: ServerSet
     response.writeHead(apiErrors.INVALID_REQUEST.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
     response.end(body);
   });
+  server.on('connection', (socket: Duplex) => socket.prependListener('end', answerUnfinished));
   app.addHook('preClose', (done) => {
     (server as EdgeServer)[shuttingDown] = true;
     done();
@@ -114,15 +119,27 @@ type EdgeServer = Server & { [shuttingDown]?: boolean };
 function answerResponse(response: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ error: message, code });
   const length = Buffer.byteLength(body);
-  response.writeHead(apiErrors[code].status, { 'content-type': 'application/json; charset=utf-8', 'content-length': length, connection: 'close', ...headers });
+  const type = 'application/json; charset=utf-8';
+  response.writeHead(apiErrors[code].status, { 'content-type': type, 'content-length': length, connection: 'close', ...headers });
   response.end(body);
 }
 
-/** Refuses a connection over a cap: 503 in the envelope, unless an answer is already on its way (then it just closes). */
+/** On a client's half-close: 400 for a request that has not all arrived (before Node aborts it unanswered). */
+function answerUnfinished(this: Duplex): void {
+  const socket = this as Duplex & { parser?: { incoming?: IncomingMessage | null } | null; _httpMessage?: ResponseState };
+  const request = socket.parser?.incoming;
+  if (!request || request.complete || socket._httpMessage?.headersSent) return;
+  answerRaw(socket, 'INVALID_REQUEST', 'The connection was half-closed before the request had all arrived.');
+}
+
+type ResponseState = { headersSent?: boolean };
+
+/** Refuses a connection over a cap: 503 in the envelope, unless an answer is on its way (then it just closes). */
 function refuseConnection(socket: Duplex): void {
-  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  const current = (socket as Duplex & { _httpMessage?: ResponseState })._httpMessage;
   if (current?.headersSent) return void socket.destroy();
-  answerRaw(socket, 'UNAVAILABLE', 'Too many connections of this client are still sending their request; retry shortly.', { 'retry-after': '1' });
+  const message = 'Too many connections of this client are still sending their request; retry shortly.';
+  answerRaw(socket, 'UNAVAILABLE', message, { 'retry-after': '1' });
 }
 
 /** Whether a request has a body: a request with no Content-Length and no Transfer-Encoding has none (RFC 9112 6.3). */
