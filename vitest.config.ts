@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { CheapFirstSequencer } from './src/suite/file-sequencer.ts';
-import { conformanceProject } from './src/suite/vitest-project.ts';
+import { CheapFirstSequencer } from './src/run/file-sequencer.ts';
+import { conformanceProject } from './src/run/vitest-project.ts';
 
 // Projects: `unit` runs in `npm test`; `conformance` is the suite (`npm run conformance`), and
 // `conformance-embedded` the same suite, files in parallel, against the embedded server only;
@@ -18,7 +18,7 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
-      // The conformance suite (src/suite/vitest-project.ts; the package runs the same project compiled).
+      // The conformance suite (src/run/vitest-project.ts; the package runs the same project compiled).
       conformanceProject('src'),
       // The same suite against the embedded server only, files in parallel (one server instance per worker).
       conformanceProject('src', 'embedded'),

@@ -138,7 +138,7 @@ export async function runEmbeddedFull(tmpDir: string, seed: number, cliName: Emb
   const args = [script, 'run', '--profile', 'full', '--seed', String(seed), '--report-dir', reportDir];
   const command = embeddedCommand(script, seed);
   log(`conformance: full profile against the embedded server, ${cliName} CLI (run ${index})…`);
-  // The kept collection (src/cli/collection-cache.ts) starts empty with the bench: each CLI's first
+  // The kept collection (src/run/collection-cache.ts) starts empty with the bench: each CLI's first
   // run collects the suite for its plan and keeps it, and its later runs plan from it.
   const out = await run(args, join(tmpDir, `conformance-full-${cliName}-${index}.txt`), 300_000, { TRYON_CACHE_DIR: join(tmpDir, 'collection-cache') });
   const collection = /^Plan: .*\(from the collection kept for these files/m.test(out.output) ? 'kept' : 'collected';

@@ -75,7 +75,7 @@ function embeddedWall(e: EmbeddedRuns): string[] {
         .map((r) => seconds(r.wallSeconds))
         .join(', ') || 'none';
     out.push(
-      `- The plan's collection of the suite is kept by content for runs with test control (src/cli/collection-cache.ts); the bench starts with none, so each CLI's first run collects it and the runs after plan from it. Compiled: collected ${times('compiled', 'collected')}; kept ${times('compiled', 'kept')}. Sources: collected ${times('sources', 'collected')}; kept ${times('sources', 'kept')}.`,
+      `- The plan's collection of the suite is kept by content for runs with test control (src/run/collection-cache.ts); the bench starts with none, so each CLI's first run collects it and the runs after plan from it. Compiled: collected ${times('compiled', 'collected')}; kept ${times('compiled', 'kept')}. Sources: collected ${times('sources', 'collected')}; kept ${times('sources', 'kept')}.`,
     );
   }
   out.push('', 'The goals table judges the compiled run (the headline, as the installed package runs it, like the server figures) and shows the run from the sources in a row of its own.');

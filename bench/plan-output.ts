@@ -1,5 +1,5 @@
 /**
- * Reads the figures `tryon-conformance run --plan` prints (src/suite/plan.ts formatPlan): tests to
+ * Reads the figures `tryon-conformance run --plan` prints (src/run/plan.ts formatPlan): tests to
  * run, the credit bound, the requests against the limits, the least wall time the documented limits
  * allow, the wall-time bound, and the estimate line ("Estimate: 6 credits, 7 min 20 s (expected, not
  * a bound; …)"). A line the plan does not
@@ -53,7 +53,7 @@ export function parsePlanText(text: string): PlanText {
   const requests = /requests against the limits:\s*(\d+) starts, (\d+) polls, (\d+) uploads/.exec(text);
   const least = valueAfter(text, /least wall time/);
   const bound = valueAfter(text, /wall-time bound/);
-  // "  Estimate: 6 credits, 7 min 20 s (expected, not a bound; <what it assumed>)" (src/suite/plan.ts).
+  // "  Estimate: 6 credits, 7 min 20 s (expected, not a bound; <what it assumed>)" (src/run/plan.ts).
   const estimate = /^\s*Estimate: (\d+) credits?, ([^(\n]+?)\s*(?:\((.*)\))?\s*$/m.exec(text);
   const creditsEstimate = estimate?.[1];
   const wallEstimate = estimate?.[2]?.trim();

@@ -8,7 +8,7 @@ import { chmod, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promise
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { parseOpenApi, sha256Of, type ParsedCopy } from '../src/spec/openapi.ts';
+import { parseOpenApi, sha256Of, type ParsedCopy } from '../src/contract/openapi.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dist = join(root, 'dist');
@@ -35,7 +35,7 @@ async function build(): Promise<void> {
 }
 
 /**
- * openapi.yaml parsed once here, as JSON beside the compiled spec module (src/spec/openapi.ts reads
+ * openapi.yaml parsed once here, as JSON beside the compiled spec module (src/contract/openapi.ts reads
  * it when its SHA-256 matches the YAML text), after checking that JSON carries the document whole.
  */
 async function writeParsedOpenApi(): Promise<void> {

@@ -14,7 +14,7 @@ import type { Profile } from './suite/config.ts';
 
 export type { Report, RequirementResult, Summary, Verdict } from './report/model.ts';
 export type { ReportFiles } from './report/write-report.ts';
-export { ToolkitError } from './cli/toolkit-errors.ts';
+export { ToolkitError } from './shared/toolkit-errors.ts';
 
 /** What to run against, and how; the same meanings as the `run` flags of the same names. */
 export interface RunConformanceOptions {

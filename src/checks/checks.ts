@@ -8,10 +8,10 @@
  */
 import type { Answered } from '../client/exchange.ts';
 import { maxJsonBytes, maxJsonDepth, showJson } from '../client/json-bounds.ts';
-import type { Operation } from '../spec/openapi.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { Operation } from '../contract/openapi.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import { finding, type Finding } from './finding.ts';
-import { apiPrefix, isKnownPath, isUnderBaseUrl, operationOf, templateOperationOf } from './operation-of.ts';
+import { apiPrefix, isKnownPath, isUnderBaseUrl, operationOf, templateOperationOf } from '../contract/operation-of.ts';
 import { bodyProblems } from './spec-bodies.ts';
 import { codeRequirement, errorsTable, ourChoice, soleCodeOf, specAnswers, type SpecAnswers } from './spec-answers.ts';
 

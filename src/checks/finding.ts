@@ -2,7 +2,7 @@
  * A conformance finding: data, never thrown past the reporter (family 2 of ARCHITECTURE.md).
  * `message` reads "Received: … / Documented: …", after schemathesis.
  */
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 
 export type Severity = 'error' | 'warning';
 

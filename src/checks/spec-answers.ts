@@ -5,8 +5,8 @@
  * implementation-defined codes (`x-implementation-defined-codes`) are examples: `ourChoice` only
  * says whether an answer is also the reference server's, for the observation's text.
  */
-import { documentedErrors, listOperations, routingErrors, type Operation } from '../spec/openapi.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import { documentedErrors, listOperations, routingErrors, type Operation } from '../contract/openapi.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 
 export interface SpecAnswers {
   readonly operationId: string;
@@ -86,7 +86,7 @@ const withErrorList = new Set(['createTryOn', 'createTryOnSync', 'getTryOn', 'up
 
 /**
  * The spec's error pairs of an operation: openapi.yaml's documented errors without its
- * implementation-defined codes (tests/spec/error-codes.test.ts proves these equal the spec's lines).
+ * implementation-defined codes (tests/contract/error-codes.test.ts proves these equal the spec's lines).
  */
 function specErrors(op: Operation): Map<number, string[]> {
   const map = new Map<number, string[]>();

@@ -5,7 +5,7 @@
  * shown"). openapi.yaml's schemas are stricter in places (our reference choices); they are not used here.
  */
 import { showJson } from '../client/json-bounds.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 
 export interface BodyProblem {
   readonly requirement: RequirementId;

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../client/exchange.ts';
 import type { Send } from '../client/http-client.ts';
 import { withRetry } from '../client/retry.ts';
-import { ToolkitError } from './toolkit-errors.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 /** What one keyless probe of the documented route showed. */
 export type ProbeReading =

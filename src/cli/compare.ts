@@ -8,7 +8,7 @@ import { compareReports, formatChoiceComparison, formatComparison } from '../rep
 import { InvalidReportError, readReport } from '../report/read-report.ts';
 import { parseFlags } from './parse-flags.ts';
 import { printOut } from './print.ts';
-import { ToolkitError } from './toolkit-errors.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 export async function compare(argv: readonly string[]): Promise<number> {
   const flags = argv.filter((a) => a.startsWith('-'));

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ToolkitError } from './toolkit-errors.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 const failure = vi.hoisted(() => ({ error: new RangeError('Maximum call stack size exceeded') as Error }));
 vi.mock('./preflight.ts', () => ({

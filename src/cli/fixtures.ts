@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { exportFixtures, fixtureFiles } from '../fixtures/export.ts';
 import { startFixtureHost, type FixtureHost } from '../fixtures/fixture-host.ts';
 import { parseFlags } from './parse-flags.ts';
-import { ToolkitError } from './toolkit-errors.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 const help = `usage: tryon-conformance fixtures export DIR
        tryon-conformance fixtures serve [--port N] [--host ADDR] [--ca-file FILE]

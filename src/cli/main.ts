@@ -4,10 +4,10 @@
  * flags once, here at the edge; a bad flag is a one-line message and exit 2, never a stack trace.
  */
 import { commands } from './commands.ts';
-import { terminalLine } from '../report/escape.ts';
+import { terminalLine } from '../shared/escape.ts';
 import { printErr } from './print.ts';
 import { errorLine } from './failed-run.ts';
-import { ToolkitError } from './toolkit-errors.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 const usage = `usage: tryon-conformance <command> [flags]
 

@@ -1,6 +1,6 @@
 /** Flag parsing shared by the CLI commands: node's strict parseArgs, with usage errors as ToolkitError. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ToolkitError } from './toolkit-errors.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -13,8 +13,8 @@ import { BalanceSetupError, decideBalance, describeBalance } from '../suite/acco
 import type { SuiteConfig } from '../suite/config.ts';
 import { ControlError, controlClient } from '../suite/control-client.ts';
 import { assertAnswersLikeTheApi } from './api-identity.ts';
-import { terminalLine } from '../report/escape.ts';
-import { ToolkitError } from './toolkit-errors.ts';
+import { terminalLine } from '../shared/escape.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 export interface PreflightOptions {
   /** The embedded target: its server and fixture host are ours and already up. */

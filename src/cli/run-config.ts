@@ -4,9 +4,9 @@
  * because they end up in shell history.
  */
 import { defaultCreditBudget, type Profile, type SuiteConfig } from '../suite/config.ts';
-import { defaultGenerationSeconds } from '../suite/estimate.ts';
+import { defaultGenerationSeconds } from '../run/estimate.ts';
 import { parseFlags } from './parse-flags.ts';
-import { ToolkitError } from './toolkit-errors.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 export const runHelp = `usage: tryon-conformance run [flags]
 
@@ -47,7 +47,7 @@ export interface RunRequest {
   readonly plan: boolean;
   readonly grep?: string;
   readonly reportRoot?: string;
-  /** Seconds the target takes to make a try-on, for the plan's estimate (src/suite/estimate.ts); its default when absent. */
+  /** Seconds the target takes to make a try-on, for the plan's estimate (src/run/estimate.ts); its default when absent. */
   readonly generationSeconds?: number;
 }
 

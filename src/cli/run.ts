@@ -9,7 +9,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import type { CancelReason } from 'vitest';
 // vitest loads when the suite starts, after the embedded server's processes (commands.ts).
 import type { createVitest, Reporter, TestModule, Vitest } from 'vitest/node';
-import { terminalLine } from '../report/escape.ts';
+import { terminalLine } from '../shared/escape.ts';
 import { headline } from '../report/format.ts';
 import { buildReport, type Report } from '../report/model.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
@@ -17,23 +17,23 @@ import { runInfo } from '../report/run-info.ts';
 import { exitStatusOf } from '../report/summary.ts';
 import { writeReport, type WrittenReport } from '../report/write-report.ts';
 import type { SuiteConfig } from '../suite/config.ts';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../suite/embedded-target.ts';
-import { embeddedWorkers } from '../suite/vitest-project.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../run/embedded-target.ts';
+import { embeddedWorkers } from '../run/vitest-project.ts';
 import type { EmbeddedInstance } from '../suite/worker-instance.ts';
 import type { PlannedCost } from '../report/cost.ts';
-import { formatEstimate, formatPlan, plannedCostOf, type PlannedTest } from '../suite/plan.ts';
+import { formatEstimate, formatPlan, plannedCostOf, type PlannedTest } from '../run/plan.ts';
 import type { CreditPlan } from '../suite/conformance.ts';
-import { collectionOf, creditPlanOf, earlierRunFor, planOf, planRun, plannedTestsOf } from './collect-plan.ts';
-import { collectionCacheFor, type CollectionCache } from './collection-cache.ts';
-import { collectionDifference } from './collection-check.ts';
-import { reporterGate, type ReporterGate } from './gated-reporter.ts';
+import { collectionOf, creditPlanOf, earlierRunFor, planOf, planRun, plannedTestsOf } from '../run/collect-plan.ts';
+import { collectionCacheFor, type CollectionCache } from '../run/collection-cache.ts';
+import { collectionDifference } from '../run/collection-check.ts';
+import { reporterGate, type ReporterGate } from '../run/gated-reporter.ts';
 import { parseRunFlags, runHelp, type RunRequest } from './run-config.ts';
 import { RunStop, endedByTheStop, exitStatusOfInterruption, withoutSignalListeners } from './interrupt.ts';
 import { errorLine, failedRunReport } from './failed-run.ts';
 import { preflight } from './preflight.ts';
-import { ToolkitError } from './toolkit-errors.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
 import { printErr, printOut } from './print.ts';
-import { suiteProjectOf } from './suite-project.ts';
+import { suiteProjectOf } from '../run/suite-project.ts';
 
 export async function run(argv: readonly string[]): Promise<number> {
   const parsed = parseRunFlags(argv, process.env);
@@ -112,7 +112,7 @@ async function conductSuite(request: RunRequest, io: RunIo): Promise<ConductedRu
   let embedded: EmbeddedTarget | undefined;
   let config: SuiteConfig | undefined;
   // The embedded target starts (one instance of the server per worker: its files run in parallel,
-  // src/suite/vitest-project.ts) while vitest collects the suite for the plan.
+  // src/run/vitest-project.ts) while vitest collects the suite for the plan.
   const embeddedStart = request.config.baseUrl === undefined ? startEmbeddedTarget(request.config, undefined, { instances: embeddedWorkers }) : undefined;
   embeddedStart?.catch(() => undefined);
   // The target checked: setup problems stop the run here, before any test file starts (toolkit errors, exit 2).

@@ -11,7 +11,7 @@ import { createReferenceServer } from '../server/app.ts';
 import { withDefaults, type ServerOptions } from '../server/config.ts';
 import { isLoopback } from '../server/domain/image-fetch/address-policy.ts';
 import { parseFlags } from './parse-flags.ts';
-import { ToolkitError } from './toolkit-errors.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 const help = `usage: tryon-conformance serve [flags]
 

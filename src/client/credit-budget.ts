@@ -5,7 +5,7 @@
  * replaced by what it really spent where the run can tell (`settle`).
  *
  * Credits can be held for tests that were granted them up front and have not run yet (the run's
- * order of value, src/suite/budget-order.ts): nobody else reserves held credits, and a test's hold
+ * order of value, src/run/budget-order.ts): nobody else reserves held credits, and a test's hold
  * becomes its own to reserve from when it starts (`release`).
  */
 export class CreditBudget {

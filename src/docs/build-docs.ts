@@ -4,7 +4,7 @@
  * - `index.html`, the API reference, rendered from openapi.yaml by `redocly build-docs` with the
  *   Redoc scripts inlined (`--inlineBundle`; without it the page loads them from Redocly's CDN),
  *   and a "Requirement catalogue →" link added at the top;
- * - `catalogue.html`, the requirement catalogue (src/spec/requirements.ts, rendered by
+ * - `catalogue.html`, the requirement catalogue (src/contract/requirements.ts, rendered by
  *   render-catalogue.ts), which links back to index.html.
  *
  * Both pages must open with no network: the build fails if either references an http(s)
@@ -15,9 +15,9 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ToolkitError } from '../cli/toolkit-errors.ts';
-import { requirement, requirementIds } from '../spec/requirements.ts';
-import { paths } from '../spec/paths.ts';
+import { ToolkitError } from '../shared/toolkit-errors.ts';
+import { requirement, requirementIds } from '../contract/requirements.ts';
+import { paths } from '../contract/paths.ts';
 import { renderCatalogueHtml } from './render-catalogue.ts';
 
 /** Where the docs land (reports/docs/ under the current directory), and what the two pages are called. */

@@ -3,7 +3,7 @@
  * loads nothing from the network (spec: all nine sections, through the catalogue).
  */
 import { describe, expect, it } from 'vitest';
-import { allRequirements, specSections } from '../spec/requirements.ts';
+import { allRequirements, specSections } from '../contract/requirements.ts';
 import {
   catalogueTitle,
   escapeHtml,

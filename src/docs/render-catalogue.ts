@@ -3,7 +3,7 @@
  * (`catalogue.html`, next to the API reference `index.html`) and Markdown for a
  * `docs/requirements.md`-style page. Both group the requirements by the nine sections of the spec.
  */
-import { specSections, type Level, type RequirementSpec, type SpecSection } from '../spec/requirements.ts';
+import { specSections, type Level, type RequirementSpec, type SpecSection } from '../contract/requirements.ts';
 
 /** One catalogue row: a requirement and its ID. `Requirement` fits; tests may pass made-up rows. */
 export type CatalogueEntry = RequirementSpec & { readonly id: string };

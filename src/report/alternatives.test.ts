@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requirement, type RequirementId } from '../spec/requirements.ts';
+import { requirement, type RequirementId } from '../contract/requirements.ts';
 import type { AlternativeSeen } from '../suite/alternatives.ts';
 import { alternativesSeen, partialText, verdictText } from './alternatives.ts';
 import { fakeInfo, fakeModule, fakeTest } from './fake-run.ts';

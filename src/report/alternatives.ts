@@ -6,7 +6,7 @@
  * compare, JUnit and exit statuses are unchanged), and every format shows it as
  * "pass (partially exercised: only JPEG seen)".
  */
-import { alternativesOf } from '../spec/alternatives.ts';
+import { alternativesOf } from '../contract/alternatives.ts';
 import type { RequirementResult } from './model.ts';
 import type { Ran } from './verdict.ts';
 

@@ -5,7 +5,7 @@
  */
 import { verdictLabel } from './format.ts';
 import type { ChoiceResult, Report, RequirementResult, Verdict } from './model.ts';
-import type { Level } from '../spec/requirements.ts';
+import type { Level } from '../contract/requirements.ts';
 
 /** `absent`: the requirement is not in that report (the catalogue changed between the runs). */
 export type VerdictOrAbsent = Verdict | 'absent';

@@ -10,7 +10,7 @@ export interface CostFigures {
   readonly wallSeconds: number;
 }
 
-/** What the plan said before anything was sent (src/suite/plan.ts, src/suite/estimate.ts). */
+/** What the plan said before anything was sent (src/run/plan.ts, src/run/estimate.ts). */
 export interface PlannedCost {
   /** What the run is expected to take. */
   readonly estimate: CostFigures;

@@ -4,7 +4,7 @@
  * enough to snapshot.
  */
 import type { TaskMeta } from 'vitest';
-import { requirement, type RequirementId } from '../spec/requirements.ts';
+import { requirement, type RequirementId } from '../contract/requirements.ts';
 import { buildReport, type ErrorLike, type Report, type RunInfo, type TestCaseLike, type TestModuleLike } from './model.ts';
 
 export interface FakeTest {

@@ -2,7 +2,7 @@
  * Words and numbers the writers share, so report.md, report.html, junit.xml and the terminal say
  * the same thing the same way.
  */
-import { specSections } from '../spec/requirements.ts';
+import { specSections } from '../contract/requirements.ts';
 import type { ChoiceResult, Report, RequirementResult, Verdict } from './model.ts';
 
 export const verdictLabel: Readonly<Record<Verdict, string>> = {

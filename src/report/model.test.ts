@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { TestModule } from 'vitest/node';
-import { requirement, type RequirementId } from '../spec/requirements.ts';
+import { requirement, type RequirementId } from '../contract/requirements.ts';
 import { fakeInfo, fakeModule, fakeReport, fakeTest, type FakeTest } from './fake-run.ts';
 import { buildReport, publicUrl, type RequirementResult, type RunInfo, type TestModuleLike, type Verdict } from './model.ts';
 import { evidencePerFailure } from './verdict.ts';

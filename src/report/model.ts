@@ -5,8 +5,8 @@
  * JUnit, Markdown, HTML) renders this one value, and `report.schema.json` describes its JSON form.
  */
 import type { TaskMeta } from 'vitest';
-import { implementationDefinedPoints, type ImplementationDefinedPoint } from '../spec/openapi.ts';
-import { allRequirements, type Level, type Requirement } from '../spec/requirements.ts';
+import { implementationDefinedPoints, type ImplementationDefinedPoint } from '../contract/openapi.ts';
+import { allRequirements, type Level, type Requirement } from '../contract/requirements.ts';
 import type { Profile } from '../suite/config.ts';
 import type { Cost } from '../suite/conformance.ts';
 import { alternativesSeen, withAlternatives, type DimensionSeen } from './alternatives.ts';

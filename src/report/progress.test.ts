@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { startVitest } from 'vitest/node';
 import { fakeModules, fakeTest } from './fake-run.ts';
 import { liveProgress, ProgressReporter, type ProgressTest } from './progress.ts';
-import { ProgressEvents } from './progress-events.ts';
+import { ProgressEvents } from '../shared/progress-events.ts';
 
 function allFakeTests(): ProgressTest[] {
   return fakeModules().flatMap((m) => [...m.children.allTests()]);

@@ -7,11 +7,11 @@
  */
 import type { TaskMeta, TestArtifact } from 'vitest';
 import type { Reporter } from 'vitest/node';
-import { terminalLine, terminalText } from './escape.ts';
+import { terminalLine, terminalText } from '../shared/escape.ts';
 import { failureOfFinding, failureOfRule, headline } from './failures.ts';
 import { formatDuration } from './format.ts';
 import type { TestResultLike } from './model.ts';
-import { progressEvents, waitArtifactType, type ProgressEventMap, type ProgressEvents } from './progress-events.ts';
+import { progressEvents, waitArtifactType, type ProgressEventMap, type ProgressEvents } from '../shared/progress-events.ts';
 import { testOutcome, type TestOutcome } from './verdict.ts';
 
 export interface ProgressOptions {

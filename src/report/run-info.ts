@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { paths } from '../spec/paths.ts';
+import { paths } from '../contract/paths.ts';
 import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import type { PlannedCost } from './cost.ts';
@@ -20,7 +20,7 @@ export interface RunFacts {
   readonly unhandledErrors?: ReadonlyArray<{ readonly message: string }>;
   /** The run was stopped before its end (src/cli/interrupt.ts). */
   readonly interrupted?: { readonly signal?: string; readonly reason: string; readonly at: Date };
-  /** What the plan said the run would cost (src/suite/plan.ts `plannedCostOf`), for the report's planned against actual. */
+  /** What the plan said the run would cost (src/run/plan.ts `plannedCostOf`), for the report's planned against actual. */
   readonly plannedCost?: PlannedCost;
 }
 

@@ -3,7 +3,7 @@
  * a MUST the spec's own words make decides the outcome; a problem of the run's own is never a failure.
  */
 import { describe, expect, it } from 'vitest';
-import { requirement, type RequirementId } from '../spec/requirements.ts';
+import { requirement, type RequirementId } from '../contract/requirements.ts';
 import { fakeInfo, fakeModule, fakeTest, type FakeTest } from './fake-run.ts';
 import { buildReport, type ErrorLike, type Report, type TestState, type Verdict } from './model.ts';
 import { outcomeOf, testOutcome, type TestOutcome } from './verdict.ts';

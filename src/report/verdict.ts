@@ -8,7 +8,7 @@
  */
 import type { TaskMeta } from 'vitest';
 import type { Finding } from '../checks/finding.ts';
-import type { Requirement } from '../spec/requirements.ts';
+import type { Requirement } from '../contract/requirements.ts';
 import type { ExchangeSummary } from '../suite/conformance.ts';
 import { failureOfError, failureOfFinding, failureOfRule, replayOf } from './failures.ts';
 import type { ErrorLike, Evidence, Observation, RequirementResult, RunInfo, TestCaseLike, TestEntry, Verdict } from './model.ts';

@@ -5,7 +5,7 @@
  * expected/received, counterexample, replay command and curl evidence; the traceability matrix
  * grouped by spec section; and every test. All text is HTML-escaped.
  */
-import { escapeHtml as h } from './escape.ts';
+import { escapeHtml as h } from '../shared/escape.ts';
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows } from './cost.ts';
 import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, outcomeMark, prettyCurl, sectionAnchor, verdictLabel } from './format.ts';

@@ -11,7 +11,7 @@
  * What the target chose on an implementation-defined point goes into the `<system-out>` of the
  * requirement the point belongs to.
  */
-import { cdata, escapeXmlAttr } from './escape.ts';
+import { cdata, escapeXmlAttr } from '../shared/escape.ts';
 import { headline } from './failures.ts';
 import { bySection, choiceValues, verdictLabel } from './format.ts';
 import type { ChoiceResult, Failure, Report, RequirementResult } from './model.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeReport } from './fake-run.ts';
-import { activeMarkdown } from './markdown-scan.ts';
+import { activeMarkdown } from '../shared/markdown-scan.ts';
 import type { Report } from './model.ts';
 import { renderMarkdown } from './write-markdown.ts';
 

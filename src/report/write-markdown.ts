@@ -5,7 +5,7 @@
  */
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows } from './cost.ts';
-import { codeCell, fence, inlineCode, markdownCell, markdownHtml, markdownText } from './escape.ts';
+import { codeCell, fence, inlineCode, markdownCell, markdownHtml, markdownText } from '../shared/escape.ts';
 import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, prettyCurl, verdictLabel } from './format.ts';
 import { levels, verdicts, type Failure, type Report, type RequirementResult, type Verdict } from './model.ts';
 import { countOf } from './summary.ts';

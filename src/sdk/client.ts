@@ -1,13 +1,13 @@
 /**
  * TryOnClient: a typed client of the Virtual Try-On API for server-side code. Its types are
- * openapi.yaml's (`src/spec/api-types.gen.ts`); every call follows the spec's client rules:
+ * openapi.yaml's (`src/contract/api-types.gen.ts`); every call follows the spec's client rules:
  * one Idempotency-Key per try-on, reused on every retry; retries and backoff as in `send.ts`;
  * sync with a timeout of at least 70 s, falling back to polling on 202; polling every 2-3 s that
  * gives up after a few minutes; cancellation by AbortSignal; no browser.
  */
 import { Blob } from 'node:buffer';
 import { FormData } from 'undici';
-import type { components } from '../spec/api-types.gen.ts';
+import type { components } from '../contract/api-types.gen.ts';
 import { refuseBrowser } from './browser-guard.ts';
 import { TryOnAbortedError, TryOnBadResponseError, TryOnGaveUpError } from './errors.ts';
 import { pollPathOf } from './on-base.ts';

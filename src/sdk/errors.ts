@@ -3,7 +3,7 @@
  * Errors: "`code` is stable and is what clients branch on"). An answer of the API keeps the API's own
  * code; failures of the client itself use codes that start with `CLIENT_`.
  */
-import type { components } from '../spec/api-types.gen.ts';
+import type { components } from '../contract/api-types.gen.ts';
 
 export type ApiErrorCode = components['schemas']['ErrorCode'];
 export type ClientErrorCode = 'CLIENT_IN_BROWSER' | 'CLIENT_NETWORK' | 'CLIENT_TIMEOUT' | 'CLIENT_ABORTED' | 'CLIENT_GAVE_UP' | 'CLIENT_BAD_RESPONSE';

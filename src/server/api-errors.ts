@@ -3,7 +3,7 @@
  * default message; `ApiError` carries one to the error handler, which renders `{error, code}`.
  * A test keeps this catalogue, openapi.yaml's ErrorCode enum and the generated type in step.
  */
-import type { components } from '../spec/api-types.gen.ts';
+import type { components } from '../contract/api-types.gen.ts';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
 

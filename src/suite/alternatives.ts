@@ -4,8 +4,8 @@
  * `task.meta.alternatives`, so the report can say what was seen and mark a requirement checked on
  * only some of them as partially exercised (issue 18).
  */
-import type { Alternative, Dimension } from '../spec/alternatives.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { Alternative, Dimension } from '../contract/alternatives.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import type { ConformanceContext } from './conformance.ts';
 
 /** How often a test's checks of one requirement met one alternative. */

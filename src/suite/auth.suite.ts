@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import { Api } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { precondition } from './rules.ts';

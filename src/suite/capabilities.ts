@@ -2,7 +2,7 @@
  * What a configuration offers the suite, before anything is sent (spec catalogue: `needs`). The
  * target may still turn out not to answer its control URL; `connectTarget` then withdraws it.
  */
-import type { Capability } from '../spec/requirements.ts';
+import type { Capability } from '../contract/requirements.ts';
 import type { SuiteConfig } from './config.ts';
 
 export type Offers = ReadonlyMap<Capability, true | string>;

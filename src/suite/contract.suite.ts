@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import { Api, balanceOf, requireBalance } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { precondition } from './rules.ts';

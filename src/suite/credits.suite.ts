@@ -8,7 +8,7 @@
  */
 import { describe, expect, inject } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import { Api, balanceIfRead, newIdempotencyKey, noBalance, requireBalance } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { precondition } from './rules.ts';

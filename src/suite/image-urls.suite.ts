@@ -16,7 +16,7 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import { Api, balanceIfRead, noBalance } from './api.ts';
 import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
 import type { Actor } from './target.ts';

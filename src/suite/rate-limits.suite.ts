@@ -13,7 +13,7 @@
 import { describe, expect, inject } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { makeGarmentImage } from '../fixtures/images.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import { Api } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import type { Actor } from './target.ts';

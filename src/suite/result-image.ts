@@ -10,7 +10,7 @@ import type { Exchange } from '../client/exchange.ts';
 import { aiLabelFields } from '../fixtures/ai-label-fields.ts';
 import { isJpeg } from '../fixtures/jpeg-segments.ts';
 import { isPng } from '../fixtures/png-chunks.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import { exercised } from './alternatives.ts';
 import type { ConformanceContext } from './conformance.ts';
 

@@ -4,8 +4,8 @@
  * (a precondition that did not hold, our clock) makes the test inconclusive, never a failure; and
  * what a target chose where the spec is silent is recorded as a choice, never judged.
  */
-import { describeDiff, diffValues, isSubsetMatch } from '../report/value-diff.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import { describeDiff, diffValues, isSubsetMatch } from '../shared/value-diff.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 
 /** One assertion of a requirement failed: that requirement fails, the rest of the test is inconclusive. */
 export class RuleBroken extends Error {

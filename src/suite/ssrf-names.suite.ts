@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import { Api, balanceIfRead, noBalance } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { ControlError } from './control-client.ts';

@@ -20,7 +20,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, inject } from 'vitest';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import { makeGarmentImage, makePersonPhoto } from '../fixtures/images.ts';
 import { Api, balanceIfRead } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';

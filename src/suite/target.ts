@@ -15,7 +15,7 @@ import { balanceOf, decideBalance, type BalanceDecision, type BalanceSource } fr
 import { configuredOffers, type Offers } from './capabilities.ts';
 import type { SuiteConfig } from './config.ts';
 import { controlClient, type ControlClient } from './control-client.ts';
-import { progressEvents } from '../report/progress-events.ts';
+import { progressEvents } from '../shared/progress-events.ts';
 import { record } from './evidence.ts';
 import { SpendGuard } from './spend-guard.ts';
 

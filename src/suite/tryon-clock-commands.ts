@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { RequirementId } from '../spec/requirements.ts';
+import type { RequirementId } from '../contract/requirements.ts';
 import { exercised } from './alternatives.ts';
 import { checkResultImage, fetchResult } from './result-image.ts';
 import { answerOf, at, clockSlack, day, observe, precondition, readTryOn, said, type Command, type Model, type ModelTryOn, type Real } from './tryon-commands.ts';

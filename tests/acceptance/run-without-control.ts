@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { creditPlanOf, planOf } from '../../src/cli/collect-plan.ts';
+import { creditPlanOf, planOf } from '../../src/run/collect-plan.ts';
 import { runSuiteWithErrors, verdict } from '../../src/cli/run.ts';
 import { errorPercent, formatError, formatWallSeconds } from '../../src/report/cost.ts';
 import { createReferenceServer } from '../../src/server/app.ts';
@@ -20,7 +20,7 @@ import { withDefaults } from '../../src/server/config.ts';
 import { isLoopback } from '../../src/server/domain/image-fetch/address-policy.ts';
 import { staticResolver } from '../../src/server/domain/image-fetch/resolver.ts';
 import type { SuiteConfig } from '../../src/suite/config.ts';
-import type { PlanEstimate } from '../../src/suite/plan.ts';
+import type { PlanEstimate } from '../../src/run/plan.ts';
 
 const { values } = parseArgs({ options: { budget: { type: 'string', default: '8' }, profile: { type: 'string', default: 'quick' }, seed: { type: 'string', default: '7' } } });
 const dir = mkdtempSync(join(tmpdir(), 'tryon-no-control-'));

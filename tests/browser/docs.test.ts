@@ -8,9 +8,9 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueLinkText, docsPaths } from '../../src/docs/build-docs.ts';
-import { isObject, listOperations, openapi } from '../../src/spec/openapi.ts';
-import { paths } from '../../src/spec/paths.ts';
-import { requirementIds } from '../../src/spec/requirements.ts';
+import { isObject, listOperations, openapi } from '../../src/contract/openapi.ts';
+import { paths } from '../../src/contract/paths.ts';
+import { requirementIds } from '../../src/contract/requirements.ts';
 import { launchChromium, newGuardedPage, type ChromiumSession, type GuardedPage } from './chromium.ts';
 
 const indexUrl = pathToFileURL(docsPaths.index).href;

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeReport } from '../../src/report/fake-run.ts';
 import { writeReport } from '../../src/report/write-report.ts';
-import { paths } from '../../src/spec/paths.ts';
+import { paths } from '../../src/contract/paths.ts';
 import { launchChromium, newGuardedPage, type ChromiumSession, type GuardedPage } from './chromium.ts';
 
 const screenshot = join(paths.root, 'reports', 'report-screenshot.png');

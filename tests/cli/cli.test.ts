@@ -48,7 +48,7 @@ describe('tryon-conformance CLI', () => {
     expect(r.stdout).toMatch(/credits the run may spend: at most \d+/);
     expect(r.stdout).toMatch(/least wall time the documented limits allow/);
     expect(r.stdout).toMatch(/wall-time bound: \d+ min/);
-    // The estimate next to the bounds (src/suite/plan.ts describes the line).
+    // The estimate next to the bounds (src/run/plan.ts describes the line).
     expect(r.stdout).toMatch(/\n {2}Estimate: \d+ credits?, (\d+ min )?\d+ s \(expected, not a bound; /);
   });
 

@@ -1,5 +1,5 @@
 /**
- * The kept collection at the CLI (src/cli/collection-cache.ts): an embedded run keeps the suite's
+ * The kept collection at the CLI (src/run/collection-cache.ts): an embedded run keeps the suite's
  * collection for its plan, the next plans from it, and a kept collection that does not match the
  * tests a run collects is an error of that run (exit 2), never a plan passed off as this run's.
  */
@@ -22,7 +22,7 @@ const run = () =>
     timeout: 180_000,
     env: { ...process.env, CI: 'true', TRYON_CACHE_DIR: cacheDir },
   });
-// The kept collections only: the same folder keeps openapi.yaml parsed too (src/spec/openapi.ts).
+// The kept collections only: the same folder keeps openapi.yaml parsed too (src/contract/openapi.ts).
 const entries = () => readdirSync(cacheDir).filter((name) => name.startsWith('collection-') && name.endsWith('.json'));
 const latestReport = () => JSON.parse(readFileSync(join(work, 'reports', 'latest', 'report.json'), 'utf8')) as { errors: Array<{ message: string }> };
 

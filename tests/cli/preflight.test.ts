@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preflight } from '../../src/cli/preflight.ts';
-import { ToolkitError } from '../../src/cli/toolkit-errors.ts';
+import { ToolkitError } from '../../src/shared/toolkit-errors.ts';
 import { fixtureCatalogue } from '../../src/fixtures/export.ts';
 import { startFixtureHost, type FixtureHost } from '../../src/fixtures/fixture-host.ts';
 import type { SuiteConfig } from '../../src/suite/config.ts';

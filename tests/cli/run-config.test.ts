@@ -1,7 +1,7 @@
 /** `run` flags and environment → a frozen SuiteConfig: the flags of issue 11 (balance path, fixture behaviours). */
 import { describe, expect, it } from 'vitest';
 import { parseRunFlags } from '../../src/cli/run-config.ts';
-import { ToolkitError } from '../../src/cli/toolkit-errors.ts';
+import { ToolkitError } from '../../src/shared/toolkit-errors.ts';
 
 const target = ['--base-url', 'http://127.0.0.1:8787/api/v1'];
 const env = { TRYON_API_KEY: 'vto_live_x' };

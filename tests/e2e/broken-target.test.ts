@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReport } from '../../src/report/read-report.ts';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/suite/embedded-target.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/run/embedded-target.ts';
 import { startMutatingProxy, type MutatingProxy } from '../mutants/mutating-proxy.ts';
 import { mutants } from '../mutants/mutants.ts';
 

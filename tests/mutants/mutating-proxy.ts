@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { Agent, request } from 'undici';
-import type { RequirementId } from '../../src/spec/requirements.ts';
+import type { RequirementId } from '../../src/contract/requirements.ts';
 import { Traffic } from './traffic.ts';
 
 export interface ProxiedRequest {

@@ -10,9 +10,9 @@ import type { TestCase, TestModule } from 'vitest/node';
 import { runSuite } from '../../src/cli/run.ts';
 import { outcomeOf } from '../../src/report/verdict.ts';
 import type { ServerSettings } from '../../src/server/config.ts';
-import type { RequirementId } from '../../src/spec/requirements.ts';
+import type { RequirementId } from '../../src/contract/requirements.ts';
 import type { SuiteConfig } from '../../src/suite/config.ts';
-import { embeddedSettings, startEmbeddedTarget } from '../../src/suite/embedded-target.ts';
+import { embeddedSettings, startEmbeddedTarget } from '../../src/run/embedded-target.ts';
 import { startMutatingProxy, type ProxyHooks } from './mutating-proxy.ts';
 
 /** One failed test, with what it said per failed requirement (from `t.must` and the checks). */

@@ -14,7 +14,7 @@
  * so 2 jobs on 2 cores roughly halve the wall time).
  */
 import { parseArgs } from 'node:util';
-import type { RequirementId } from '../../src/spec/requirements.ts';
+import type { RequirementId } from '../../src/contract/requirements.ts';
 import { classOf, type Mutation } from './mutating-proxy.ts';
 import { mutants, quickMutants } from './mutants.ts';
 import { pool, printResult, runInChild, runThroughProxy, type RunResult } from './proxy-run.ts';

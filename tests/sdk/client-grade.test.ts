@@ -12,7 +12,7 @@ import type { ScenarioName } from '../../src/fixtures/scenarios.ts';
 import { clientRules } from '../../src/server/client-grade/client-rules.ts';
 import type { ClientGrade, GradedRule } from '../../src/server/client-grade/grade.ts';
 import { gradeFormats } from '../../src/server/client-grade/write-grade.ts';
-import { allRequirements, type RequirementId } from '../../src/spec/requirements.ts';
+import { allRequirements, type RequirementId } from '../../src/contract/requirements.ts';
 import { startHarness, urlBody, type Harness } from '../server/harness.ts';
 
 let h: Harness;

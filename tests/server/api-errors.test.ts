@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { apiErrors } from '../../src/server/api-errors.ts';
-import { documentedErrors, listOperations, openapi, routingErrors } from '../../src/spec/openapi.ts';
+import { documentedErrors, listOperations, openapi, routingErrors } from '../../src/contract/openapi.ts';
 
 const enumCodes = (openapi.components as { schemas: { ErrorCode: { enum: string[] } } }).schemas.ErrorCode.enum;
 const description = String((openapi.info as { description: string }).description);

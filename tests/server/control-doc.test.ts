@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations, parseOpenApi } from '../../src/spec/openapi.ts';
-import { SchemaBook, responseSchemaPointer } from '../../src/spec/response-schemas.ts';
+import { listOperations, parseOpenApi } from '../../src/contract/openapi.ts';
+import { SchemaBook, responseSchemaPointer } from '../../src/contract/response-schemas.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 const doc = parseOpenApi(readFileSync(new URL('../../openapi-control.yaml', import.meta.url), 'utf8'));

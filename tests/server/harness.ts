@@ -13,8 +13,8 @@ import { createReferenceServer, type ReferenceServer } from '../../src/server/ap
 import { withDefaults, type ServerSettings } from '../../src/server/config.ts';
 import { isLoopback } from '../../src/server/domain/image-fetch/address-policy.ts';
 import { staticResolver } from '../../src/server/domain/image-fetch/resolver.ts';
-import { operationOf } from '../../src/checks/operation-of.ts';
-import { SchemaBook, documentedStatuses, responseSchemaPointer } from '../../src/spec/response-schemas.ts';
+import { operationOf } from '../../src/contract/operation-of.ts';
+import { SchemaBook, documentedStatuses, responseSchemaPointer } from '../../src/contract/response-schemas.ts';
 
 export const controlToken = 'test-control-token';
 

@@ -4,7 +4,7 @@
  * occasion it could judge (a pass or a failure with the requests as evidence). A rule that found no
  * occasion is "not exercised", never a pass.
  */
-import type { RequirementId } from '../../spec/requirements.ts';
+import type { RequirementId } from '../../contract/requirements.ts';
 import type { CallRecord } from './call-log.ts';
 
 export interface Occasion {

@@ -3,7 +3,7 @@
  * least one failing occasion fails; with passing occasions only, passes; with none, is "not
  * exercised". Evidence is the requests themselves, redacted (no API key; a body only as a digest).
  */
-import { requirement, type RequirementId } from '../../spec/requirements.ts';
+import { requirement, type RequirementId } from '../../contract/requirements.ts';
 import type { NotKept } from './call-buckets.ts';
 import type { CallLog, CallRecord } from './call-log.ts';
 import { clientRules, type Occasion } from './client-rules.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requirement } from '../../../src/spec/requirements.ts';
+import { requirement } from '../../../src/contract/requirements.ts';
 import { quickSourceMutants, sourceMutants } from './catalogue.ts';
 import { repoRoot } from './patched-copy.ts';
 import { applyEdits } from './source-mutant.ts';

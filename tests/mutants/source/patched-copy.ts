@@ -2,13 +2,13 @@
  * A patched copy of the server's tree for one source mutant: `src/`, the contract files the code
  * reads at run time (openapi.yaml, openapi-control.yaml, spec/) and package.json, in a temporary
  * directory, with node_modules linked, and the mutant's edits applied. The copy's embedded target
- * (`src/suite/embedded-target.ts`) starts the patched server; the suite that judges it is this tree's.
+ * (`src/run/embedded-target.ts`) starts the patched server; the suite that judges it is this tree's.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { startEmbeddedTarget } from '../../../src/suite/embedded-target.ts';
+import type { startEmbeddedTarget } from '../../../src/run/embedded-target.ts';
 import { applyEdits, type SourceMutant } from './source-mutant.ts';
 
 export const repoRoot = new URL('../../../', import.meta.url).pathname;
@@ -31,6 +31,6 @@ export async function patchedCopy(mutant: SourceMutant | undefined, root = repoR
     const file = join(dir, mutant.file);
     writeFileSync(file, applyEdits(readFileSync(file, 'utf8'), mutant));
   }
-  const embedded = (await import(pathToFileURL(join(dir, 'src/suite/embedded-target.ts')).href)) as { startEmbeddedTarget: typeof startEmbeddedTarget };
+  const embedded = (await import(pathToFileURL(join(dir, 'src/run/embedded-target.ts')).href)) as { startEmbeddedTarget: typeof startEmbeddedTarget };
   return { dir, start: embedded.startEmbeddedTarget, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

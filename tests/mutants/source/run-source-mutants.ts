@@ -16,7 +16,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RequirementId } from '../../../src/spec/requirements.ts';
+import type { RequirementId } from '../../../src/contract/requirements.ts';
 import { classOf } from '../mutating-proxy.ts';
 import { printResult, runInChild, runThroughProxy, type RunResult } from '../proxy-run.ts';
 import { quickSourceMutants, sourceMutants } from './catalogue.ts';

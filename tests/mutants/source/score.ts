@@ -4,7 +4,7 @@
  * with what it is (a gap of the suite, an equivalent mutant, or a conforming variant, with the spec
  * sentence).
  */
-import type { RequirementId } from '../../../src/spec/requirements.ts';
+import type { RequirementId } from '../../../src/contract/requirements.ts';
 import { classOf } from '../mutating-proxy.ts';
 import type { SourceMutant } from './source-mutant.ts';
 

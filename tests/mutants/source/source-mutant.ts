@@ -3,7 +3,7 @@
  * textual edits of one file. Unlike the proxy mutants, which can only change what crosses the wire,
  * a source mutant breaks one path of the server's logic, the way a provider's bug would.
  */
-import type { RequirementId } from '../../../src/spec/requirements.ts';
+import type { RequirementId } from '../../../src/contract/requirements.ts';
 import type { Family, MutantClass } from '../mutating-proxy.ts';
 
 export interface Edit {

@@ -3,8 +3,8 @@
  * the same hook the suite's pacer uses, so the test can see the event cross from worker to reporter.
  */
 import { test } from 'vitest';
-import { forwardProgressEvents } from '../../progress-bridge.ts';
-import { progressEvents } from '../../progress-events.ts';
+import { forwardProgressEvents } from '../../../suite/progress-bridge.ts';
+import { progressEvents } from '../../../shared/progress-events.ts';
 
 forwardProgressEvents();
 

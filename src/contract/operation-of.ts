@@ -4,7 +4,7 @@
  * are relative to the run's base URL ("All paths are relative to {base_url}"), `/api/v1` unless the
  * run says otherwise; result images sit at the host's `/i/`, outside it.
  */
-import { listOperations, type Operation } from '../spec/openapi.ts';
+import { listOperations, type Operation } from './openapi.ts';
 
 interface Matcher {
   readonly operation: Operation;

@@ -26,7 +26,7 @@ export interface TranspiledTree {
   readonly outDir: string;
 }
 
-const srcDir = fileURLToPath(new URL('../', import.meta.url));
+const srcDir = fileURLToPath(new URL('..', import.meta.url));
 
 /** The repository's tree: src/ into .transpiled/. */
 export const repositoryTree: TranspiledTree = { srcDir, outDir: resolve(srcDir, '..', '.transpiled') };

@@ -1,18 +1,18 @@
 /**
  * The plan of a run from the suite itself: vitest collects the conformance files (nothing is sent),
  * and each test's declared requirements, needs, cost, value and time allowance make the plan
- * (src/suite/plan.ts). `run --plan` prints it; `run` computes it first, to grant the credit budget
+ * (src/run/plan.ts). `run --plan` prints it; `run` computes it first, to grant the credit budget
  * in the order of value and to bound the run's wall time.
  */
 import { relative, resolve, sep } from 'node:path';
 import type { TestCase, TestModule, Vitest } from 'vitest/node';
-import type { Capability, RequirementId } from '../spec/requirements.ts';
+import type { Capability, RequirementId } from '../contract/requirements.ts';
 import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import type { Cost, CreditPlan } from '../suite/conformance.ts';
-import type { Value } from '../suite/budget-order.ts';
-import { earlierRunCandidates, readEarlierRun } from '../suite/earlier-run.ts';
-import { makePlan, type EstimateInputs, type Plan, type PlannedTest } from '../suite/plan.ts';
+import type { Value } from './budget-order.ts';
+import { earlierRunCandidates, readEarlierRun } from './earlier-run.ts';
+import { makePlan, type EstimateInputs, type Plan, type PlannedTest } from './plan.ts';
 import { packageRoot, suiteProject } from './suite-project.ts';
 
 /** The tests of the conformance project as declared (by full name), optionally narrowed like `--grep`. */
@@ -84,7 +84,7 @@ export function planOf(tests: PlannedTest[], config: SuiteConfig, inputs: Estima
 }
 
 /**
- * An earlier run for the estimate of a run with test control (src/suite/earlier-run.ts): the latest
+ * An earlier run for the estimate of a run with test control (src/run/earlier-run.ts): the latest
  * report under `reportRoot`, else the repository's reference run, of the same kind of target and profile.
  */
 export async function earlierRunFor(config: SuiteConfig, embedded: boolean, reportRoot = 'reports'): Promise<EstimateInputs> {

@@ -5,7 +5,7 @@
  * reaches the tests through `provide('suiteConfig')`.
  */
 import type { TestProject } from 'vitest/node';
-import { configFromEnv, runOptionsFromEnv, type SuiteConfig } from './config.ts';
+import { configFromEnv, runOptionsFromEnv, type SuiteConfig } from '../suite/config.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { conformanceProjectName } from './vitest-project.ts';
 

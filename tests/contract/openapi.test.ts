@@ -2,9 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { deref, isObject, listOperations, openapi, type Json, type JsonObject } from '../../src/spec/openapi.ts';
-import { paths } from '../../src/spec/paths.ts';
-import { SchemaBook } from '../../src/spec/response-schemas.ts';
+import { deref, isObject, listOperations, openapi, type Json, type JsonObject } from '../../src/contract/openapi.ts';
+import { paths } from '../../src/contract/paths.ts';
+import { SchemaBook } from '../../src/contract/response-schemas.ts';
 
 const book = new SchemaBook();
 

@@ -20,8 +20,8 @@ import { join, relative } from 'node:path';
 import { keepFile, keptDirOf, removeQuietly } from '../cache/kept-files.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import { stableJson } from './collection-check.ts';
-import { reachableFiles } from '../suite/module-graph.ts';
-import type { PlannedTest } from '../suite/plan.ts';
+import { reachableFiles } from './module-graph.ts';
+import type { PlannedTest } from './plan.ts';
 
 /** What a kept collection is keyed by and where it lives. */
 export interface CollectionCache {
@@ -99,7 +99,7 @@ function suiteEntries(location: SuiteLocation): string[] {
     .filter((name) => name.endsWith(`.suite.${ext}`))
     .sort()
     .map((name) => join(dir, name));
-  return [...suites, join(dir, `global-setup.${ext}`)];
+  return [...suites, join(location.root, layout, 'run', `global-setup.${ext}`)];
 }
 
 function toolVersion(root: string): string {

@@ -8,7 +8,7 @@ describe('conformanceProject', () => {
       const dist = conformanceProject('dist', mode).test;
       expect(src?.include).toEqual(['src/suite/**/*.suite.ts']);
       expect(dist?.include).toEqual(['dist/suite/**/*.suite.js']);
-      expect(dist?.globalSetup).toEqual(['dist/suite/global-setup.js']);
+      expect(dist?.globalSetup).toEqual(['dist/run/global-setup.js']);
       const { include: _a, globalSetup: _b, ...rest } = src ?? {};
       const { include: _c, globalSetup: _d, ...restDist } = dist ?? {};
       expect(restDist).toEqual(rest);

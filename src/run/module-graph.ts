@@ -3,7 +3,7 @@
  * `new URL('./…', import.meta.url)`. Read from the text, not resolved by a loader: enough to know
  * which of a package's own files a module depends on (packages are named, not relative, and are
  * left out). Used to transpile the embedded processes' modules (transpiled-tree.ts) and to key the
- * suite's collection by its content (src/cli/collection-cache.ts).
+ * suite's collection by its content (src/run/collection-cache.ts).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

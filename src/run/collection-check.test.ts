@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlannedTest } from '../suite/plan.ts';
+import type { PlannedTest } from './plan.ts';
 import { collectionDifference, stableJson } from './collection-check.ts';
 
 const test = (name: string, file = 'src/suite/a.suite.ts', credits = 0): PlannedTest => ({

@@ -18,7 +18,7 @@ import ErrorResponsesUseErrorSchema from './error-responses-use-error-schema.js'
 import ImplementationDefined from './implementation-defined.js';
 import OperationExamples from './operation-examples.js';
 
-/** Redocly plugin entry: `plugins: [src/spec/lint/tryon-rules.js]` in redocly.yaml. */
+/** Redocly plugin entry: `plugins: [src/contract/lint/tryon-rules.js]` in redocly.yaml. */
 export default function tryonRules() {
   return {
     id: 'tryon',

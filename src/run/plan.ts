@@ -12,10 +12,10 @@
  * file to its report, as report.json's `durationMs` measures it, without the plan and preflight.
  */
 import type { PlannedCost } from '../report/cost.ts';
-import { requirement, requirementIds, type Capability, type RequirementId } from '../spec/requirements.ts';
+import { requirement, requirementIds, type Capability, type RequirementId } from '../contract/requirements.ts';
 import { allotCredits, valueRanks, valueTitles, type Allotment, type Value } from './budget-order.ts';
-import type { Offers } from './capabilities.ts';
-import type { Cost } from './conformance.ts';
+import type { Offers } from '../suite/capabilities.ts';
+import type { Cost } from '../suite/conformance.ts';
 import { estimateRun, remoteAssumptions, type EstimateAssumptions, type Typical } from './estimate.ts';
 import { fileOrder } from './file-order.ts';
 import { estimateFromEarlier, type EarlierRun } from './earlier-run.ts';

@@ -38,7 +38,7 @@ export function conformanceProject(layout: 'src' | 'dist', mode: ConformanceMode
       name: conformanceProjectName[mode],
       include: [`${layout}/suite/**/*.suite.${ext}`],
       exclude: [],
-      globalSetup: [`${layout}/suite/global-setup.${ext}`],
+      globalSetup: [`${layout}/run/global-setup.${ext}`],
       fileParallelism: workers > 1,
       isolate: false,
       maxWorkers: workers,

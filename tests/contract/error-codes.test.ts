@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { documentedErrors, listOperations, openapi, routingErrors } from '../../src/spec/openapi.ts';
-import { paths } from '../../src/spec/paths.ts';
+import { documentedErrors, listOperations, openapi, routingErrors } from '../../src/contract/openapi.ts';
+import { paths } from '../../src/contract/paths.ts';
 
 type Table = Record<string, Record<string, number>>;
 

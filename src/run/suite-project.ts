@@ -5,20 +5,20 @@
  * way the root is the package's own directory, wherever it is installed, never the caller's.
  */
 import { fileURLToPath } from 'node:url';
-import { conformanceProjectName, type ConformanceMode } from '../suite/vitest-project.ts';
+import { conformanceProjectName, type ConformanceMode } from './vitest-project.ts';
 
 /** The package root: two levels up from src/cli/ or dist/cli/. */
-export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** This module runs compiled (dist/cli/suite-project.js) rather than from its source. */
 const compiled = import.meta.url.endsWith('.js');
 
-const config = compiled ? `${packageRoot}dist/suite/vitest.package.config.js` : `${packageRoot}vitest.config.ts`;
+const config = compiled ? `${packageRoot}dist/run/vitest.package.config.js` : `${packageRoot}vitest.config.ts`;
 
 /** The vitest options that locate the `conformance` project (any target, files in sequence). */
 export const suiteProject = Object.freeze({ root: packageRoot, config, project: [conformanceProjectName['any-target']] });
 
-/** The vitest options of a run in `mode`: `embedded` is the embedded server's project, files in parallel (src/suite/vitest-project.ts). */
+/** The vitest options of a run in `mode`: `embedded` is the embedded server's project, files in parallel (src/run/vitest-project.ts). */
 export function suiteProjectOf(mode: ConformanceMode): { readonly root: string; readonly config: string; readonly project: readonly string[] } {
   return mode === 'embedded' ? Object.freeze({ root: packageRoot, config, project: [conformanceProjectName.embedded] }) : suiteProject;
 }

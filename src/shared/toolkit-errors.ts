@@ -3,7 +3,7 @@
  * an unreachable target, and a setup that fails before any test starts (test control answering
  * wrongly, the key refused, the fixture host down): one line and exit 2, never a finding. Each has a stable code and the exit status the CLI ends with.
  */
-import { terminalLine } from '../report/escape.ts';
+import { terminalLine } from './escape.ts';
 
 export const toolkitErrors = {
   USAGE: { exitCode: 2, summary: 'bad command line' },

@@ -15,11 +15,11 @@ import { fileURLToPath } from 'node:url';
 import type { FixtureHost } from '../fixtures/fixture-host.ts';
 import type { ReferenceServer } from '../server/app.ts';
 import type { ServerSettings } from '../server/config.ts';
-import type { SuiteConfig } from './config.ts';
+import type { SuiteConfig } from '../suite/config.ts';
 import type { InstanceAnswer, InstanceOptions } from './embedded-process.ts';
 import type { FixtureAnswer } from './fixture-process.ts';
 import { transpiledEntry } from './transpiled-tree.ts';
-import type { EmbeddedInstance } from './worker-instance.ts';
+import type { EmbeddedInstance } from '../suite/worker-instance.ts';
 
 export interface EmbeddedTarget {
   /** The first instance's configuration: the one preflight checks and the report names. */

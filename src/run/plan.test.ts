@@ -1,6 +1,6 @@
 /** The plan of a run, before anything is sent: what runs, what skips and why, credits and least wall time. */
 import { describe, expect, it } from 'vitest';
-import type { Capability, RequirementId } from '../spec/requirements.ts';
+import type { Capability, RequirementId } from '../contract/requirements.ts';
 import { formatCapabilityCosts, formatPlan, inRunOrder, makePlan, plannedCostOf, setupAllowanceSeconds, type PlannedTest } from './plan.ts';
 
 const test = (name: string, requirements: RequirementId[], o: { needs?: Capability[]; credits?: number; starts?: number; polls?: number; uploads?: number } = {}): PlannedTest => ({

@@ -5,7 +5,7 @@
  */
 import { recordArtifact } from 'vitest';
 import { getCurrentTest } from 'vitest/suite';
-import { progressEvents, waitArtifactType, type ProgressEventMap, type ProgressEvents, type WaitArtifact } from './progress-events.ts';
+import { progressEvents, waitArtifactType, type ProgressEventMap, type ProgressEvents, type WaitArtifact } from '../shared/progress-events.ts';
 
 let installed: (() => void) | undefined;
 

@@ -4,7 +4,7 @@
  * cost, value, allowance, typical requests). Should they differ, the plan was not this run's, and
  * the run says so as an error of its own instead of passing on a plan made for other tests.
  */
-import type { PlannedTest } from '../suite/plan.ts';
+import type { PlannedTest } from './plan.ts';
 
 /**
  * What differs between the `kept` tests and those the run collected (`ran`), in a sentence, or

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SuiteConfig } from '../suite/config.ts';
-import type { PlannedTest } from '../suite/plan.ts';
+import type { PlannedTest } from './plan.ts';
 import { cacheDirOf } from '../cache/kept-files.ts';
 import { collectionCacheFor, collectionKey, type SuiteLocation } from './collection-cache.ts';
 
@@ -21,7 +21,7 @@ beforeEach(() => {
   write('package.json', '{"version":"1.0.0"}');
   write('vitest.config.ts', "import { project } from './src/suite/project.ts';\nexport default project;\n");
   write('src/suite/project.ts', 'export const project = {};\n');
-  write('src/suite/global-setup.ts', 'export default () => {};\n');
+  write('src/run/global-setup.ts', 'export default () => {};\n');
   write('src/suite/a.suite.ts', "import { helper } from './helper.ts';\nhelper();\n");
   write('src/suite/helper.ts', "import { deep } from '../shared/deep.ts';\nexport const helper = deep;\n");
   write('src/shared/deep.ts', 'export const deep = () => 1;\n');
@@ -45,7 +45,7 @@ describe('collectionKey', () => {
     ['a module reached two imports deep', 'src/shared/deep.ts'],
     ['the vitest config', 'vitest.config.ts'],
     ['a module the config imports', 'src/suite/project.ts'],
-    ['the global setup', 'src/suite/global-setup.ts'],
+    ['the global setup', 'src/run/global-setup.ts'],
     ["the tool's version", 'package.json'],
   ])('changes when %s changes', (_name, path) => {
     const before = key();

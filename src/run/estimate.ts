@@ -14,7 +14,7 @@
  * machine, not by the limits: its estimate comes from an earlier run of the same tests (history.ts)
  * when there is one.
  */
-import type { Cost } from './conformance.ts';
+import type { Cost } from '../suite/conformance.ts';
 
 /**
  * What a test typically sends and spends against a conforming target without test control (the

@@ -1,5 +1,5 @@
 /**
- * `npm run gen:types` writes src/spec/api-types.gen.ts from openapi.yaml with openapi-typescript;
+ * `npm run gen:types` writes src/contract/api-types.gen.ts from openapi.yaml with openapi-typescript;
  * `npm run check:types` (`--check`) exits 1 when the committed file is stale.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -39,7 +39,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write('generated types are up to date\n');
     return 0;
   }
-  process.stderr.write('src/spec/api-types.gen.ts is stale: run `npm run gen:types` and commit the result\n');
+  process.stderr.write('src/contract/api-types.gen.ts is stale: run `npm run gen:types` and commit the result\n');
   return 1;
 }
 
