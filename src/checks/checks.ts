@@ -7,7 +7,7 @@
  * fails a target. openapi.yaml's implementation-defined codes are examples, not rules.
  */
 import type { Answered } from '../client/exchange.ts';
-import { maxJsonBytes, maxJsonDepth, showJson } from '../client/json-bounds.ts';
+import { maxJsonBytes, maxJsonDepth, showJson } from '../shared/json-bounds.ts';
 import type { Operation } from '../contract/openapi.ts';
 import type { RequirementId } from '../contract/requirements.ts';
 import { finding, type Finding } from './finding.ts';

@@ -4,7 +4,7 @@
  * bind: a field the spec does not list is allowed ("the rules for adding or changing fields: not
  * shown"). openapi.yaml's schemas are stricter in places (our reference choices); they are not used here.
  */
-import { showJson } from '../client/json-bounds.ts';
+import { showJson } from '../shared/json-bounds.ts';
 import type { RequirementId } from '../contract/requirements.ts';
 
 export interface BodyProblem {

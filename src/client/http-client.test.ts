@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSend } from './http-client.ts';
-import { maxJsonBytes, maxJsonDepth } from './json-bounds.ts';
+import { maxJsonBytes, maxJsonDepth } from '../shared/json-bounds.ts';
 import { RunStopped } from './run-stop.ts';
 
 let servers: Server[] = [];

@@ -5,7 +5,7 @@
  */
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts';
-import { readJsonBody } from './json-bounds.ts';
+import { readJsonBody } from '../shared/json-bounds.ts';
 import { refusalOf, targetOrigins } from './origin-guard.ts';
 import { runStopSignal, stoppedBecause } from './run-stop.ts';
 

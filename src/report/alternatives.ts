@@ -7,17 +7,8 @@
  * "pass (partially exercised: only JPEG seen)".
  */
 import { alternativesOf } from '../contract/alternatives.ts';
-import type { RequirementResult } from './model.ts';
-import type { Ran } from './verdict.ts';
+import type { DimensionSeen, Ran, RequirementResult } from './types.ts';
 
-/** One dimension of a requirement: how often each alternative was met, and those never met. */
-export interface DimensionSeen {
-  readonly dimension: string;
-  /** In the spec's order; only alternatives met at least once. */
-  readonly seen: ReadonlyArray<{ readonly alternative: string; readonly count: number }>;
-  /** The spec's alternatives no check of this requirement met. */
-  readonly unseen: readonly string[];
-}
 
 /** The alternatives met per requirement id, over every test that ran (failed and passed alike). */
 export function alternativesSeen(ran: readonly Ran[]): ReadonlyMap<string, readonly DimensionSeen[]> {

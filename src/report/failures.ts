@@ -5,7 +5,7 @@
 import type { TaskMeta } from 'vitest';
 import type { Finding } from '../checks/finding.ts';
 import type { BrokenRule } from '../suite/rules.ts';
-import type { ErrorLike, Failure, Replay, RunInfo } from './model.ts';
+import type { ErrorLike, Failure, Replay, RunInfo } from './types.ts';
 import { describeDiff, diffValues, isSubsetMatch } from '../shared/value-diff.ts';
 
 type FailureText = Pick<Failure, 'message' | 'expected' | 'received' | 'check' | 'occurrences'>;

@@ -12,7 +12,8 @@ import { failureOfFinding, failureOfRule, headline } from './failures.ts';
 import { formatDuration } from './format.ts';
 import type { TestResultLike } from './model.ts';
 import { progressEvents, waitArtifactType, type ProgressEventMap, type ProgressEvents } from '../shared/progress-events.ts';
-import { testOutcome, type TestOutcome } from './verdict.ts';
+import type { TestOutcome } from './types.ts';
+import { testOutcome } from './verdict.ts';
 
 export interface ProgressOptions {
   /** One live line (a TTY outside CI) or plain lines; the caller decides, e.g. with {@link liveProgress}. */

@@ -2,7 +2,7 @@
  * The counts of a report: requirements by verdict, overall and per level, tests by state, and the
  * outcome the `run` command's exit status follows ({@link exitStatusOf}).
  */
-import type { Counts, RequirementResult, Summary, TestEntry, Verdict } from './model.ts';
+import type { Counts, RequirementResult, Summary, TestEntry, Verdict } from './types.ts';
 
 function emptyCounts(): { -readonly [K in keyof Counts]: number } {
   return { total: 0, pass: 0, fail: 0, inconclusive: 0, skip: 0, notObservable: 0, notCovered: 0 };

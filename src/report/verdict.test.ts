@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { requirement, type RequirementId } from '../contract/requirements.ts';
 import { fakeInfo, fakeModule, fakeTest, type FakeTest } from './fake-run.ts';
 import { buildReport, type ErrorLike, type Report, type TestState, type Verdict } from './model.ts';
-import { outcomeOf, testOutcome, type TestOutcome } from './verdict.ts';
+import type { TestOutcome } from './types.ts';
+import { outcomeOf, testOutcome } from './verdict.ts';
 
 const A: RequirementId = 'CREATE-ACCEPTED-IS-200';
 const B: RequirementId = 'CREATE-RESPONSE-STATUS-PENDING';

@@ -11,21 +11,12 @@ import type { Finding } from '../checks/finding.ts';
 import type { Requirement } from '../contract/requirements.ts';
 import type { ExchangeSummary } from '../suite/conformance.ts';
 import { failureOfError, failureOfFinding, failureOfRule, replayOf } from './failures.ts';
-import type { ErrorLike, Evidence, Observation, RequirementResult, RunInfo, TestCaseLike, TestEntry, Verdict } from './model.ts';
+import type { ErrorLike, Evidence, Observation, Ran, RequirementResult, RunInfo, TestEntry, TestOutcome, Verdict } from './types.ts';
 
 /** At most this many exchanges of a failing test go into each of its failures. */
 export const evidencePerFailure = 10;
 
-/** One test of the run, as the verdicts read it. */
-export interface Ran {
-  readonly test: TestCaseLike;
-  readonly entry: TestEntry;
-  readonly meta: TaskMeta;
-  readonly errors: readonly ErrorLike[];
-}
 
-/** What one test says of one requirement it covers (or names in an error finding). */
-export type TestOutcome = 'fail' | 'pass' | 'inconclusive' | 'skip';
 
 /**
  * The outcome of requirement `id` in one test, per requirement and not per test: an error finding

@@ -1,6 +1,7 @@
 /** The order of value the credit budget is granted in: the happy path first, then the ledger, then the rest. */
 import { describe, expect, it } from 'vitest';
-import { allotCredits, type CreditCandidate, type Value } from './budget-order.ts';
+import type { Value } from '../suite/cost.ts';
+import { allotCredits, type CreditCandidate } from './budget-order.ts';
 
 const t = (name: string, credits: number, value: Value = 'rest'): CreditCandidate => ({ name, credits, value });
 

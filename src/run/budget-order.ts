@@ -10,15 +10,8 @@
  * holds is enough (credits a finished test did not spend come back; see CreditBudget).
  */
 
-/** What a test that spends credits is worth to a user with a small budget, most valuable first. */
-export const valueRanks = ['happy-path', 'ledger', 'rest'] as const;
-export type Value = (typeof valueRanks)[number];
 
-export const valueTitles: Readonly<Record<Value, string>> = {
-  'happy-path': 'the happy path (a start polled to success, its resultUrl and AI label, a sync success)',
-  ledger: 'the ledger and refunds',
-  rest: 'the rest',
-};
+import { valueRanks, type Value } from '../suite/cost.ts';
 
 export interface CreditCandidate {
   readonly name: string;

@@ -14,26 +14,8 @@
  * machine, not by the limits: its estimate comes from an earlier run of the same tests (history.ts)
  * when there is one.
  */
-import type { Cost } from '../suite/conformance.ts';
+import type { Cost, Typical } from '../suite/cost.ts';
 
-/**
- * What a test typically sends and spends against a conforming target without test control (the
- * configured accounts, the documented limits) at the run's profile; absent figures are the declared
- * bounds. The input images every test shares are uploaded once per account (uploaded-inputs.ts), so
- * they count in the first test that uploads them.
- */
-export interface Typical {
-  readonly credits?: number;
-  readonly starts?: number;
-  readonly polls?: number;
-  readonly uploads?: number;
-  /** Try-ons it waits for to finish, one after another (try-ons waited for together count once), by polling or on the sync endpoint. */
-  readonly finishes?: number;
-  /** It waits until no start of the run is left in the window, then sends its starts unpaced (a test of the limit itself). */
-  readonly emptiesStartsWindow?: boolean;
-  /** Seconds it waits on purpose besides pacing and generation (a Retry-After it honours). */
-  readonly waitsSeconds?: number;
-}
 
 /** One test of the run, in run order, as the estimate sees it. */
 export interface EstimatedTest {

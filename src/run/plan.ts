@@ -13,10 +13,10 @@
  */
 import type { PlannedCost } from '../report/cost.ts';
 import { requirement, requirementIds, type Capability, type RequirementId } from '../contract/requirements.ts';
-import { allotCredits, valueRanks, valueTitles, type Allotment, type Value } from './budget-order.ts';
+import { valueRanks, valueTitles, type Cost, type Typical, type Value } from '../suite/cost.ts';
+import { allotCredits, type Allotment } from './budget-order.ts';
 import type { Offers } from '../suite/capabilities.ts';
-import type { Cost } from '../suite/conformance.ts';
-import { estimateRun, remoteAssumptions, type EstimateAssumptions, type Typical } from './estimate.ts';
+import { estimateRun, remoteAssumptions, type EstimateAssumptions } from './estimate.ts';
 import { fileOrder } from './file-order.ts';
 import { estimateFromEarlier, type EarlierRun } from './earlier-run.ts';
 

@@ -3,7 +3,7 @@
  * (as `t.must` keeps them), the report shows only the fields that differ, not vitest's one-line
  * `{ op: 'createTryOn', …(3) }` that hides them.
  */
-import { maxJsonDepth, nestsDeeperThan, showJson } from '../client/json-bounds.ts';
+import { maxJsonDepth, nestsDeeperThan, showJson } from './json-bounds.ts';
 
 /** What differs between an expected and a received JSON value, one `path: value` line per field. */
 export interface ValueDiff {

@@ -1,7 +1,7 @@
 /** Where GET /account keeps the balance: paths the user gives, and what the run may find by itself. */
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
-import { maxJsonDepth } from '../client/json-bounds.ts';
+import { maxJsonDepth } from '../shared/json-bounds.ts';
 import { balanceOf, decideBalance, describeBalance, detectBalance, maxNumericLeaves, numericLeaves, parseBalancePath, pointerOf, valueAt } from './account-balance.ts';
 
 describe('balance paths', () => {

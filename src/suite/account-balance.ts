@@ -6,7 +6,7 @@
  * pessimistic budget (spend-guard.ts).
  */
 import type { Exchange } from '../client/exchange.ts';
-import { maxJsonDepth, nestsDeeperThan } from '../client/json-bounds.ts';
+import { maxJsonDepth, nestsDeeperThan } from '../shared/json-bounds.ts';
 
 /** How the run reads balances: where, and whether the user said so or the run found it. */
 export interface BalanceSource {

@@ -1,5 +1,5 @@
 /** A test's time allowance, from what it declares it may send (issue "A run against a real target"). */
-import type { Cost } from './conformance.ts';
+import type { Cost } from './cost.ts';
 
 /** The documented limits per minute the allowance of a test is computed at (spec: Limits). */
 export const perMinute = { starts: 12, polls: 60, uploads: 30 } as const;

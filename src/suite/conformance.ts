@@ -11,8 +11,7 @@ import { requirement, type Capability, type RequirementId } from '../contract/re
 import { forwardProgressEvents } from './progress-bridge.ts';
 import { beginEvidence, endEvidence } from './evidence.ts';
 import { allowanceMs } from './allowance.ts';
-import type { Value } from '../run/budget-order.ts';
-import type { Typical } from '../run/estimate.ts';
+import type { Cost, Typical, Value } from './cost.ts';
 import { Inconclusive, RuleBroken, must, type BrokenRule, type Choice } from './rules.ts';
 import { BudgetExhausted } from './spend-guard.ts';
 import type { SuiteConfig } from './config.ts';
@@ -62,13 +61,6 @@ export interface CreditPlan {
   readonly wouldRunAt: Readonly<Record<string, number>>;
 }
 
-/** What a test may spend at most: credits, and requests against each rate limit. */
-export interface Cost {
-  readonly credits: number;
-  readonly starts: number;
-  readonly polls: number;
-  readonly uploads: number;
-}
 
 export interface ConformanceSpec {
   readonly covers: readonly RequirementId[];

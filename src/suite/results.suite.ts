@@ -10,7 +10,7 @@ import { makeGarmentImage, makePersonPhoto, type FixtureFormat } from '../fixtur
 import { Api } from './api.ts';
 import { exercised } from './alternatives.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
-import type { Typical } from '../run/estimate.ts';
+import type { Typical } from './cost.ts';
 import { checkResultImage, fetchResult, formatOf } from './result-image.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';

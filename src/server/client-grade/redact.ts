@@ -6,7 +6,6 @@
  * writes it. A body is never kept, only its digest.
  */
 import { createHash } from 'node:crypto';
-import type { ClientGrade } from './grade.ts';
 
 /** What stands where a key was. */
 export const redactedMark = '[key redacted]';
@@ -67,8 +66,8 @@ export function bounded(text: string, max: number): string {
 }
 
 /** The grade with everything shaped like an API key redacted in every string: what every format writes. */
-export function redactGrade(grade: ClientGrade): ClientGrade {
-  return redactStrings(grade) as ClientGrade;
+export function redactGrade<Grade>(grade: Grade): Grade {
+  return redactStrings(grade) as Grade;
 }
 
 function redactStrings(value: unknown): unknown {

@@ -1,0 +1,80 @@
+/**
+ * The house rules of src/ (ARCHITECTURE.md, "Rules"), checked by `npm run check:deps` in `npm test`.
+ * Each rule's name is the one ARCHITECTURE.md cites.
+ */
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Files of src/ never import each other in a loop.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'suite-not-above',
+      severity: 'error',
+      comment: 'The suite speaks HTTP only: it imports neither the server nor the run machinery, the reports or the CLI.',
+      from: { path: '^src/suite/' },
+      to: { path: '^src/(server|run|report|cli|docs)/' },
+    },
+    {
+      name: 'server-stands-alone',
+      severity: 'error',
+      comment: 'The reference server shares only the contract with the rest: no suite, run, report, CLI or docs.',
+      from: { path: '^src/server/' },
+      to: { path: '^src/(suite|run|report|cli|docs|checks|client)/' },
+    },
+    {
+      name: 'sdk-contract-types-only',
+      severity: 'error',
+      comment: 'The typed client ships alone: from src/ it imports only types of contract/.',
+      from: { path: '^src/sdk/' },
+      to: { path: '^src/', pathNot: ['^src/sdk/', '^src/contract/'] },
+    },
+    {
+      name: 'sdk-contract-types-only',
+      severity: 'error',
+      comment: 'The typed client ships alone: from src/ it imports only types of contract/.',
+      from: { path: '^src/sdk/' },
+      to: { path: '^src/contract/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'run-below-cli',
+      severity: 'error',
+      comment: 'Imports run cli -> run -> suite: the run machinery never reaches back into the CLI.',
+      from: { path: '^src/run/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'report-below-run',
+      severity: 'error',
+      comment: 'Reports render results: they import neither the run machinery, the CLI nor the server.',
+      from: { path: '^src/report/' },
+      to: { path: '^src/(run|cli|server)/' },
+    },
+    {
+      name: 'docs-not-cli',
+      severity: 'error',
+      comment: 'The docs builder is called by the CLI, never the other way round.',
+      from: { path: '^src/docs/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'shared-at-the-bottom',
+      severity: 'error',
+      comment: 'shared/ sits below every other folder and imports only the contract.',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/', pathNot: ['^src/shared/', '^src/contract/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|\\.transpiled)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
