@@ -1,6 +1,7 @@
 /** The pacer under an injected clock: no wall-clock waits, every wait is a number it asked for. */
 import { describe, expect, it } from 'vitest';
-import { Pacer, documentedLimits, type Bucket, type Limits } from './pacer.ts';
+import { documentedLimits } from '../contract/rate-limits.ts';
+import { Pacer, type Bucket, type Limits } from './pacer.ts';
 
 /** A pacer whose sleep moves a fake clock forward, and which remembers every wait. */
 function pacer(limits: Limits = documentedLimits, marginMs = 0) {

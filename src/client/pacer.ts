@@ -1,12 +1,11 @@
 /**
  * Pacing under the documented limits (spec: Limits): before a request to a limited bucket, wait
- * until a rolling 60-second window has room. A 429's Retry-After blocks the bucket until then.
+ * until its rolling window has room. A 429's Retry-After blocks the bucket until then.
  */
-export type Bucket = 'starts' | 'polls' | 'uploads';
-export type Limits = Readonly<Record<Bucket, number>>;
+import { rateWindowMs as windowMs, type RateBucket, type RateLimits } from '../contract/rate-limits.ts';
 
-/** Spec: 12 starts, 60 polls and 30 uploads per minute per account. */
-export const documentedLimits: Limits = Object.freeze({ starts: 12, polls: 60, uploads: 30 });
+export type Bucket = RateBucket;
+export type Limits = RateLimits;
 
 export interface PacerOptions {
   readonly limits: Limits;
@@ -17,8 +16,6 @@ export interface PacerOptions {
   /** Safety margin added to every window (clock skew between us and the target). */
   readonly marginMs?: number;
 }
-
-const windowMs = 60_000;
 
 export class Pacer {
   readonly #sent = new Map<string, number[]>();

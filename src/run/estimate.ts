@@ -1,21 +1,10 @@
 /**
- * The expected cost of a run (issue 15, item 6): credits and wall time, next to the plan's bounds.
- *
- * The bounds (plan.ts) add up what every test may send and spend at most. The estimate plays the
- * run through instead, test after test in the order the files run (file-order.ts): each test sends
- * what it typically sends against a conforming target (its `typical` declaration, else its declared
- * bounds), through the documented limits the pacer keeps (a rolling 60-second window per bucket,
- * src/client/pacer.ts), and spends what it typically spends, so the budget left at each test's turn
- * decides, as at run time (conformance.ts), whether a test the plan did not grant credits runs.
- *
- * What the spec does not say is assumed and stated: how long generation takes on the target (the
- * spec gives no figure, only that most results come within 30 seconds), and the round trip of one
- * request. Test control (the embedded server) raises the limits, so the run is bound by the
- * machine, not by the limits: its estimate comes from an earlier run of the same tests (history.ts)
- * when there is one.
+ * The expected cost of a run, next to the plan's bounds: the tests played in run order at the documented
+ * limits, each sending what it typically sends; generation time and round trip are assumed and stated.
+ * Test control raises the limits, so plan.ts then estimates from an earlier run instead.
  */
+import { documentedLimits, rateWindowSeconds, type RateBucket as Bucket } from '../contract/rate-limits.ts';
 import type { Cost, Typical } from '../suite/cost.ts';
-
 
 /** One test of the run, in run order, as the estimate sees it. */
 export interface EstimatedTest {
@@ -54,13 +43,9 @@ export const remoteAssumptions: EstimateAssumptions = {
   roundTripSeconds: 0.1,
   startupSeconds: 5,
   fileSeconds: 0.5,
-  windowSeconds: 60,
+  windowSeconds: rateWindowSeconds,
   marginSeconds: 0.25,
 };
-
-/** Requests per rolling minute the spec documents (Limits). */
-const perMinute = { starts: 12, polls: 60, uploads: 30 } as const;
-type Bucket = keyof typeof perMinute;
 
 export interface RunEstimate {
   readonly credits: number;
@@ -86,7 +71,7 @@ export function estimateRun(tests: readonly EstimatedTest[], budget: number, a: 
   /** The time the next request of `bucket` may go at, as the pacer decides it. */
   const slot = (bucket: Bucket, at: number): number => {
     const window = sent[bucket];
-    const limit = perMinute[bucket];
+    const limit = documentedLimits[bucket];
     const inWindow = window.filter((t) => t > at - a.windowSeconds - a.marginSeconds);
     return inWindow.length < limit ? at : Math.max(at, (inWindow[inWindow.length - limit] ?? at) + a.windowSeconds + a.marginSeconds);
   };

@@ -1,18 +1,11 @@
 /**
- * The plan of a run, computed before anything is sent to the target (suite issue, "Capabilities and
- * plan"): which requirements will be exercised, which skipped and why, the credits the run may
- * spend, and the least wall time the documented rate limits allow.
- *
- * Next to the bounds (at most) it gives an estimate (expected; estimate.ts), printed by `run --plan`
- * as one line that scripts may read:
- *
- *   Estimate: 6 credits, 7 min 20 s (expected, not a bound; <what it assumed>)
- *
- * the wall time as formatted by formatSeconds ("42 s", "7 min 20 s"): the run from its first test
- * file to its report, as report.json's `durationMs` measures it, without the plan and preflight.
+ * The plan of a run, before anything is sent: the requirements exercised and skipped (and why), the
+ * credits it may spend, the least wall time the rate limits allow, and the expected cost (estimate.ts).
+ * `run --plan` prints the estimate as one line scripts may read: "Estimate: 6 credits, 7 min 20 s (…)".
  */
 import type { PlannedCost } from '../report/cost.ts';
 import { requirement, requirementIds, type Capability, type RequirementId } from '../contract/requirements.ts';
+import { documentedLimits, rateBuckets, rateWindowSeconds } from '../contract/rate-limits.ts';
 import { valueRanks, valueTitles, type Cost, type Typical, type Value } from '../suite/cost.ts';
 import { allotCredits, type Allotment } from './budget-order.ts';
 import type { Offers } from '../suite/capabilities.ts';
@@ -37,6 +30,7 @@ export interface PlannedTest {
 /** What the run is expected to take (not a bound), and what that assumed. */
 export interface PlanEstimate {
   readonly credits: number;
+  /** From the first test file to the report, as report.json's `durationMs` measures it (no plan, no preflight). */
   readonly wallSeconds: number;
   readonly basis: string;
 }
@@ -76,9 +70,6 @@ export interface EstimateInputs {
 /** Set-up before the first test (preflight, accounts) and the report after the last, in the bound. */
 export const setupAllowanceSeconds = 120;
 
-/** Requests per rolling minute the spec documents. */
-const perMinute = { starts: 12, polls: 60, uploads: 30 } as const;
-
 /** Computes the plan of `tests` against what the configuration offers and the credit budget. */
 export function makePlan(tests: readonly PlannedTest[], offers: Offers, creditBudget: number, limitsRaised: boolean, inputs: EstimateInputs = {}): Plan {
   const capable = tests.map((test) => {
@@ -116,7 +107,7 @@ export function makePlan(tests: readonly PlannedTest[], offers: Offers, creditBu
   };
   const leastWallSeconds = limitsRaised
     ? 0
-    : Math.max(...(Object.keys(perMinute) as Array<keyof typeof perMinute>).map((b) => Math.max(0, Math.ceil(requests[b] / perMinute[b]) - 1) * 60));
+    : Math.max(...rateBuckets.map((b) => Math.max(0, Math.ceil(requests[b] / documentedLimits[b]) - 1) * rateWindowSeconds));
   return {
     tests: planned,
     exercised: [...exercised],

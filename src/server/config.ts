@@ -2,6 +2,7 @@
  * The reference server's settings, with every default filled in once and frozen (house style).
  * The numbers are the spec's (Limits); tests and test control may lower the waits.
  */
+import { documentedLimits } from '../contract/rate-limits.ts';
 import type { Clock } from './domain/clock.ts';
 import type { AccountLimits } from './store/store.ts';
 
@@ -70,8 +71,8 @@ export interface ServerSettings {
 }
 
 /**
- * The decode budget (issue 13): each bound is read from the file's headers, so an image over any of
- * them is refused without decoding a pixel.
+ * The decode budget: each bound is read from the file's headers, so an image over any of them is
+ * refused without decoding a pixel.
  */
 export interface DecodeBudget {
   /** Width × height. */
@@ -97,7 +98,12 @@ export const defaultSettings: ServerSettings = Object.freeze({
   slowGenerationMs: 70_000,
   generationConcurrency: 4,
   // 64 images of the 4 MB maximum live at once: far above the spec's use, far below 30 uploads a minute for 24 h.
-  limits: Object.freeze({ startsPerMinute: 12, pollsPerMinute: 60, uploadsPerMinute: 30, uploadQuotaBytes: 256 * 1024 * 1024 }),
+  limits: Object.freeze({
+    startsPerMinute: documentedLimits.starts,
+    pollsPerMinute: documentedLimits.polls,
+    uploadsPerMinute: documentedLimits.uploads,
+    uploadQuotaBytes: 256 * 1024 * 1024,
+  }),
   maxImageBytes: 4 * 1024 * 1024,
   maxPixels: 40_000_000,
   fetchTimeoutMs: 12_000,

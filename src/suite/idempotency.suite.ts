@@ -8,7 +8,7 @@
  */
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
-import { documentedLimits } from '../client/pacer.ts';
+import { documentedLimits } from '../contract/rate-limits.ts';
 import { scenarios, type ScenarioName } from '../fixtures/scenarios.ts';
 import { Api, balanceIfRead, newIdempotencyKey, noBalance, urlBody } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';

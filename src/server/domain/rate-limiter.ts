@@ -3,11 +3,12 @@
  * account and bucket. Retry-After is the whole seconds until the request that must leave the window
  * for one more to fit leaves it, so waiting that long lets the next request through.
  */
+import { rateWindowMs } from '../../contract/rate-limits.ts';
 import type { Clock } from './clock.ts';
 
 export type Bucket = 'starts' | 'polls' | 'uploads';
 
-export const windowMs = 60_000;
+export const windowMs = rateWindowMs;
 
 export type RateDecision =
   | { readonly allowed: true; readonly limit: number; readonly remaining: number; readonly resetSeconds: number }
