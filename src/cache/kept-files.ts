@@ -1,8 +1,7 @@
 /**
- * The toolkit's kept files (issue 15): shortcuts a run keeps for the next one, such as the suite's
- * collection for its plan (cli/collection-cache.ts) and openapi.yaml parsed (spec/openapi.ts). They
- * live in one folder, `TRYON_CACHE_DIR` or the nearest node_modules/.cache, and none are kept with
- * `TRYON_CACHE=off`. A kept file is only ever a shortcut: one that cannot be written is not kept.
+ * The toolkit's kept files: shortcuts a run keeps for the next one (the suite's collection for its plan,
+ * openapi.yaml parsed), in `TRYON_CACHE_DIR` or the nearest node_modules/.cache; none with `TRYON_CACHE=off`.
+ * A kept file is only a shortcut: one that cannot be written is not kept.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +24,7 @@ export function keptDirOf(root: string, env: Readonly<Record<string, string | un
   return env.TRYON_CACHE_DIR || cacheDirOf(root);
 }
 
-/** Writes `text` to `path` through a rename, so a process reading it never sees half of it; a failure leaves nothing. */
+/** Writes `text` to `path` through a rename, so a reader never sees half of it; a failure leaves nothing. */
 export function keepFile(path: string, text: string): void {
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {

@@ -1,10 +1,8 @@
 /**
- * Checks applied to every exchange with a target: plain named functions over one exchange that
- * return findings (after schemathesis's `checks.py`). They judge by the spec's own words only
- * (spec: Endpoints, Errors, Limits, Resources): an `error` finding quotes the sentence it breaks;
- * where the spec leaves the answer open (codes it does not show, statuses an implementation-defined
- * case may get, a Content-Type it never names) the finding is a `warning`, an observation that never
- * fails a target. openapi.yaml's implementation-defined codes are examples, not rules.
+ * Checks applied to every exchange: plain functions over one exchange that return findings. They judge
+ * by the spec's words only (spec: Endpoints, Errors, Limits, Resources): an `error` quotes the sentence
+ * it breaks; where the spec leaves the answer open, the finding is a `warning` that never fails a target.
+ * openapi.yaml's implementation-defined codes are examples, not rules.
  */
 import type { Answered } from '../client/exchange.ts';
 import { maxJsonBytes, maxJsonDepth, showJson } from '../shared/json-bounds.ts';
@@ -64,7 +62,10 @@ const said = (ex: Answered): string => {
   return `${ex.response.status}${code === undefined ? '' : ` ${code.length > 100 ? `${code.slice(0, 100)}…` : code}`}`;
 };
 
-/** Whether error answers of this exchange must have the spec's shape ("All error responses share the shape described under Errors"). */
+/**
+ * Whether error answers of this exchange must have the spec's shape ("All error responses share the
+ * shape described under Errors").
+ */
 function underBaseUrl(ex: Answered, route: Route, ctx: CheckContext = {}): boolean {
   if (route.kind === 'operation') return route.answers.underBaseUrl;
   return isUnderBaseUrl(ex.request.url, ctx.basePath ?? apiPrefix);
@@ -110,12 +111,10 @@ export const statusIsSpecified: Check = (ex, ctx = {}) => {
 };
 
 /**
- * The error code is one the spec gives for that status. Binding: a spec code comes with the status
- * of the Errors table; a status whose every meaning in the table is one code (401, 402, 403, 404,
- * 405, 413, 429, 500, 502, 503) carries that code where the operation lists it ("A missing,
- * malformed or revoked key gives 401 with code INVALID_API_KEY"; "Over a rate limit the response
- * is 429 RATE_LIMITED"). Recorded only: another code on a 400 or 422, where the spec leaves body
- * and idempotency errors open ("Error codes for a body where both or neither source … : not shown").
+ * The error code is one the spec gives for that status (spec: Errors). Binding where the table gives a
+ * status one code (401, 402, 403, 404, 405, 413, 429, 500, 502, 503) and the operation lists it ("A
+ * missing, malformed or revoked key gives 401 with code INVALID_API_KEY"). Recorded only: another code
+ * on a 400 or 422, where the spec leaves body and idempotency errors open.
  */
 export const errorCodeIsSpecified: Check = (ex, ctx = {}) => {
   const status = ex.response.status;
@@ -209,7 +208,10 @@ export const jsonReadable: Check = (ex, ctx = {}) => {
   return [finding('json_readable', requirement, 'A body the runner does not read, recorded', unread, documented, ex.seq, 'warning')];
 };
 
-/** "Over a rate limit the response is 429 RATE_LIMITED with a Retry-After header in seconds" (delay-seconds: digits). */
+/**
+ * "Over a rate limit the response is 429 RATE_LIMITED with a Retry-After header in seconds"
+ * (delay-seconds: digits).
+ */
 export const retryAfterOn429: Check = (ex, ctx = {}) => {
   if (ex.response.status !== 429) return [];
   const value = ex.response.headers['retry-after'];

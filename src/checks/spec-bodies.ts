@@ -70,7 +70,8 @@ function tryOn(b: Body, o: { readonly statuses: readonly string[]; readonly stat
     out.push(problem('RES-RESULT-URL-NULL-UNLESS-SUCCESS', `resultUrl is not null on ${b.status}`, b.resultUrl, '"`null` in every other state"'));
   }
   if (b.status === 'failed' && !nonEmptyString(b.message)) {
-    // "On `failed`: a short explanation that may be shown to a user"; Errors rule 1: "returns 200 with status: "failed" and a message".
+    // "On `failed`: a short explanation that may be shown to a user"; Errors rule 1: "returns 200 with
+    // status: "failed" and a message".
     out.push(problem('RES-TRYON-MESSAGE-ON-FAILED', 'no message on failed', b.message, '"message | string | On `failed`: a short explanation"'));
   }
   // "pollUrl … Only in the create response and in a `202` from the sync endpoint."

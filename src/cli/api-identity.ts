@@ -1,19 +1,8 @@
 /**
- * Does the base URL answer like this API? (issue 17, "Know the target before judging it"). One
- * request without a key to a documented route, before any test: the spec's Authentication rule 4
- * ("A missing, malformed or revoked key gives 401 with code `INVALID_API_KEY`").
- *
- * The route is GET {base_url}/tryons/{id} with a random id: its "Errors:" line lists 401
- * INVALID_API_KEY, and its only documented limit (60 per minute) is "per account"; a request
- * without a key belongs to no account, so no documented limit counts it. GET /account is not used:
- * its "errors and limits" are "not shown", so a conforming target may answer it any way.
- *
- * Only signals that say "this is not the API at this address" stop the run (exit 2, one line):
- * nothing answers; an HTML page; a body that is not JSON; a redirect; the documented route
- * answering 404/405 (the route is not there: the spec's 404 on this route means "no try-on with
- * that id belongs to this account", and a keyless request has no account). A 401 of any JSON
- * shape, or any other JSON answer, is the API answering, rightly or wrongly: the run goes on and
- * the auth tests judge it (Prism's mock, for one, may answer a 401 of its own shape).
+ * Does the base URL answer like this API? One keyless GET {base_url}/tryons/{random id} before any test:
+ * its "Errors:" line lists 401 INVALID_API_KEY (Authentication 4), and no limit counts a request of no account.
+ * Only signs that no API is there stop the run (exit 2): no answer, HTML, non-JSON, a redirect, or 404/405
+ * on that route. Any JSON answer, a 401 of any shape included, lets the run go on for the auth tests to judge.
  */
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../client/exchange.ts';

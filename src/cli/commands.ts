@@ -1,7 +1,7 @@
 /**
  * The CLI's commands, each a name, a one-line summary and a function of its own argv. A command's
  * module loads when it runs, so `run` starts the embedded server's processes before the reference
- * server, the docs builder or vitest are loaded into this one (issue 15: start-up).
+ * server, the docs builder or vitest are loaded into this one.
  */
 import { parseFlags } from './parse-flags.ts';
 

@@ -1,11 +1,7 @@
 /**
- * `tryon-conformance fixtures export DIR`: writes the fixture images (and manifest.json) for a
- * public HTTPS host, so that a run against a remote target can use image URLs (--fixture-base-url).
- *
- * `tryon-conformance fixtures serve`: serves them itself over HTTPS, with the misbehaving routes
- * (redirect, status, slow, drip, big) the image-URL tests need, and writes its self-signed
- * certificate to a file, so that any `run --base-url` can use `--fixture-base-url
- * --fixture-behaviours` (a loopback mock needs nothing more; a remote target needs it exposed).
+ * `fixtures export DIR` writes the fixture images and manifest.json for a public HTTPS host, so a remote
+ * target can be given image URLs (--fixture-base-url). `fixtures serve` serves them itself over HTTPS, with
+ * the misbehaving routes the image-URL tests need (--fixture-behaviours), and writes its self-signed certificate.
  */
 import { writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';

@@ -1,8 +1,8 @@
 /**
- * Stopping a run before its end (issue 17, "Ctrl-C and SIGTERM"): on SIGINT, SIGTERM or the run's
- * wall-time bound, every request of the main process stops (src/client/run-stop.ts) and the suite's
- * run is cancelled, which stops the worker's requests too (src/suite/worker-stop.ts); the CLI then
- * writes the partial report, marked as interrupted. A second signal exits at once.
+ * Stopping a run before its end: on SIGINT, SIGTERM or the run's wall-time bound, every request of the
+ * main process stops (src/client/run-stop.ts) and the suite's run is cancelled, which stops the worker's
+ * requests too (src/suite/worker-stop.ts); the CLI then writes the partial report, marked as interrupted.
+ * A second signal exits at once.
  */
 import { stopRequests } from '../client/run-stop.ts';
 import { printErr } from './print.ts';
@@ -17,9 +17,8 @@ export interface Interruption {
 }
 
 /**
- * The exit status of an interrupted run: 130 for a signal, SIGTERM included (the issue asks for
- * 130; scripts test for "interrupted" once, not per signal); 2 for the wall-time bound, a limit of
- * the toolkit's own and not a verdict on the target.
+ * The exit status of an interrupted run: 130 for any signal, SIGTERM included, so scripts test for
+ * "interrupted" once; 2 for the wall-time bound, a limit of the toolkit's own and not a verdict on the target.
  */
 export function exitStatusOfInterruption(interruption: Interruption): number {
   return interruption.signal === undefined ? 2 : 130;

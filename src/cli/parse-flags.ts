@@ -4,7 +4,7 @@ import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** The parsed values, named so that the package's type declarations can say it (node's own name for it is not exported). */
+/** The parsed values, named so the package's type declarations can say it (node does not export its name). */
 export type ParsedFlags<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
 
 /** Parses `argv` against `options`; an unknown flag or a missing value becomes a USAGE error. */

@@ -1,9 +1,9 @@
 /**
- * What `run` checks before vitest starts a single test file: a setup problem is a toolkit error (one
- * line, exit 2), never a finding filed under requirements it says nothing about (issue 11, "Setup
- * problems are toolkit errors"). In order: the target answers like this API (`api-identity.ts`), test control answers as
- * openapi-control.yaml says, the key is not refused, the fixture host serves a fixture (and whether
- * it has the behaviour routes), and how balances will be read.
+ * What `run` checks before vitest starts a test file: a setup problem is a toolkit error (one line,
+ * exit 2), never a finding filed under requirements it says nothing about. In order: the target answers
+ * like this API (`api-identity.ts`), test control answers as openapi-control.yaml says, the key is not
+ * refused, the fixture host serves a fixture (and whether it has the behaviour routes), and how
+ * balances will be read.
  */
 import { randomBytes } from 'node:crypto';
 import { Agent, request, type Dispatcher } from 'undici';
@@ -90,7 +90,7 @@ async function assertKeyAccepted(send: Send, baseUrl: string, key: string | unde
   throw new ToolkitError('KEY_REFUSED', `run: the ${what} was refused (401${typeof code === 'string' ? ` ${code}` : ''}) at ${baseUrl}`);
 }
 
-/** A loopback fixture host has a self-signed certificate (`fixtures serve`): reachability, not trust, is checked here. */
+/** A loopback fixture host has a self-signed certificate (`fixtures serve`): only reachability is checked here. */
 function fixtureDispatcher(fixtureBaseUrl: string): Agent {
   const host = new URL(fixtureBaseUrl).hostname.replace(/^\[|\]$/g, '');
   const loopback = host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '::1';

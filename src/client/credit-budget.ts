@@ -1,12 +1,8 @@
 /**
- * The credit budget (design brief, "Budget"): a run never spends past it. Every request that may
- * spend a credit reserves one first; a reservation that ends without a charge (an error, a failed
- * and refunded try-on, a replay) is given back, and when a test settles, what it reserved is
- * replaced by what it really spent where the run can tell (`settle`).
- *
- * Credits can be held for tests that were granted them up front and have not run yet (the run's
- * order of value, src/run/budget-order.ts): nobody else reserves held credits, and a test's hold
- * becomes its own to reserve from when it starts (`release`).
+ * The credit budget: a run never spends past it. Every request that may spend a credit reserves one first;
+ * one that ends without a charge (an error, a refunded try-on, a replay) is given back, and a settled test's
+ * reservation becomes what it really spent (`settle`). Credits held for tests granted them up front
+ * (src/run/budget-order.ts) are reserved by nobody else, and become the test's own when it starts (`release`).
  */
 export class CreditBudget {
   #reserved = 0;

@@ -1,8 +1,7 @@
 /**
- * Evidence as a shell command (report issue: "the redacted curl of every request"). Bearer tokens
- * and control tokens are replaced by placeholders that name the environment variable to use, and
- * those sit in double quotes so that they expand when the line is pasted into a shell
- * (`-H "authorization: Bearer $TRYON_API_KEY"`); every other character stays literal.
+ * Evidence as a shell command: the redacted curl of a request. Bearer and control tokens become
+ * placeholders naming the environment variable to use, in double quotes so they expand when the line is
+ * pasted into a shell (`-H "authorization: Bearer $TRYON_API_KEY"`); every other character stays literal.
  */
 import type { RecordedRequest } from './exchange.ts';
 
@@ -62,7 +61,10 @@ interface Piece {
   readonly variable?: string;
 }
 
-/** `text` cut into literal pieces and secrets (as their variable names); placeholders that are no variable stay literal. */
+/**
+ * `text` cut into literal pieces and secrets (as their variable names); placeholders that are no
+ * variable stay literal.
+ */
 function split(text: string, secrets: ReadonlyArray<[string, string]>): Piece[] {
   let pieces: Piece[] = [{ text }];
   for (const [secret, placeholder] of secrets) {

@@ -1,5 +1,5 @@
 /**
- * The run's stop, one per process (issue 17, "Ctrl-C and SIGTERM"): once stopped, every `send` of
+ * The run's stop, one per process (Ctrl-C, SIGTERM, the wall-time bound): once stopped, every `send` of
  * the suite's client refuses at once and the requests in flight are aborted, so nothing more
  * reaches the target after the user said stop. The CLI stops it in the main process; the suite's
  * worker stops its own (src/suite/worker-stop.ts).

@@ -1,5 +1,5 @@
 /**
- * The alternatives the spec names (issue 18): where the spec says "X or Y", a rule that applies to
+ * The alternatives the spec names: where the spec says "X or Y", a rule that applies to
  * a result or a try-on must hold on each. The suite records which alternative each check met
  * (`suite/alternatives.ts`) and the report says which were seen per requirement, and which not
  * (`report/alternatives.ts`). Each dimension quotes the spec sentence that names its alternatives.
@@ -12,7 +12,10 @@ export const dimensions = {
   'input format': { alternatives: ['JPEG', 'PNG'], quote: 'Formats | JPEG or PNG' },
   /** What the service does: "Each input is either a public HTTPS URL or the id of an image uploaded earlier." */
   'input form': { alternatives: ['URL', 'uploaded id'], quote: 'Each input is either a public HTTPS URL or the id of an image uploaded earlier.' },
-  /** What the service does: "Two ways to get the result: 1. Start a try-on (`POST /tryons`) … 2. Call `POST /tryons/sync`". */
+  /**
+   * What the service does: "Two ways to get the result: 1. Start a try-on (`POST /tryons`) … 2. Call
+   * `POST /tryons/sync`".
+   */
   endpoint: { alternatives: ['POST /tryons', 'POST /tryons/sync'], quote: 'Two ways to get the result' },
   /** States and transitions: "States of a try-on: `pending`, `success`, `failed`." (the two final ones). */
   'final state': { alternatives: ['success', 'failed'], quote: 'poll `GET /tryons/{id}` until the status is `success` or `failed`' },

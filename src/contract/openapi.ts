@@ -63,12 +63,9 @@ export function keptCopyFileOf(env: Readonly<Record<string, string | undefined>>
 }
 
 /**
- * openapi.yaml as a document: the build's parsed copy when it was parsed from this very text (a
- * JSON read instead of a YAML parse, about 0.2 s of CPU in each process of a run: issue 15), else
- * the copy kept by an earlier process (`keptFile`) when it was parsed from this very text, else the
- * YAML parsed now, and then kept in `keptFile` for the next process (from the sources, a run's
- * every worker and server instance would otherwise parse it again). Keeping is a shortcut only: a
- * copy that cannot be written is not kept, and one made from other text is never read.
+ * openapi.yaml as a document: the build's parsed copy, else the copy an earlier process kept in `keptFile`,
+ * when either was parsed from this very text; else the YAML parsed now and kept for the next process (a
+ * JSON read spares each worker and server instance a YAML parse). A copy made from other text is never read.
  */
 export function loadOpenApi(text: string, copyFile: URL = parsedCopyFile, keptFile: URL | undefined = keptCopyFileOf()): JsonObject {
   const sha256 = sha256Of(text);
@@ -167,7 +164,10 @@ function errorsOf(doc: JsonObject, responses: JsonObject): DocumentedError[] {
     });
 }
 
-/** One point the spec leaves open, as openapi.yaml records it (`x-point` with its `x-reference-server` and `x-conformance`). */
+/**
+ * One point the spec leaves open, as openapi.yaml records it (`x-point` with its `x-reference-server`
+ * and `x-conformance`).
+ */
 export interface ImplementationDefinedPoint {
   /** The `x-point` name, e.g. `idempotency-different-body`. */
   readonly point: string;

@@ -1,11 +1,8 @@
 /**
- * The requirement catalogue: every rule of `spec/tryon-api-spec.md` as one requirement with a
- * stable ID. Tests name the requirements they prove (`covers('CREATE-IDEMPOTENCY-REPLAY')`), and
- * because `RequirementId` is a union of the keys below, a mistyped ID fails type checking.
- *
- * `requirements.test.ts` proves that every quote is verbatim spec text and that every rule unit of
- * the spec (bullet, table row, numbered rule, sentence) is covered by a quote, an `alsoStated`
- * excerpt or an `informational` entry of `spec-units.ts`.
+ * The requirement catalogue: every rule of `spec/tryon-api-spec.md` as one requirement with a stable ID.
+ * Tests name what they prove (`covers('CREATE-IDEMPOTENCY-REPLAY')`); `RequirementId` is a union of the keys
+ * below, so a mistyped ID fails type checking. `requirements.test.ts` proves every quote verbatim and every
+ * rule unit of the spec covered (a quote, an `alsoStated` excerpt or an `informational` unit of spec-units.ts).
  */
 
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
@@ -44,7 +41,10 @@ export interface RequirementSpec {
   readonly needs: readonly Capability[];
   /** Present only when no HTTP exchange can show the requirement, with the reason. */
   readonly notObservable?: string;
-  /** A client rule the sandbox judges from what a caller sends (`serve --grade-clients`, src/server/client-grade); a run against a server cannot. */
+  /**
+   * A client rule the sandbox judges from what a caller sends (`serve --grade-clients`,
+   * src/server/client-grade); a run against a server cannot.
+   */
   readonly clientGrade?: true;
   /** The spec says "not shown": the catalogue records the point, and openapi.yaml says what is accepted. */
   readonly implementationDefined?: true;

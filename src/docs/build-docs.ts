@@ -1,14 +1,8 @@
 /**
- * `npm run docs`: builds the two pages of the docs site under reports/docs/.
- *
- * - `index.html`, the API reference, rendered from openapi.yaml by `redocly build-docs` with the
- *   Redoc scripts inlined (`--inlineBundle`; without it the page loads them from Redocly's CDN),
- *   and a "Requirement catalogue →" link added at the top;
- * - `catalogue.html`, the requirement catalogue (src/contract/requirements.ts, rendered by
- *   render-catalogue.ts), which links back to index.html.
- *
- * Both pages must open with no network: the build fails if either references an http(s)
- * script, stylesheet, font or image.
+ * `npm run docs`: builds reports/docs/index.html (the API reference, from openapi.yaml by `redocly
+ * build-docs` with Redoc's scripts inlined, linking to the catalogue) and catalogue.html (the requirement
+ * catalogue, by render-catalogue.ts). Both must open with no network: the build fails if either
+ * references an http(s) script, stylesheet, font or image.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';

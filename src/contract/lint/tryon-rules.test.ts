@@ -1,11 +1,8 @@
 /**
- * Proves the `tryon/*` Redocly rules (tryon-rules.js) with the real CLI and the real redocly.yaml:
- * each rule reports on a fixture that breaks exactly one thing, at the expected place, and
- * stays silent on fixtures/conforming.yaml and on openapi.yaml.
- *
- * The CLI is spawned rather than called through @redocly/openapi-core because the installed
- * openapi-core (1.x, pulled in by openapi-typescript) is not the engine bundled in @redocly/cli 2,
- * which is what `npm run lint:spec` runs.
+ * Proves the `tryon/*` Redocly rules (tryon-rules.js) with the real CLI and redocly.yaml: each rule reports
+ * on a fixture that breaks exactly one thing, at the expected place, and stays silent on
+ * fixtures/conforming.yaml and openapi.yaml. The CLI is spawned because the installed openapi-core 1.x is
+ * not the engine bundled in @redocly/cli 2, which is what `npm run lint:spec` runs.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
