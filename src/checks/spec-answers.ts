@@ -22,7 +22,7 @@ export interface SpecAnswers {
   readonly underBaseUrl: boolean;
 }
 
-/** The spec's Errors table, code → status ("| 400 | MISSING_IDEMPOTENCY_KEY | …"). */
+/** The spec's Errors table, code → status ("| 400 | MISSING_IDEMPOTENCY_KEY | …"); checked by spec-answers.test.ts. */
 export const errorsTable: ReadonlyMap<string, number> = new Map([
   ['MISSING_IDEMPOTENCY_KEY', 400],
   ['INVALID_IMAGE_URL', 400],
@@ -45,13 +45,8 @@ export const errorsTable: ReadonlyMap<string, number> = new Map([
 ]);
 
 /**
- * The one code the Errors table gives a status, for statuses that have exactly one (401, 402, 403,
- * 404, 405, 413, 429, 500, 502, 503). Where an operation lists such a status, an answer with that
- * status and another code is not an open case of the spec: the spec leaves codes open only for
- * request bodies ("Error codes for a body where both or neither source … : not shown"), idempotency
- * ("what happens when a key is reused with a different body: not shown") and the like, which
- * naturally land on 400, 409, 415 or 422 — never on "key missing, malformed or revoked" or "too
- * many requests".
+ * The one code the Errors table gives a status, where it gives exactly one (401, 402, …, 503). Another
+ * code with such a status is no open case: the spec leaves codes open only where 400, 409, 415 or 422 fit.
  */
 export function soleCodeOf(status: number): string | undefined {
   const codes = [...errorsTable].filter(([, s]) => s === status).map(([c]) => c);
@@ -86,7 +81,7 @@ const withErrorList = new Set(['createTryOn', 'createTryOnSync', 'getTryOn', 'up
 
 /**
  * The spec's error pairs of an operation: openapi.yaml's documented errors without its
- * implementation-defined codes (tests/contract/error-codes.test.ts proves these equal the spec's lines).
+ * implementation-defined codes (spec-answers.test.ts holds them to the spec's "Errors:" lines).
  */
 function specErrors(op: Operation): Map<number, string[]> {
   const map = new Map<number, string[]>();

@@ -35,7 +35,8 @@ describe('the documented rate limits', () => {
     expect(rated.map(([what]) => what).sort()).toEqual(Object.keys(tableRowOf).sort());
     for (const [what = '', limit = ''] of rated) {
       const bucket = tableRowOf[what] ?? 'starts';
-      expect({ what, figure: Number(/^(\d+) per minute per account\b/.exec(limit)?.[1]) }).toEqual({ what, figure: documentedLimits[bucket] });
+      const figure = Number(/^(\d+) per minute per account\b/.exec(limit)?.[1]);
+      expect({ what, figure }).toEqual({ what, figure: documentedLimits[bucket] });
     }
   });
 
@@ -51,7 +52,7 @@ describe('the documented rate limits', () => {
 
   it('share the starts limit with POST /tryons/sync', () => {
     const sync = units.filter((u) => u.subsection === 'POST /tryons/sync : create try-on and wait');
-    const shared = sync.map((u) => /rate limit \(shared (\d+)\/minute\)/.exec(u.text)?.[1]).find((n) => n !== undefined);
+    const shared = sync.map((u) => /rate limit \(shared (\d+)\/minute\)/.exec(u.text)?.[1]).find(Boolean);
     expect(Number(shared)).toBe(documentedLimits.starts);
   });
 
