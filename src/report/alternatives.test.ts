@@ -14,7 +14,10 @@ const seen = (requirement: RequirementId, dimension: AlternativeSeen['dimension'
 const ids: RequirementId[] = ['RES-RESULT-URL-ON-SUCCESS', 'SVC-RESULT-AI-LABEL', 'STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED'];
 const catalogue = ids.map(requirement);
 
-/** A run of two tests: results of both formats for one rule, of JPEG only for the label, a state rule that failed on success only. */
+/**
+ * A run of two tests: results of both formats for one rule, of JPEG only for the label, a state rule that
+ * failed on success only.
+ */
 function run(labelPasses = true) {
   const tests = [
     fakeTest({ name: 'results', state: 'passed', requirements: ['RES-RESULT-URL-ON-SUCCESS'], meta: { alternatives: [seen('RES-RESULT-URL-ON-SUCCESS', 'result format', 'PNG', 9), seen('RES-RESULT-URL-ON-SUCCESS', 'result format', 'JPEG', 14)] } }),

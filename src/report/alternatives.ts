@@ -1,10 +1,8 @@
 /**
- * The spec's alternatives seen per requirement (issue 18): what the tests' checks met
- * (`task.meta.alternatives`, suite/alternatives.ts), counted over every test, with the alternatives
- * of each dimension that no check met. A requirement that passes having met only some of its
- * dimension's alternatives is marked `coverage: 'partial'`: the verdict stays `pass` (so summaries,
- * compare, JUnit and exit statuses are unchanged), and every format shows it as
- * "pass (partially exercised: only JPEG seen)".
+ * The spec's alternatives seen per requirement: what the tests' checks met (`task.meta.alternatives`,
+ * suite/alternatives.ts) over every test, and those no check met. A requirement that passes having met only
+ * some is marked `coverage: 'partial'`: its verdict stays `pass` (summaries, compare and exit statuses keep
+ * their meaning), and every format shows "pass (partially exercised: only JPEG seen)".
  */
 import { alternativesOf } from '../contract/alternatives.ts';
 import type { DimensionSeen, Ran, RequirementResult } from './types.ts';
@@ -62,7 +60,10 @@ export function partialText(r: Pick<RequirementResult, 'alternatives'>): string 
     .join('; ');
 }
 
-/** The verdict as every format writes it: "pass (partially exercised: only JPEG seen (result format; never PNG))" for a partial pass. */
+/**
+ * The verdict as every format writes it: "pass (partially exercised: only JPEG seen (result format; never
+ * PNG))" for a partial pass.
+ */
 export function verdictText(r: Pick<RequirementResult, 'verdict' | 'coverage' | 'alternatives'>, label: string): string {
   return r.coverage === 'partial' ? `${label} (partially exercised: ${partialText(r)})` : label;
 }

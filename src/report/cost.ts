@@ -1,5 +1,5 @@
 /**
- * What a run cost against what its plan said (issue 15, item 6): credits and wall time, the plan's
+ * What a run cost against what its plan said: credits and wall time, the plan's
  * estimate (expected) and bound (at most) against what the run then did, with the estimate's error
  * in percent. report.json carries it as `cost`; report.md and report.html print the same lines.
  */
@@ -24,7 +24,10 @@ export interface PlannedCost {
 export interface ActualCost {
   /** Credits the run spent as it counted them; null when it could not count them. */
   readonly credits: number | null;
-  /** How the credits were counted (GET /account balances, every start that could be charged, or the reservations of a run with test control). */
+  /**
+   * How the credits were counted (GET /account balances, every start that could be charged, or the
+   * reservations of a run with test control).
+   */
   readonly creditsCounted: string;
   readonly wallSeconds: number;
 }

@@ -21,7 +21,8 @@ export interface FakeTest {
 
 /** A test case with what vitest would report for it. */
 export function fakeTest(t: FakeTest): TestCaseLike {
-  // A test of a real run that passed sent something (or its requirements are not observable): one exchange unless the row says otherwise.
+  // A test of a real run that passed sent something (or its requirements are not observable): one exchange
+  // unless the row says otherwise.
   const sent = t.state === 'passed' && t.meta?.evidence === undefined ? { evidence: [{ curl: "curl -sS -i 'http://127.0.0.1:8787/api/v1/tryons/ton_00'", status: 404, body: '{"error":"No such try-on.","code":"NOT_FOUND"}' }] } : {};
   const meta: TaskMeta = { requirements: [...t.requirements], ...sent, ...t.meta };
   return {
@@ -58,7 +59,10 @@ const counterexample = [
 const curl = (method: string, path: string, body?: string): string =>
   `curl -sS -i -X ${method} -H "authorization: Bearer $TRYON_API_KEY" -H 'idempotency-key: conf-7f3a9c' -H 'content-type: application/json'${body === undefined ? '' : ` --data-binary '${body}'`} 'http://127.0.0.1:8787/api/v1${path}'`;
 
-/** The made-up run: 11 tests in 8 files, passes, failures (a property, findings, a bare assertion, a broken rule), an inconclusive test, skips and choices. */
+/**
+ * The made-up run: 11 tests in 8 files, passes, failures (a property, findings, a bare assertion, a broken
+ * rule), an inconclusive test, skips and choices.
+ */
 export function fakeModules(): TestModuleLike[] {
   return [
     fakeModule('src/suite/auth.suite.ts', [

@@ -1,8 +1,7 @@
 /**
- * The report data model (report issue, "The `run` command and the published conformance report"):
- * one verdict per requirement of the catalogue, traced to the tests that cover it, with the
- * evidence of every failure. Built from vitest's test modules after a run; every writer (JSON,
- * JUnit, Markdown, HTML) renders this one value, and `report.schema.json` describes its JSON form.
+ * The report data model: one verdict per requirement of the catalogue, traced to the tests that cover
+ * it, with the evidence of every failure. Built from vitest's test modules after a run; every writer
+ * (JSON, JUnit, Markdown, HTML) renders this one value, and `report.schema.json` describes its JSON form.
  */
 import type { TaskMeta } from 'vitest';
 import { implementationDefinedPoints, type ImplementationDefinedPoint } from '../contract/openapi.ts';
@@ -158,7 +157,8 @@ const cancelledNote = 'The test run was aborted by the user.';
 
 function skipReasonOf(meta: TaskMeta, result: TestResultLike, grep: string | undefined): string {
   if (meta.skipReason !== undefined) return meta.skipReason;
-  // vitest's note on the tests of a cancelled run that had not finished: the one it cut short says why (its `inconclusive`).
+  // vitest's note on the tests of a cancelled run that had not finished: the one it cut short says why (its
+  // `inconclusive`).
   if (result.note === cancelledNote) return meta.inconclusive ?? 'not run: the run was interrupted';
   if (result.note !== undefined && result.note !== '') return result.note;
   if (result.state === 'pending') return 'not run: the run was interrupted';

@@ -26,7 +26,10 @@ function validate(): ValidateFunction {
   return validator;
 }
 
-/** The schema violations of `value` as lines (`/requirements/3/verdict: must be equal to one of the allowed values`); empty when it is a valid report. */
+/**
+ * The schema violations of `value` as lines (`/requirements/3/verdict: must be equal to one of the allowed
+ * values`); empty when it is a valid report.
+ */
 export function reportProblems(value: unknown): string[] {
   const fn = validate();
   return fn(value) ? [] : (fn.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}`);

@@ -20,7 +20,7 @@ export interface RunFacts {
   readonly unhandledErrors?: ReadonlyArray<{ readonly message: string }>;
   /** The run was stopped before its end (src/cli/interrupt.ts). */
   readonly interrupted?: { readonly signal?: string; readonly reason: string; readonly at: Date };
-  /** What the plan said the run would cost (src/run/plan.ts `plannedCostOf`), for the report's planned against actual. */
+  /** What the plan said the run would cost (src/run/plan.ts `plannedCostOf`), to set beside the actual cost. */
   readonly plannedCost?: PlannedCost;
 }
 

@@ -36,7 +36,8 @@ export function summarise(requirements: readonly RequirementResult[], tests: rea
     passRate: exercised === 0 ? null : all.pass / exercised,
     requirements: all,
     byLevel,
-    // By what each test says as a whole (TestEntry.outcome): a failed test that failed none of its requirements is inconclusive.
+    // By what each test says as a whole (TestEntry.outcome): a failed test that failed none of its
+    // requirements is inconclusive.
     tests: {
       total: tests.length,
       passed: tests.filter((t) => t.state === 'passed').length,
@@ -48,7 +49,10 @@ export function summarise(requirements: readonly RequirementResult[], tests: rea
   };
 }
 
-/** The exit status of `run` for an outcome: 0 pass, 1 fail (a binding MUST failed), 2 error (the run had errors of its own). */
+/**
+ * The exit status of `run` for an outcome: 0 pass, 1 fail (a binding MUST failed), 2 error (the run had
+ * errors of its own).
+ */
 export function exitStatusOf(outcome: Summary['outcome']): 0 | 1 | 2 {
   return outcome === 'pass' ? 0 : outcome === 'fail' ? 1 : 2;
 }

@@ -82,7 +82,10 @@ export interface RequirementResult {
   readonly failures: readonly Failure[];
   /** The spec's alternatives (JPEG or PNG, URL or id, …) its checks met, per dimension (report/alternatives.ts). */
   readonly alternatives?: readonly DimensionSeen[];
-  /** `partial` on a pass whose checks met only some of a dimension's alternatives; the verdict and exit status are unchanged. */
+  /**
+   * `partial` on a pass whose checks met only some of a dimension's alternatives; the verdict and exit
+   * status are unchanged.
+   */
   readonly coverage?: 'partial';
 }
 
@@ -119,15 +122,19 @@ export interface Counts {
 export interface Summary {
   /**
    * `error` when the run had errors of its own (files that did not load, unhandled errors), or
-   * judged nothing because every test that ran was inconclusive (exit 2 of `run`); else `fail` when a MUST requirement that is not implementation-defined failed, or a test
-   * without requirements failed (exit 1); else `pass`.
+   * judged nothing because every test that ran was inconclusive (exit 2 of `run`); else `fail` when a
+   * MUST requirement that is not implementation-defined failed, or a test without requirements failed
+   * (exit 1); else `pass`.
    */
   readonly outcome: 'pass' | 'fail' | 'error';
   /** pass ÷ (pass + fail) over the requirements the run exercised; null when it exercised none. */
   readonly passRate: number | null;
   readonly requirements: Counts;
   readonly byLevel: Readonly<Record<Level, Counts>>;
-  /** Tests by what each says as a whole: `failed` failed a requirement; `inconclusive` stopped without failing one (absent in version 1, where `failed` counted both). */
+  /**
+   * Tests by what each says as a whole: `failed` failed a requirement; `inconclusive` stopped without
+   * failing one (absent in version 1, where `failed` counted both).
+   */
   readonly tests: { readonly total: number; readonly passed: number; readonly failed: number; readonly inconclusive: number; readonly skipped: number };
   readonly errors: number;
 }
@@ -176,7 +183,10 @@ export interface Interrupted {
 export interface ChoiceResult {
   /** The openapi.yaml `x-point` name where there is one, else the suite's short kebab-case name. */
   readonly point: string;
-  /** The requirement the point belongs to: as the test named it, else the catalogue's requirement with that `xPoint`. */
+  /**
+   * The requirement the point belongs to: as the test named it, else the catalogue's requirement with
+   * that `xPoint`.
+   */
   readonly requirement?: string;
   /** openapi.yaml's `x-reference-server` for the point: what our reference server does (an example, not binding). */
   readonly referenceServer?: string;

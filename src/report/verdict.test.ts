@@ -1,6 +1,6 @@
 /**
- * The oracle's verdict rules (issue "Verdicts you can trust"): per requirement, not per test; only
- * a MUST the spec's own words make decides the outcome; a problem of the run's own is never a failure.
+ * The oracle's verdict rules: per requirement, not per test; only a MUST the spec's own words make
+ * decides the outcome; a problem of the run's own is never a failure.
  */
 import { describe, expect, it } from 'vitest';
 import { requirement, type RequirementId } from '../contract/requirements.ts';

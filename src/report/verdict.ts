@@ -1,10 +1,9 @@
 /**
- * The verdict of one requirement (issue "Verdicts you can trust"): fail if a rule of it broke or an
- * error finding names it; pass if a test that covers it ran to its end having sent the target at
- * least one request (a test that sent nothing makes it not-observable, with that reason: every
- * verdict is earned by an exchange, issue 17); inconclusive if every test
- * that covers it stopped before judging it; skip, with the reasons, if every covering test skipped;
- * else not-observable with the catalogue's reason, or not-covered.
+ * The verdict of one requirement: fail if a rule of it broke or an error finding names it; pass if a test
+ * that covers it ran to its end having sent the target at least one request (every verdict is earned by an
+ * exchange: a test that sent nothing makes it not-observable); inconclusive if every covering test stopped
+ * before judging it; skip, with the reasons, if every covering test skipped; else not-observable with the
+ * catalogue's reason, or not-covered.
  */
 import type { TaskMeta } from 'vitest';
 import type { Finding } from '../checks/finding.ts';
@@ -51,7 +50,10 @@ function isBareAssertion(e: ErrorLike): boolean {
   return false;
 }
 
-/** What one test says as a whole, for a progress line: fail if it failed any requirement, else pass, inconclusive or skip. */
+/**
+ * What one test says as a whole, for a progress line: fail if it failed any requirement, else pass,
+ * inconclusive or skip.
+ */
 export function testOutcome(r: Parameters<typeof outcomeOf>[0]): { readonly outcome: TestOutcome; readonly failed: readonly string[] } {
   const named = new Set([...r.entry.requirements, ...(r.meta.findings ?? []).map((f) => f.requirement), ...(r.meta.broken ?? []).map((b) => b.requirement)]);
   const failed = [...named].filter((id) => outcomeOf(r, id) === 'fail');
@@ -85,7 +87,7 @@ export function judge(req: Requirement, ran: readonly Ran[], info: Pick<RunInfo,
   if (failing.length > 0) verdict = 'fail';
   else if (having('pass').some(sentSomething)) verdict = 'pass';
   else if (having('pass').length > 0) {
-    // A verdict is earned by an exchange (issue 17): a test that sent nothing observed nothing.
+    // A verdict is earned by an exchange: a test that sent nothing observed nothing.
     verdict = 'not-observable';
     reason = `${having('pass').map((r) => `"${r.entry.name}"`).join(', ')} ran to its end without sending anything to the target, so nothing of the target was observed`;
   } else if (having('inconclusive').length > 0) {

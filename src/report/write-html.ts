@@ -270,7 +270,7 @@ function choiceRow(c: ChoiceResult, known: ReadonlySet<string>): string {
   return `<tr data-search="${h([c.point, c.requirement ?? '', ...choiceTests(c), ...c.values.map((v) => v.value)].join(' ').toLowerCase())}"><td><code class="point">${h(c.point)}</code>${doc}</td><td>${values}</td><td>${requirement}</td></tr>`;
 }
 
-/** The spec's alternatives each requirement's checks met (issue 18): "result format: JPEG 14, PNG 9". */
+/** The spec's alternatives each requirement's checks met: "result format: JPEG 14, PNG 9". */
 function alternativesSection(r: Report): string {
   const rows = r.requirements.filter((q) => q.alternatives !== undefined);
   if (rows.length === 0) return '';

@@ -1,15 +1,9 @@
 /**
- * junit.xml: one `<testcase>` per requirement of the catalogue, one `<testsuite>` per spec section
- * (classname = section), so CI test views list requirements, not vitest tests. A failing
- * requirement carries one `<failure>` with every failure and its evidence in CDATA; inconclusive,
- * skipped, not-observable and not-covered requirements are `<skipped>` with the reason.
- *
- * Inconclusive is `<skipped>`, not `<failure>` or `<error>`: nothing was found against the target
- * (the test stopped before judging it), so CI must not count it as a failure; and not a pass with a
- * note in `<system-out>`, because CI views would then show a requirement nobody judged as green.
- * `<skipped message="inconclusive: …">` is the one JUnit state that says "not judged, and why".
- * What the target chose on an implementation-defined point goes into the `<system-out>` of the
- * requirement the point belongs to.
+ * junit.xml: one `<testcase>` per requirement, one `<testsuite>` per spec section (classname = section), so
+ * CI lists requirements, not vitest tests. A failing requirement has one `<failure>` with every failure and
+ * its evidence in CDATA; any other that did not pass is `<skipped>` with the reason. Inconclusive is
+ * `<skipped>` too: nothing was found against the target, and nobody judged it green. What the target chose
+ * on an implementation-defined point goes into the `<system-out>` of the point's requirement.
  */
 import { cdata, escapeXmlAttr } from '../shared/escape.ts';
 import { headline } from './failures.ts';

@@ -89,7 +89,7 @@ function choices(report: Report): string[] {
   ];
 }
 
-/** The spec's alternatives each requirement's checks met (issue 18), and the partial passes. */
+/** The spec's alternatives each requirement's checks met, and the partial passes. */
 function alternatives(report: Report): string[] {
   const rows = report.requirements.filter((r) => r.alternatives !== undefined);
   if (rows.length === 0) return [];

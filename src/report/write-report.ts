@@ -1,10 +1,7 @@
 /**
- * Writes a run's report in all four formats into `reports/<ISO timestamp>/` and refreshes
- * `reports/latest/` with a copy of it.
- *
- * `latest` is a copy, not a symlink: CI artifact uploaders, zip files, Windows checkouts and static
- * hosts (GitHub Pages) drop or mangle symlinks, and a report is a few hundred kilobytes. A copy
- * also stays valid when old run directories are pruned.
+ * Writes a run's report in all four formats into `reports/<ISO timestamp>/` and refreshes `reports/latest/`
+ * with a copy, not a symlink: CI artifact uploaders, zip files, Windows checkouts and static hosts drop or
+ * mangle symlinks, and a copy stays valid when old run directories are pruned.
  */
 import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
