@@ -1,13 +1,8 @@
 /**
- * Who gets the credit budget, decided before anything is sent (issue "A run against a real target":
- * "The budget buys coverage in order of value"). Tests that spend credits are ranked by the value
- * they declare, the happy path first (a start polled to success, its resultUrl and AI label, a sync
- * success), then the ledger and refunds, then the rest; within a rank, the cheaper test first, so
- * a small budget covers as many tests as it can. Tests that spend nothing always run.
- *
- * The allotment is a promise, not a prediction: credits are held for the tests granted them until
- * they run, and a test that was not granted runs anyway when, at its turn, what is left after those
- * holds is enough (credits a finished test did not spend come back; see CreditBudget).
+ * Who gets the credit budget, decided before anything is sent: the budget buys coverage in order of value.
+ * Tests that spend credits are ranked by the value they declare (the happy path, then the ledger and refunds,
+ * then the rest), the cheaper first within a rank; tests that spend nothing always run. Credits are held for
+ * granted tests until they run; one not granted still runs if, at its turn, what is left is enough.
  */
 
 

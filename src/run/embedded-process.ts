@@ -1,10 +1,8 @@
 /**
- * One instance of the embedded reference server in a process of its own (`embedded-target.ts`
- * starts one per worker of a parallel run): the instances then use the machine's cores instead of
- * sharing the event loop of vitest's main process. The parent sends the instance's options as the
- * first IPC message (once the fixture host it trusts is up; the modules load meanwhile) and gets
- * `{ origin }` back once it listens; the instance stops when the parent disconnects (a close, or a
- * parent that is gone).
+ * One instance of the embedded reference server in a process of its own (`embedded-target.ts` starts one per
+ * worker of a parallel run), so instances use the machine's cores instead of vitest's event loop. The parent
+ * sends the options as the first IPC message once the fixture host is up, and gets `{ origin }` back once it
+ * listens; the instance stops when the parent disconnects.
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -69,7 +67,8 @@ async function warmUp(origin: string, token: string): Promise<void> {
     const answer = await fetch(`${origin}/api/v1/images`, { method: 'POST', headers: { authorization }, body: form });
     return ((await answer.json()) as { id?: string }).id;
   };
-  // Small images: the decoders and the generation start the same, at a fraction of the CPU (several instances start at once).
+  // Small images: the decoders and the generation start the same, at a fraction of the CPU (several
+  // instances start at once).
   const [personImageId, garmentImageId] = await Promise.all([
     upload(await makePersonPhoto({ width: 120, height: 160 }), 'person.jpg', 'image/jpeg'),
     upload(await makeGarmentImage({ width: 100, height: 100, format: 'png' }), 'garment.png', 'image/png'),

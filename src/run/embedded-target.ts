@@ -1,13 +1,9 @@
 /**
- * The embedded target: the reference server with test control, and a loopback HTTPS fixture host
- * it trusts. Used when no base URL is given. This is the one file of src/suite that may start the
- * server, and it only starts it: the tests still speak HTTP to it like to any target.
- *
- * A parallel run (vitest project `conformance-embedded`) gets one instance of the server per
- * worker, each with its own database, test clock and control token, all trusting the one fixture
- * host: files that run at the same time share nothing but the fixtures. Those instances, and the
- * fixture host, run in processes of their own (`embedded-process.ts`, `fixture-process.ts`), so
- * they share no event loop with each other or with vitest's main process.
+ * The embedded target, used when no base URL is given: the reference server with test control, and a
+ * loopback HTTPS fixture host it trusts. It only starts the server: the tests speak HTTP to it as to any
+ * target. A parallel run (`conformance-embedded`) gets one instance per worker, each with its own database,
+ * clock and control token, in processes of their own (`embedded-process.ts`, `fixture-process.ts`), so
+ * files that run at the same time share nothing but the fixtures.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -33,13 +29,10 @@ export interface EmbeddedTarget {
 }
 
 /**
- * Short waits keep a full run fast; the suite reads them from /_control/settings. Each is as short
- * as its tests allow on a loaded 2-core machine whose files run in parallel: an ordinary generation
- * (100 ms, and its image work) ends well within the sync wait, a slow one outlasts it by 1 s, and
- * a fixture of 4 MB comes over loopback TLS well within the fetch deadline. Idle connections stay
- * open a minute: the suite's client keeps its connections between tests, and one the server closes
- * just as a test reuses it (a worker slowed by the machine's load) would end that test's request
- * with ECONNRESET.
+ * Short waits keep a full run fast (the suite reads them from /_control/settings), each as short as its tests
+ * allow on a loaded 2-core machine: an ordinary generation ends well within the sync wait, a slow one outlasts
+ * it, and 4 MB of fixture crosses loopback TLS well within the fetch deadline. Idle connections stay open a
+ * minute: the suite's client reuses them between tests, and a close just as one is reused is an ECONNRESET.
  */
 export const embeddedSettings: Partial<ServerSettings> = {
   syncWaitMs: 1_500,
@@ -176,11 +169,9 @@ async function startInChild(settings: Partial<ServerSettings>, trustedOrigin: Pr
 }
 
 /**
- * Ends a child at once with SIGTERM (no handler: the process ends there). An instance keeps
- * nothing that outlives the run (an in-memory database, fixtures made at start), so there is
- * nothing to close gracefully; closing its server, decode workers and connections first took about
- * 0.9 s at the end of every run (issue 15). A child left without its parent still closes itself
- * on 'disconnect' (embedded-process.ts, fixture-process.ts).
+ * Ends a child at once with SIGTERM (no handler: the process ends there). An instance keeps nothing that
+ * outlives the run (an in-memory database, fixtures made at start), so a graceful close would only slow the
+ * run's end. A child left without its parent still closes itself on 'disconnect'.
  */
 function closeChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

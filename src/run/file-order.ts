@@ -1,10 +1,8 @@
 /**
- * The order the conformance files run in: the ones that cost nothing first, then the ones that
- * spend credits, most informative per credit first. On a target without test control the credit
- * budget runs out at the end of a run, not in its middle, so no free check is skipped for it.
- * A parallel run (the embedded server, one instance per worker: no budget to run out of) starts
- * the longest files first, so that the last to end is a short one. The sequencer that applies them
- * is file-sequencer.ts (this file stays free of vitest, for the plan).
+ * The order the conformance files run in: free ones first, then those that spend credits, most informative
+ * per credit first, so a budget runs out at the end of a run and no free check is skipped for it. A parallel
+ * run (embedded: no budget) starts the longest files first, so the last to end is a short one.
+ * file-sequencer.ts applies the order (this file stays free of vitest, for the plan).
  */
 export const fileOrder: readonly string[] = [
   'auth',

@@ -1,8 +1,7 @@
 /**
- * The embedded target's fixture host in a process of its own (a parallel run, `embedded-target.ts`):
- * it makes the fixtures and serves them without
- * sharing an event loop with vitest's main process or an instance of the server. The parent gets
- * `{ origin, ca }` over IPC once it listens (the files may still be in the making); the host stops
+ * The embedded target's fixture host in a process of its own (a parallel run, `embedded-target.ts`), so it
+ * makes and serves the fixtures without sharing an event loop with vitest or a server instance. The parent
+ * gets `{ origin, ca }` over IPC once it listens (the files may still be in the making); the host stops
  * when the parent disconnects.
  */
 import { pathToFileURL } from 'node:url';
@@ -15,8 +14,7 @@ export type FixtureAnswer = { readonly origin: string; readonly ca: string } | {
 async function main(): Promise<void> {
   if (process.send === undefined) throw new Error('fixture-process: start it through embedded-target.ts (IPC)');
   // The host listens, and the parent gets its origin, while the files are still being made: the
-  // server's instances wait for the origin before they listen (issue 15), and a request for a
-  // file waits for the files.
+  // server's instances wait for the origin before they listen, and a request for a file waits for the files.
   const files = fixtureFiles();
   const host = await startFixtureHost({ files });
   process.once('disconnect', () => {

@@ -7,10 +7,10 @@
 import { fileURLToPath } from 'node:url';
 import { conformanceProjectName, type ConformanceMode } from './vitest-project.ts';
 
-/** The package root: two levels up from src/cli/ or dist/cli/. */
+/** The package root: two levels up from src/run/ or dist/run/. */
 export const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** This module runs compiled (dist/cli/suite-project.js) rather than from its source. */
+/** This module runs compiled (dist/run/suite-project.js) rather than from its source. */
 const compiled = import.meta.url.endsWith('.js');
 
 const config = compiled ? `${packageRoot}dist/run/vitest.package.config.js` : `${packageRoot}vitest.config.ts`;
@@ -18,7 +18,10 @@ const config = compiled ? `${packageRoot}dist/run/vitest.package.config.js` : `$
 /** The vitest options that locate the `conformance` project (any target, files in sequence). */
 export const suiteProject = Object.freeze({ root: packageRoot, config, project: [conformanceProjectName['any-target']] });
 
-/** The vitest options of a run in `mode`: `embedded` is the embedded server's project, files in parallel (src/run/vitest-project.ts). */
+/**
+ * The vitest options of a run in `mode`: `embedded` is the embedded server's project, files in parallel
+ * (src/run/vitest-project.ts).
+ */
 export function suiteProjectOf(mode: ConformanceMode): { readonly root: string; readonly config: string; readonly project: readonly string[] } {
   return mode === 'embedded' ? Object.freeze({ root: packageRoot, config, project: [conformanceProjectName.embedded] }) : suiteProject;
 }

@@ -1,15 +1,9 @@
 /**
- * A run from the sources (`npm start`) starts its child processes (the embedded server's instances
- * and the fixture host, embedded-target.ts) as plain node on JavaScript, not under tsx: each child
- * under tsx spent 1.5-2 s of CPU more on loading its modules, four of them at once on a 2-core
- * machine, while the run waited for them (issue 15).
- *
- * The JavaScript is the entry's module graph, each file transpiled on its own (TypeScript's
- * transpileModule: types erased, `.ts` specifiers rewritten to `.js`, as `npm run build` emits them)
- * into a tree beside src/ at the same depth (`.transpiled/`, like `dist/`), so that paths a module
- * takes relative to itself (`../../openapi.yaml`) still resolve. A file is transpiled again only
- * when its source is newer; other files a module refers to (`new URL('./decode-worker.mjs', …)`)
- * are copied. Writes are a rename, so two runs at once do not see half a file.
+ * A run from the sources starts its child processes (embedded-target.ts) as plain node on JavaScript, not
+ * under tsx, whose module loading costs each child much more CPU. Each file of the entry's module graph is
+ * transpiled alone (transpileModule, `.ts` specifiers rewritten to `.js`, as `npm run build` does) into
+ * `.transpiled/` beside src/, so relative paths still resolve; again only when its source is newer. Other
+ * files a module refers to are copied. Writes are a rename, so two runs at once never see half a file.
  */
 import { copyFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,20 +1,14 @@
 /**
- * The vitest projects of the conformance suite, in one place for both ways the suite runs: from the
- * sources (the repository's vitest.config.ts, through vite) and compiled (the package's
- * vitest.package.config.ts, from dist/ inside an integrator's node_modules).
- *
- * - `conformance`: any target. One worker, files in sequence: the credit budget, the rate limits
- *   and the target's clock are shared by the whole run.
- * - `conformance-embedded`: the embedded reference server only. Files in parallel, one worker per
- *   instance of the server (`embedded-target.ts` starts one per worker, `worker-instance.ts` picks
- *   the worker's own), so no two files share accounts, limits, credits or the test clock.
+ * The vitest projects of the conformance suite, for both ways it runs: from the sources (vitest.config.ts)
+ * and compiled (vitest.package.config.ts, from dist/). `conformance`: any target, one worker, files in
+ * sequence, since the credit budget, rate limits and clock belong to the whole run. `conformance-embedded`:
+ * files in parallel, each worker with its own server instance (worker-instance.ts), sharing nothing.
  */
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
- * Workers of the embedded run, each with a reference server of its own. The run mostly waits
- * (generation, sync waits, fetch deadlines), so more than the 2 cores; each worker and instance
- * costs a process start, and on 2 cores 3 did as well as 4 on less CPU (2: slower).
+ * Workers of the embedded run, each with a reference server of its own: more than the 2 cores, since the
+ * run mostly waits (generation, sync waits, fetch deadlines), yet each worker costs a process start.
  */
 export const embeddedWorkers = 3;
 
