@@ -1,21 +1,20 @@
 /**
- * The call log of client grading (`serve --grade-clients`, issue 14 item 3): every request the
- * sandbox receives, per caller, as the facts the client rules need: when it started and ended on
- * the server's clock, its operation, Idempotency-Key, a digest of its JSON body, its answer (status,
- * code, Retry-After, try-on id) or that the client dropped it, and browser signs. The API key is
- * never kept: a caller is its account, or a short digest of an unknown key, and the key is redacted
- * wherever else the request carried it (redact.ts). What is kept is bounded per account
- * (call-buckets.ts), and each text of a record in length.
+ * The call log of client grading (`serve --grade-clients`): every request the sandbox receives, per
+ * caller, as the facts the client rules need. The API key is never kept (redact.ts); what is kept is
+ * bounded per account (call-buckets.ts), and each text of a record in length.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { operations } from '../../contract/api-types.gen.ts';
+import { operationOf as documentedOperationOf } from '../../contract/operation-of.ts';
 import type { Clock } from '../domain/clock.ts';
 import { fingerprint } from '../domain/idempotency.ts';
 import { bearerToken } from '../domain/api-keys.ts';
 import { CallBuckets, defaultRecordLimits, type NotKept, type RecordLimits } from './call-buckets.ts';
 import { bounded, redact, redactPath, secretsOf } from './redact.ts';
 
-export type Operation = 'createTryOn' | 'createTryOnSync' | 'getTryOn' | 'uploadImage' | 'getAccount' | 'other';
+/** The documented operation a request exercised (openapi.yaml's operationId), or `other`. */
+export type Operation = keyof operations | 'other';
 
 export interface CallRecord {
   readonly seq: number;
@@ -42,18 +41,19 @@ export interface CallRecord {
   readonly browserSigns: readonly string[];
 }
 
-const tryOnPath = /^\/api\/v1\/tryons\/([^/]+)$/;
 /** The longest path kept as it was sent; a longer one is cut, with its length and a digest (redact.ts, `bounded`). */
 const maxPathChars = 256;
 const maxIdempotencyKeyChars = 200;
 
-function operationOf(method: string, path: string): Operation {
-  if (method === 'POST' && path === '/api/v1/tryons') return 'createTryOn';
-  if (method === 'POST' && path === '/api/v1/tryons/sync') return 'createTryOnSync';
-  if (method === 'GET' && tryOnPath.test(path)) return 'getTryOn';
-  if (method === 'POST' && path === '/api/v1/images') return 'uploadImage';
-  if (method === 'GET' && path === '/api/v1/account') return 'getAccount';
-  return 'other';
+/** The operation of a request by openapi.yaml's routes (operation-of.ts); `rawPath` is its path without query. */
+function operationOf(method: string, rawPath: string): Operation {
+  if (!rawPath.startsWith('/')) return 'other';
+  try {
+    const found = documentedOperationOf(method, `http://sandbox${rawPath}`);
+    return (found?.operationId as keyof operations | undefined) ?? 'other';
+  } catch {
+    return 'other';
+  }
 }
 
 /** A caller's name for a request whose key did not resolve to an account: never the key itself. */
@@ -116,16 +116,17 @@ export class CallLog {
       const secrets = secretsOf(request.headers.authorization);
       const path = bounded(redactPath(rawPath, secrets), maxPathChars);
       const idempotencyKey = request.headers['idempotency-key'];
+      const operation = operationOf(request.method, rawPath);
       const record: CallRecord = {
         seq: ++this.#seq,
         caller: anonymousCaller(request.headers.authorization),
         method: request.method,
         path,
-        operation: operationOf(request.method, path),
+        operation,
         idempotencyKey:
           typeof idempotencyKey === 'string' ? bounded(redact(idempotencyKey, secrets), maxIdempotencyKeyChars) : undefined,
         bodyDigest: undefined,
-        tryOnId: tryOnPath.exec(path)?.[1],
+        tryOnId: operation === 'getTryOn' ? path.slice(path.lastIndexOf('/') + 1) : undefined,
         startedAt: this.clock.now(),
         endedAt: undefined,
         status: undefined,
@@ -135,7 +136,6 @@ export class CallLog {
         dropped: false,
         browserSigns: browserSignsOf(request, secrets),
       };
-      if (record.tryOnId === 'sync') record.tryOnId = undefined;
       this.#inFlight.add(record);
       this.#byRequest.set(request, record);
       // A response closed before it finished: the client dropped the connection (its timeout, or a
