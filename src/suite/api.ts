@@ -23,6 +23,14 @@ export interface StartOptions {
   readonly keep?: readonly number[];
 }
 
+/**
+ * Polls a test declares for one wait for a final state (`Api.waitFinal`): "Most results are ready in
+ * under 30 seconds", polled every 2.5 s. It bounds the declared cost (plan, allowance), not the wait.
+ */
+export const pollsPerWait = 12;
+/** The same for a generation that outlasts the sync wait of about 55 s. */
+export const pollsPerSlowWait = 40;
+
 /** A fresh Idempotency-Key, valid by the spec's pattern. */
 export const newIdempotencyKey = (): string => `tc-${randomBytes(12).toString('base64url')}`;
 

@@ -1,15 +1,12 @@
 /**
- * Credits (spec: What the service does, Pricing; Account credits; States and transitions rule 3;
- * Errors, INSUFFICIENT_CREDITS and START_FAILED; Authentication 3). One credit per finished
- * try-on; failures, refused starts, 429s and replays cost nothing; an account's first key brings 20
- * credits, once. Balances come from the run's balance reader (GET /account's shape is not shown): in
- * a run that reads none, the test whose only point is the charge skips, and the others judge their
- * answers first and end inconclusive at the balance comparison.
+ * Credits (spec: Pricing; Account credits): one per finished try-on, nothing for failures, refused
+ * starts, 429s or replays, 20 with an account's first key. Without a balance reader a test that only
+ * checks a charge skips, and the others end inconclusive at the comparison.
  */
 import { describe, expect, inject } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import type { RequirementId } from '../contract/requirements.ts';
-import { Api, balanceIfRead, newIdempotencyKey, noBalance, requireBalance } from './api.ts';
+import { Api, balanceIfRead, newIdempotencyKey, noBalance, pollsPerWait, requireBalance } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { precondition } from './rules.ts';
 import { raisedLimits, type Actor } from './target.ts';
@@ -23,8 +20,6 @@ interface Answer {
   readonly code?: unknown;
 }
 
-/** Polls one wait for a final state takes at the spec's 2-3 s: most results come within 30 s. */
-const pollsPerWait = 12;
 /** Try-ons the balance test starts: more where credits are test credits (test control). */
 const chargedStarts = inject('suiteConfig').control !== undefined ? 5 : 3;
 

@@ -1,16 +1,13 @@
 /**
- * Idempotency-Key (spec: POST /tryons rules 3-4; POST /tryons/sync "same idempotency behaviour";
- * Errors rule 2; openapi.yaml x-point idempotency-retention, idempotency-in-flight,
- * idempotency-different-body, sync-pick-up). "Reusing an Idempotency-Key returns the earlier try-on
- * instead of starting or charging again", and "one key can never be charged twice"; what the spec
- * leaves open (a reuse while the first request is in flight, with another body, after a long time,
- * after an error) is recorded, and only the rules above are judged there.
+ * Idempotency-Key (spec: POST /tryons rules 3-4; Errors rule 2): a reused key returns the earlier
+ * try-on and is never charged twice. What the spec leaves open (a reuse in flight, with another body,
+ * after a long time or an error) is recorded, not judged.
  */
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { documentedLimits } from '../contract/rate-limits.ts';
 import { scenarios, type ScenarioName } from '../fixtures/scenarios.ts';
-import { Api, balanceIfRead, newIdempotencyKey, noBalance, urlBody } from './api.ts';
+import { Api, balanceIfRead, newIdempotencyKey, noBalance, pollsPerSlowWait, pollsPerWait, urlBody } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { precondition } from './rules.ts';
 import type { Actor } from './target.ts';
@@ -25,10 +22,6 @@ interface Answer {
   readonly error?: unknown;
 }
 
-/** Polls one wait for a final state takes at the spec's 2-3 s: most results come within 30 s. */
-const pollsPerWait = 12;
-/** The same for a generation that outlasts the sync wait of about 55 s. */
-const pollsPerSlowWait = 40;
 /** A test that waits out a slow generation and two sync waits of about 55 s, at documented limits. */
 const slowTestMs = 360_000;
 

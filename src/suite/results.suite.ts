@@ -7,7 +7,7 @@
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { makeGarmentImage, makePersonPhoto, type FixtureFormat } from '../fixtures/images.ts';
-import { Api } from './api.ts';
+import { Api, pollsPerWait } from './api.ts';
 import { exercised } from './alternatives.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import type { Typical } from './cost.ts';
@@ -22,8 +22,6 @@ interface Answer {
   readonly code?: unknown;
 }
 
-/** Polls one wait for a final state takes at the spec's 2-3 s: most results come within 30 s. */
-const pollsPerWait = 12;
 const day = 24 * 3600;
 /** Ordinary try-ons tried for one success: the spec lets any of them fail ("any failure while the image is made"). */
 const attempts = 3;

@@ -1,16 +1,11 @@
 /**
- * POST /tryons/sync (spec: POST /tryons/sync; States and transitions rule 5; openapi.yaml x-point
- * sync-pick-up). 200 with the final state when the try-on finishes within the wait, 202 with a
- * pollUrl when it does not, after about the wait; the try-on keeps running after a 202 or a dropped
- * connection, and a repeat with the same key picks it back up without a second charge.
- *
- * The wait is judged against the 55 s the spec documents. A target that declares another wait
- * through test control (`syncWaitMs`) is judged against what it declares, and the requirement is
- * then reported inconclusive: "not verified at the documented value".
+ * POST /tryons/sync (spec: POST /tryons/sync): 200 when the try-on finishes within the wait, else 202
+ * with a pollUrl; the try-on keeps running, and a repeat with the same key picks it up uncharged.
+ * The wait is judged at the documented 55 s; one a target declares through test control is inconclusive.
  */
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
-import { Api, balanceIfRead, newIdempotencyKey, noBalance } from './api.ts';
+import { Api, balanceIfRead, newIdempotencyKey, noBalance, pollsPerSlowWait, pollsPerWait } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
@@ -23,10 +18,6 @@ interface Answer {
   readonly message?: unknown;
 }
 
-/** Polls one wait for a final state takes at the spec's 2-3 s: most results come within 30 s. */
-const pollsPerWait = 12;
-/** The same for a generation that outlasts the sync wait of about 55 s. */
-const pollsPerSlowWait = 40;
 /** A test that waits out a slow generation and sync waits of about 55 s, at documented limits. */
 const slowTestMs = 360_000;
 /** The spec's sync wait: "Sync wait | about 55 seconds, then 202". */
