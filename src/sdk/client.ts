@@ -28,7 +28,10 @@ export interface CallOptions {
 }
 
 export interface StartOptions extends CallOptions {
-  /** The try-on's Idempotency-Key; default a new one. Pass your own to resume a try-on after a crash: the server returns the same one, charged once. */
+  /**
+   * The try-on's Idempotency-Key; default a new one. Pass your own to resume a try-on after a crash: the
+   * server returns the same one, charged once.
+   */
   readonly idempotencyKey?: string;
 }
 

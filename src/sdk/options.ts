@@ -33,7 +33,10 @@ export interface TryOnClientOptions {
   readonly giveUpAfterMs?: number;
   /** Retries after the first attempt; default 3 (waits of 1, 2 and 4 s), at most 5. */
   readonly maxRetries?: number;
-  /** A Retry-After longer than this is not waited: the call ends with the error instead of retrying early. Default 65 s. */
+  /**
+   * A Retry-After longer than this is not waited: the call ends with the error instead of retrying early.
+   * Default 65 s.
+   */
   readonly maxRetryAfterMs?: number;
   /** An undici dispatcher (Agent, ProxyAgent, MockAgent); default undici's global one. */
   readonly dispatcher?: Dispatcher;

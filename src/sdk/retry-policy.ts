@@ -6,7 +6,10 @@
  * is present, wait that long instead."
  */
 
-/** Statuses retried with the same request. 409 IDEMPOTENCY_KEY_IN_USE is the reference server's "the first request with this key is still running" (implementation-defined); it carries Retry-After. */
+/**
+ * Statuses retried with the same request. 409 IDEMPOTENCY_KEY_IN_USE is the reference server's "the first
+ * request with this key is still running" (implementation-defined); it carries Retry-After.
+ */
 export const retryStatuses: ReadonlySet<number> = new Set([429, 500, 502, 503, 409]);
 
 /** The spec's backoff, one step per retry; its length is the number of retries ("stop after a few attempts"). */

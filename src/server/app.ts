@@ -34,7 +34,10 @@ import { openSqliteStore } from './store/sqlite-store.ts';
 export interface ReferenceServer {
   readonly app: FastifyInstance;
   readonly context: ServerContext;
-  /** The callers' requests, when the server grades them (`gradeClients`); `gradeClients(…)` in client-grade/grade.ts judges them. */
+  /**
+   * The callers' requests, when the server grades them (`gradeClients`); `gradeClients(…)` in
+   * client-grade/grade.ts judges them.
+   */
   readonly callLog: CallLog | undefined;
   /** Listens on `host:port` (port 0: ephemeral) and returns the base URL, e.g. `http://127.0.0.1:8787`. */
   listen(host: string, port: number): Promise<string>;
@@ -52,7 +55,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   const waiters = new SyncWaiters();
   const callLog = options.gradeClients ? new CallLog(clock) : undefined;
   const logger = options.logger ?? false;
-  // A request id is only read by the log; without one, the same id for every request instead of a new string each (issue 15).
+  // A request id is only read by the log; without a log, one id for every request, not a new string each.
   const ids = logger ? {} : { genReqId: () => 'req' };
   const app = Fastify({ logger, bodyLimit: settings.maxJsonBodyBytes, ...ids, ...transportOptions(settings) });
   let listeningUrl = options.publicUrl ?? 'http://127.0.0.1';
@@ -113,21 +116,16 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     callLog,
   };
 
-  // request.accountId is set by authentication; not a request decoration: fastify's request
-  // constructor sets every decoration on every request it makes, through a keyed store that is
-  // megamorphic in a server of several contexts (issue 15: 0.2 us of a read in a perf profile).
+  // request.accountId is set by authentication, not declared as a request decoration: fastify's request
+  // constructor would set every decoration on every request, a cost on the hot path.
   installTransportGuards(app, settings);
   callLog?.install(app);
   // Other routes take a multipart body as multipart's parser did (unread, no body), and refuse it themselves.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   installErrorHandling(app, (error) => app.log.error({ err: error }, 'unexpected error'));
   tryOnRoutes(app, context);
-  // Multipart only in the uploads' own context: the plugin adds an async onResponse hook to every
-  // route of the context it is registered in (issue 15: the hot path pays for nothing it does not use).
-  // Not awaited: fastify loads the context when the server boots (listen), as it loads any plugin.
-  // Awaiting the registration here (the instance is a thenable) left every later process.nextTick
-  // in the process building its tick object on V8's slow path (Runtime_DefineKeyedOwnPropertyInLiteral,
-  // map migrations): 8-9 % of the CPU of a GET /tryons/{id} in a perf profile, and none without it.
+  // Multipart only in the uploads' own context: the plugin adds an async onResponse hook to every route
+  // of its context. Not awaited: fastify loads it at boot (listen), and awaiting it here slows every nextTick.
   app.register(async (uploads) => {
     uploads.removeContentTypeParser('multipart/form-data');
     await uploads.register(multipart);

@@ -1,10 +1,9 @@
 /**
  * `tryon-conformance/server`: the reference server in-process, for an integrator's own tests.
- *
- *   const server = await createReferenceServer({ dbPath: ':memory:', settings: withDefaults(), controlToken: 'secret' });
- *   const origin = await server.listen('127.0.0.1', 0); // the API at `${origin}/api/v1`, test control at `${origin}/_control`
- *   …
- *   await server.close();
+ * @example
+ * const server = await createReferenceServer({ dbPath: ':memory:', settings: withDefaults(), controlToken: 't' });
+ * const origin = await server.listen('127.0.0.1', 0); // API at `${origin}/api/v1`, control at `${origin}/_control`
+ * await server.close();
  */
 export { createReferenceServer, type ReferenceServer } from './app.ts';
 export { defaultSettings, withDefaults, type DecodeBudget, type ServerOptions, type ServerSettings, type TrustedOrigin } from './config.ts';

@@ -1,10 +1,8 @@
 /**
- * For the tests of the Markdown the toolkit writes (report.md, the step summary, client-grade.md):
- * the text GitHub would still read as Markdown once fenced code blocks, code spans and
- * backslash-escaped characters are taken out. Whatever link, image, raw HTML or autolink a target
- * smuggled in would have to show there. A small scanner of CommonMark's and GFM's rules for these
- * constructs and table cells, not a renderer: code spans are paired within a line or cell (the
- * writers never span lines).
+ * For the tests of the Markdown the toolkit writes (report.md, the step summary, client-grade.md): the text
+ * GitHub would still read as Markdown once fenced code blocks, code spans and backslash escapes are taken
+ * out, where any link, image, raw HTML or autolink a target smuggled in would show. A small scanner of
+ * CommonMark's and GFM's rules, not a renderer: code spans pair within a line or cell (writers never span lines).
  */
 
 /** `md` without its fenced code blocks (3+ backticks, up to 3 spaces in, closed by as many or more). */

@@ -1,11 +1,9 @@
 /**
- * A tiny event hook between the suite and the progress line: the suite's pacer says when it waits
- * on a rate limit (`new Pacer({ onWait: (bucket, ms) => progressEvents.emit('wait', { bucket, ms }) })`),
- * and the progress reporter shows a countdown. Only types come from vitest: both sides can load it.
- *
- * vitest runs the suite in a worker process and reporters in the main one, so in a vitest run the
- * worker also calls `forwardProgressEvents()` (progress-bridge.ts), which sends each event to the
- * reporter as a test artifact of type {@link waitArtifactType}.
+ * A tiny event hook between the suite and the progress line: the suite's pacer says when it waits on a rate
+ * limit (`progressEvents.emit('wait', { bucket, ms })`), and the progress reporter shows a countdown. Only
+ * types come from vitest, so both sides can load it. In a vitest run the suite's worker also calls
+ * `forwardProgressEvents()` (progress-bridge.ts) to send each event to the main process's reporter as a
+ * test artifact of type {@link waitArtifactType}.
  */
 import type { TestArtifactBase } from 'vitest';
 
@@ -48,7 +46,10 @@ export class ProgressEvents {
     return () => set.delete(listener);
   }
 
-  /** Tells every listener; a listener that throws never reaches the caller (the pacer must not fail for a progress line). */
+  /**
+   * Tells every listener; a listener that throws never reaches the caller (the pacer must not fail for a
+   * progress line).
+   */
   emit<K extends ProgressEventName>(name: K, event: ProgressEventMap[K]): void {
     for (const listener of this.#listeners.get(name) ?? []) {
       try {

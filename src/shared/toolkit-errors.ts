@@ -1,7 +1,8 @@
 /**
- * Errors of the toolkit itself (family 3 of ARCHITECTURE.md): bad flags, bad configuration,
- * an unreachable target, and a setup that fails before any test starts (test control answering
- * wrongly, the key refused, the fixture host down): one line and exit 2, never a finding. Each has a stable code and the exit status the CLI ends with.
+ * Errors of the toolkit itself, apart from API errors and findings: bad flags, bad configuration, an
+ * unreachable target, and a setup that fails before any test starts (test control answering wrongly, the
+ * key refused, the fixture host down): one line and exit 2, never a finding. Each has a stable code and the
+ * exit status the CLI ends with.
  */
 import { terminalLine } from './escape.ts';
 

@@ -1,8 +1,7 @@
 /**
- * The client rules of the spec, each judged over one caller's requests as the sandbox saw them
- * (issue 14, item 3). One plain function per requirement of the catalogue; each returns every
- * occasion it could judge (a pass or a failure with the requests as evidence). A rule that found no
- * occasion is "not exercised", never a pass.
+ * The client rules of the spec, each judged over one caller's requests as the sandbox saw them. One plain
+ * function per requirement of the catalogue; each returns every occasion it could judge (a pass or a failure
+ * with the requests as evidence). A rule that found no occasion is "not exercised", never a pass.
  */
 import type { RequirementId } from '../../contract/requirements.ts';
 import type { CallRecord } from './call-log.ts';

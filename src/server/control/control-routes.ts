@@ -1,5 +1,5 @@
 /**
- * The test-control extension (design brief, "Test control"; described in openapi-control.yaml).
+ * The test-control extension (described in openapi-control.yaml).
  * Off /api/v1, and registered only when a control token is configured. Like Stripe's test helpers:
  * accounts with their first key, key rotation and revocation, credits, per-account limits, the
  * clock, the server's settings, and what `.test` host names resolve to.

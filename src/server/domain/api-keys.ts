@@ -29,8 +29,8 @@ const secretLength = 32;
 
 /**
  * The lookup id of a well-formed key (`keyPattern` with this server's prefix), or undefined for a
- * malformed one. Read by hand, not by the pattern: every authenticated request reads its key
- * (issue 15); api-keys.test.ts checks the two agree.
+ * malformed one. Read by hand, not by the pattern, since every authenticated request reads its key;
+ * api-keys.test.ts checks the two agree.
  */
 export function lookupIdOf(key: string): string | undefined {
   // The prefix is lowercase letters, so the first `_live_` ends it.
@@ -50,7 +50,7 @@ function every(text: string, from: number, to: number, test: (c: number) => bool
 }
 
 export function hashKey(key: string): Buffer {
-  // The one-shot hash: no Hash object per request (issue 15; every authenticated request hashes).
+  // The one-shot hash: no Hash object per request (every authenticated request hashes).
   return hash('sha256', key, 'buffer');
 }
 
@@ -69,7 +69,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 /**
  * What follows `Bearer ` in an Authorization header, unchecked, or undefined: where only a
  * well-formed key matters, `lookupIdOf` checks its form (a key has no white space), so this is
- * `bearerToken` without a second pattern per request (issue 15).
+ * `bearerToken` without a second pattern per request.
  */
 export function bearerPart(header: string | undefined): string | undefined {
   return header !== undefined && header.startsWith('Bearer ') ? header.slice(7) : undefined;

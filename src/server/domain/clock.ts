@@ -33,7 +33,10 @@ export class AdvanceableClock implements Clock {
     return Math.max(0, latestInstantMs - 24 * 3_600_000 - this.now());
   }
 
-  /** Moves the clock forward (test control: "advance the clock"); a move past the headroom changes nothing and throws. */
+  /**
+   * Moves the clock forward (test control: "advance the clock"); a move past the headroom changes nothing
+   * and throws.
+   */
   advance(ms: number): number {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the clock only moves forward');
     if (ms > this.headroomMs()) throw new RangeError('the clock cannot move past the end of year 9999');

@@ -1,9 +1,7 @@
 /**
- * Items that each wait a given time before they are handed on, for the generation queue's engine
- * latency (issue 15: ten thousand pending try-ons cost no timer, closure or set entry each). Items
- * are kept in one first-in-first-out list per wait length: every item of a list waits as long, so
- * the list is in the order its items fall due and only its first item needs a timer. An item costs
- * two array slots (the item and its due time).
+ * Items that each wait a given time before they are handed on, for the generation queue's engine latency,
+ * so a pending try-on costs no timer, closure or set entry. One first-in-first-out list per wait length: its
+ * items fall due in order, so only its first needs a timer; an item costs two array slots (item, due time).
  */
 export class DueLists<T> {
   readonly #lists = new Map<number, DueList<T>>();

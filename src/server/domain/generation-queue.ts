@@ -27,7 +27,7 @@ const failureMessage = 'The try-on could not be generated. Your credit has been 
 
 export class GenerationQueue {
   readonly #waiting: Array<() => void> = [];
-  /** Try-ons waiting out their latency: one timer per latency, not one per try-on (issue 15). */
+  /** Try-ons waiting out their latency: one timer per latency, not one per try-on. */
   readonly #latency = new DueLists<string>((tryOnId) => void this.#run(tryOnId));
   #running = 0;
   #closed = false;

@@ -1,8 +1,8 @@
 /**
- * Idempotency-Key (spec: POST /tryons header table and rules 3-4; design brief "Where the spec is
- * silent"). A key is scoped to the account, shared by both create endpoints, bound only when a
- * try-on is created, and kept 24 hours. While the first request with a key is still creating its
- * try-on, the key is "in flight" here, in memory: a crash loses nothing, because nothing was bound.
+ * Idempotency-Key (spec: POST /tryons header table and rules 3-4). A key is scoped to the account,
+ * shared by both create endpoints, bound only when a try-on is created, and kept 24 hours. While the
+ * first request with a key is still creating its try-on, the key is "in flight" here, in memory: a
+ * crash loses nothing, because nothing was bound.
  */
 import { createHash } from 'node:crypto';
 

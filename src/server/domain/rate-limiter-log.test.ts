@@ -4,7 +4,7 @@ import { append, RateLimiter, requestAt, windowMs, type Bucket, type RateDecisio
 
 const emptyLog = (): WindowLog => ({ times: [], counts: [], head: 0, count: 0 });
 
-/** The limiter as it was before its log was run-length encoded: one timestamp per request. The model the limiter must match. */
+/** The model the limiter must match: a plain log of one timestamp per request. */
 class OneEntryPerRequest {
   readonly #log = new Map<string, { times: number[]; head: number }>();
 

@@ -52,11 +52,9 @@ export function requestAt(log: WindowLog, n: number): number | undefined {
 }
 
 /**
- * Sliding-window log limiter; memory is bounded by the limits themselves, and by one entry per
- * millisecond of the window whatever the limits (issue 15: with limits raised to millions a
- * minute, a log of one entry per request kept the garbage collector busy). Expired entries are
- * dropped from the front by moving `head` and compacted now and then, so a request costs O(1)
- * amortised.
+ * Sliding-window log limiter; memory is bounded by the limits, and by one entry per millisecond of the
+ * window whatever the limits (so raised limits do not keep the garbage collector busy). Expired entries are
+ * dropped from the front by moving `head` and compacted now and then: O(1) amortised per request.
  */
 export class RateLimiter {
   readonly #logs: Record<Bucket, Map<string, WindowLog>> = { starts: new Map(), polls: new Map(), uploads: new Map() };

@@ -1,14 +1,8 @@
 /**
- * Held sync requests (spec: POST /tryons/sync). A waiter is woken by the generation queue's
- * "finished" notice, never by polling the store, or by its deadline.
- *
- * A held request costs one small record here: its try-on id, its deadline, what answers it (the
- * route's reply) and the one function that answers every waiter of the route (issue 15: ten
- * thousand held requests under 250 MiB): no closure of its own. Deadlines are kept in one list per
- * wait length, in the order they fall due (every waiter of a list waits as long), behind one timer
- * per list: no timer, promise or abort signal per request. The waiters of one try-on are chained
- * from the first, so the index by try-on holds no array per try-on. A waiter let go (its client
- * left) is unlinked at once and keeps nothing alive.
+ * Held sync requests (spec: POST /tryons/sync). A waiter is woken by the generation queue's "finished" notice,
+ * never by polling the store, or by its deadline. A held request costs one small record (try-on id, deadline,
+ * reply) and no closure, timer, promise or abort signal of its own: deadlines sit in one list per wait length
+ * behind one timer, and the waiters of a try-on are chained from the first. A waiter let go is unlinked at once.
  */
 export type WaitOutcome = 'finished' | 'timeout';
 

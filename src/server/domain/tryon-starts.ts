@@ -153,7 +153,7 @@ async function obtain(
   if (!fetched.ok) throw new ApiError(fetched.code, `${who}ImageUrl: ${fetched.reason}`);
   const inspected = await deps.inspect(fetched.bytes, accountId);
   if (!inspected.ok) {
-    // A JPEG or PNG that would cost too much to decode "cannot be used for a try-on" (issue 13).
+    // A JPEG or PNG that would cost too much to decode "cannot be used for a try-on".
     const code = inspected.overBudget ? 'IMAGE_REJECTED' : inspected.code;
     throw new ApiError(code, `${who}ImageUrl: ${inspected.reason}`, code === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});
   }

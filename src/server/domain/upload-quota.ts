@@ -1,11 +1,8 @@
 /**
- * The per-account storage quota of uploads (an implementation choice: the spec names no storage
- * limit, but 30 uploads a minute of up to 4 MB each would let one account store about 6 GiB an
- * hour). An upload counts from its upload until its id expires 24 hours later, so the quota is a
- * sliding 24-hour window of uploaded bytes. Over it, POST /images gets 429 RATE_LIMITED (the spec's
- * "too many requests … wait `Retry-After` seconds") with Retry-After until enough of the account's
- * uploads expire for this one to fit; an image larger than the whole quota never fits, and gets
- * 413 IMAGE_TOO_LARGE, which a client does not retry unchanged.
+ * The per-account storage quota of uploads, an implementation choice: the spec names no storage limit, yet
+ * 30 uploads a minute of 4 MB would let one account store about 6 GiB an hour. A sliding 24-hour window of
+ * uploaded bytes (an id expires after 24 h). Over it, POST /images gets 429 RATE_LIMITED with Retry-After
+ * until enough uploads expire; an image larger than the whole quota gets 413 IMAGE_TOO_LARGE (no retry helps).
  */
 import { ApiError } from '../api-errors.ts';
 import type { ServerSettings } from '../config.ts';

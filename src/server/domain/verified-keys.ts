@@ -1,9 +1,8 @@
 /**
- * Keys already found to match their stored hash (spec: Authentication 1, 4; issue 15: every
- * authenticated request hashed its key). Remembered by the key record they matched, so the same key
- * presented again is compared with itself, in constant time, instead of being hashed again. A record
- * read again from the store (a rotation or revocation drops it from the read cache,
- * store/read-cache.ts) starts unverified. Memory only: the store still keeps nothing but the hash.
+ * Keys already found to match their stored hash (spec: Authentication 1, 4), so a key presented again is
+ * compared with itself in constant time instead of hashed on every request. Remembered by the key record
+ * they matched: a record read again from the store (a rotation or revocation drops it from the read cache)
+ * starts unverified. Memory only: the store still keeps nothing but the hash.
  */
 import type { KeyRecord } from '../store/store.ts';
 import { keyMatches } from './api-keys.ts';

@@ -1,9 +1,8 @@
 /**
- * Bearer-key authentication (spec: Authentication 1, 3, 4): a missing, malformed or revoked key is
- * 401 INVALID_API_KEY. Runs in onRequest, before the body is read. A callback hook, not an async
- * one: no promise per request (issue 15). A refusal still goes to the error handler a microtask
- * later, as it did from an async hook: the answer's framing (whether the connection closes after it,
- * routes/transport.ts) reads how much of the request has arrived by then, so it stays the same.
+ * Bearer-key authentication (spec: Authentication 1, 3, 4): a missing, malformed or revoked key is 401
+ * INVALID_API_KEY. Runs in onRequest, before the body is read, as a callback hook: no promise per request.
+ * A refusal still reaches the error handler a microtask later, as from an async hook, so the answer's
+ * framing (routes/transport.ts), which reads how much of the request has arrived, stays the same.
  */
 import type { onRequestHookHandler } from 'fastify';
 import { ApiError } from '../api-errors.ts';
@@ -16,7 +15,10 @@ export function refuseLater(done: (error?: Error) => void, error: Error): void {
   queueMicrotask(() => done(error));
 }
 
-/** The account of a request's `Authorization` header, or undefined when its key is missing, malformed, unknown or revoked. */
+/**
+ * The account of a request's `Authorization` header, or undefined when its key is missing, malformed,
+ * unknown or revoked.
+ */
 export function accountOf(ctx: ServerContext, authorization: string | undefined): string | undefined {
   // A header that bearerToken would refuse (white space in the key) leaves no well-formed key either.
   const key = bearerPart(authorization);

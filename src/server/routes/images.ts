@@ -54,7 +54,7 @@ export function imageRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 }
 
-/** 413 from the declared Content-Length alone, before a byte of the body is read (issue 13). */
+/** 413 from the declared Content-Length alone, before a byte of the body is read. */
 function refuseLongBody(maxBody: number): onRequestHookHandler {
   return async (request) => {
     const declared = Number(request.headers['content-length']);

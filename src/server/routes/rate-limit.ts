@@ -60,8 +60,8 @@ export function admission(ctx: ServerContext, bucket: Bucket): (request: Fastify
 }
 
 /**
- * `admission` as one onRequest hook (issue 15: one hook per request instead of two), so it runs
- * before the body is read. The same order and the same answers as the two hooks had.
+ * `admission` as one onRequest hook (one hook per request, not one for each check), so it runs
+ * before the body is read, with the same order and answers as two hooks would give.
  */
 export function authenticateAndLimit(ctx: ServerContext, bucket: Bucket): onRequestHookHandler {
   const admit = admission(ctx, bucket);

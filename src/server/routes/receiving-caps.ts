@@ -1,16 +1,9 @@
 /**
- * Caps on the connections still sending their request, so that one client cannot lock out others.
- * A connection counts from accept until its current request has fully arrived; a connection
- * waiting for its answer (a held sync request) or idle between requests does not (the sync wait and
- * the keep-alive timeout bound those). Clients are told apart by address (IPv6: by /64 prefix).
- *
- * - One client may have `maxReceivingPerClient` connections sending at once: a burst of quick
- *   requests fits, however many connections it opens at the same moment.
- * - Of those, `maxSlowPerClient` may have been sending for longer than `slowAfterMs` (slow bodies,
- *   slowloris headers). A new connection of a client at that bound is refused at accept, and the
- *   newest slow connections over it are refused at the next check (every `deadlineCheckMs`).
- * - All clients together may have `maxReceivingTotal` sending.
- * A refused connection gets 503 UNAVAILABLE with Retry-After (transport.ts) and is closed.
+ * Caps on the connections still sending their request, so one client cannot lock out others. A connection
+ * counts from accept until its request has fully arrived (held and idle ones are bounded by the sync wait and
+ * keep-alive timeout). Clients are told apart by address (IPv6: by /64). Per client `maxReceivingPerClient`
+ * sending, of which `maxSlowPerClient` for longer than `slowAfterMs`; in all `maxReceivingTotal`. A refused
+ * connection gets 503 UNAVAILABLE with Retry-After (transport.ts) and is closed.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -26,9 +26,9 @@ export const jsonType = 'application/json; charset=utf-8';
 const finishedBodies = new WeakMap<TryOnRecord, { readonly publicUrl: string; readonly body: string }>();
 
 /**
- * `tryOnView` for GET /tryons/{id} as the JSON it is sent as, made once per finished record (issue
- * 15): a final state never changes, and the store's read cache hands back the same record until it
- * drops it. Nothing in the view reads the clock (a result URL's expiry shows at the URL, not in the read).
+ * `tryOnView` for GET /tryons/{id} as the JSON it is sent as, made once per finished record: a final state
+ * never changes, and the store's read cache hands back the same record until it drops it. Nothing in the
+ * view reads the clock (a result URL's expiry shows at the URL, not in the read).
  */
 export function readBody(tryOn: TryOnRecord, publicUrl: string): string {
   if (tryOn.status === 'pending') return JSON.stringify(tryOnView(tryOn, publicUrl));

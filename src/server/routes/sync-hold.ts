@@ -1,12 +1,8 @@
 /**
- * Holding POST /tryons/sync (spec: sync): 200 with the final state if the try-on finishes within
- * the wait, else 202 with pollUrl. A repeat with the same key lands here too, and so picks the
- * try-on back up.
- *
- * While held, the request keeps only its waiter (domain/sync-waiters.ts: its try-on id, its reply
- * and its deadline): the handler has returned, so nothing of the start (images, closures) stays
- * reachable, and the route's one wake function and one close listener serve every held request
- * (issue 15: no closure per held request). A client that disconnects is let go at once, unanswered.
+ * Holding POST /tryons/sync (spec: sync): 200 with the final state if the try-on finishes within the wait,
+ * else 202 with pollUrl; a repeat with the same key lands here too, and picks the try-on back up. A held
+ * request keeps only its waiter (domain/sync-waiters.ts), and the route's one wake function and one close
+ * listener serve every held request. A client that disconnects is let go at once, unanswered.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';

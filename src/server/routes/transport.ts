@@ -1,25 +1,9 @@
 /**
- * The HTTP edge below the routes (issue 13: hostile input costs little, and every answer is in the
- * envelope). Node's HTTP parser and fastify answer some requests before any route runs; here each
- * of those answers becomes `{error, code}` too, and the connection is closed cleanly after it:
- *
- * - a request the parser cannot read (request line, headers, chunked framing): 400 INVALID_REQUEST;
- *   headers over Node's size limit: 400 INVALID_REQUEST;
- * - a request whose headers and body do not all arrive within the deadline: 408 REQUEST_TIMEOUT;
- * - an `Expect` other than `100-continue`: 400 INVALID_REQUEST; `CONNECT`: 404 NOT_FOUND (there is
- *   no endpoint at an authority);
- * - an HTTP/1.1 request without a `Host` header: 400 INVALID_REQUEST (RFC 9112, 3.2: a server
- *   MUST answer it 400; Node would, with an empty body);
- * - more connections still sending their request than a client, or the server, may hold
- *   (receiving-caps.ts): 503 UNAVAILABLE with Retry-After;
- * - a request that arrives while the server shuts down: 503 UNAVAILABLE with Retry-After;
- * - a request whose client half-closes before all of it arrived: 400 INVALID_REQUEST (Node reports
- *   most of those as parser errors, but drops, unanswered, one it paused at an `Upgrade` header);
- * - a URL fastify cannot decode, or a path parameter over its length: 404 NOT_FOUND (no endpoint,
- *   or no try-on, has that id).
- *
- * A response sent before the request body was read to its end closes the connection, so a refused
- * request's body (a bad key, a 429, a 413) is never drained.
+ * The HTTP edge below the routes: what Node's parser and fastify answer before any route runs is in the
+ * `{error, code}` envelope too, and the connection closes cleanly after. Unreadable or oversized head, a bad
+ * `Expect`, no `Host` (RFC 9112 3.2), a half-close mid-request: 400 INVALID_REQUEST; not all arrived by the
+ * deadline: 408; over the receiving caps or during shutdown: 503 with Retry-After; CONNECT, an undecodable URL
+ * or an over-long parameter: 404. An answer sent before the body was read closes the connection, undrained.
  */
 import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -42,7 +26,7 @@ export function transportOptions(settings: ServerSettings): FastifyHttpOptions<S
     // The server fastify would make (http.createServer with these deadlines), with one listener that
     // notes each connection's request for the caps, checks the answer to one that declares a body
     // (closeIfAnsweredEarly), and answers a request without Host or during shutdown, before fastify
-    // routes it (issue 15: no second 'request' listener, no WeakMap write and no onSend hook per request).
+    // routes it (no second 'request' listener, no WeakMap write and no onSend hook per request).
     serverFactory: (route: RequestListener) => {
       const server: EdgeServer = createServer(
         {
@@ -151,7 +135,7 @@ export function declaresBody(headers: IncomingHttpHeaders): boolean {
  * A response sent while the request body is still arriving ends the connection after it, and the
  * rest of the body is never read: Node would otherwise drain it to keep the connection alive.
  * Checked as the head is written, whoever writes it (a route, an error, fastify's own 404), for the
- * requests that declare a body only: no hook, and nothing at all on a read (issue 15).
+ * requests that declare a body only: no hook, and nothing at all on a read.
  */
 function closeIfAnsweredEarly(request: IncomingMessage, response: ServerResponse): void {
   const writeHead = response.writeHead;

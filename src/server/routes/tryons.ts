@@ -28,15 +28,10 @@ export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
       .catch((error: unknown) => reply.send(error));
   });
 
-  // Callback style (issue 15): no promise and no hook per read. GET has no body to wait for, so the
-  // route admits the request itself (authentication, then the rate limit) instead of in an
-  // onRequest hook: fastify runs nothing between the two for a GET. A refusal leaves a microtask
-  // later, as from the hook and the async handler before, and so does the answer to a request
-  // that declares a body: the framing of the answer (routes/transport.ts) reads whether the request
-  // has fully arrived when its head is written. A request without a body (no Content-Length, no
-  // Transfer-Encoding: nearly every read) has all arrived with its headers, so its answer, the JSON
-  // string made once per finished try-on (representations.ts), goes at once, as the bench's bare
-  // fastify floor answers.
+  // Callback style: no promise and no hook per read. GET has no body to wait for, so the route admits the
+  // request itself (authentication, then the rate limit) instead of an onRequest hook. A refusal, and the
+  // answer to a request that declares a body, leave a microtask later, since the framing (transport.ts)
+  // reads whether the request has all arrived; a bodiless read's answer (representations.ts) goes at once.
   const admitPoll = admission(ctx, 'polls');
   app.get<{ Params: { id: string } }>('/api/v1/tryons/:id', (request, reply) => {
     let body: string;

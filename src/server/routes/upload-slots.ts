@@ -1,10 +1,8 @@
 /**
- * A bound on the upload bodies held in memory at once, so that parallel uploads cannot grow the
- * server without limit: an upload takes a slot before the first byte of its body is read and gives
- * it back once its answer has gone (the body is read, decoded and stored in between). Slots are
- * bounded in total, per account and per client address; an upload over a bound waits, unread (its
- * connection's flow control holds the rest of the body in the client), in arrival order, and is
- * refused when no slot came free within the wait or when too many of its account already wait.
+ * A bound on the upload bodies held in memory at once, so parallel uploads cannot grow the server without
+ * limit: an upload takes a slot before its body is read and gives it back once its answer has gone. Slots are
+ * bounded in total, per account and per client address; an upload over a bound waits unread, in arrival
+ * order, and is refused when no slot came free in time or too many of its account already wait.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../api-errors.ts';

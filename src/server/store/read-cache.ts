@@ -1,15 +1,9 @@
 /**
- * A read cache in front of a Store, for the reads every request makes (issue 15: the hot path of
- * GET /tryons/{id}): a key by its lookup id, an account's limits, and a finished try-on.
- *
- * It sits in front of the store, so every write reaches it whoever makes it (the API, test control,
- * the generation queue): a key change of an account (rotation, revocation, a new account's first
- * key) drops every cached key, a change of limits drops that account's limits, and a try-on is
- * cached only once it is final (success or failed never change: the store moves a try-on only out of
- * pending), and forgotten at every sweep, which deletes try-ons past their retention. This process
- * is the store's only writer, so nothing changes behind the cache's back. A new Store method that
- * writes keys, limits or try-ons must drop them here too (read-cache.test.ts lists the methods, so a
- * new one is noticed).
+ * A read cache in front of a Store for the reads every request makes: a key by its lookup id, an account's
+ * limits, and a finished try-on. Every write goes through it (this process is the store's only writer): a
+ * key change drops every cached key, a limits change that account's limits; a try-on is cached only once
+ * final, and forgotten at every sweep. A new Store method that writes keys, limits or try-ons must drop them
+ * here too (read-cache.test.ts lists the methods, so a new one is noticed).
  */
 import type { AccountLimits, KeyRecord, Store, TryOnRecord } from './store.ts';
 

@@ -1,14 +1,9 @@
 /**
- * The SQLite store's retention sweep (Store.sweep): what is past its retention is deleted in one
- * transaction, and free pages are then given back to the file system, a bounded amount per sweep.
- *
- * The ledger is the balance (the sum of an account's rows), so its rows are never just deleted:
- * each account's settled rows older than the record retention are folded into one carry-forward
- * row (kind 'adjust', ref `carry:<account>`) holding their sum. A row is settled when nothing can
- * still refer to it: a grant or an adjustment, or the rows of a reservation that was given back or
- * whose try-on succeeded. A reservation of a pending try-on, or of a start still under way, stays,
- * so that its refund or release still finds it. A final try-on is deleted only once no ledger row
- * names it, so crash recovery never takes a folded reservation for an orphan.
+ * The SQLite store's retention sweep (Store.sweep): what is past retention goes in one transaction, then a
+ * bounded amount of free pages goes back to the file system. The ledger is the balance, so an account's
+ * settled rows past retention (nothing can still refer to them) fold into one carry-forward row (kind
+ * 'adjust', ref `carry:<account>`). A final try-on goes only once no ledger row names it, so crash recovery
+ * never takes a folded reservation for an orphan.
  */
 import type Database from 'better-sqlite3';
 import { giveBackFreePages } from './sqlite-file.ts';

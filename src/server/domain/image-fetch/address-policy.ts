@@ -54,8 +54,8 @@ export function isPublicUnicast(ip: string): boolean {
 }
 
 /**
- * Whether an address is loopback: 127.0.0.0/8, ::1, or IPv4-mapped 127.x (design brief, "Safety on
- * these machines"). The test safety net allows these and nothing else.
+ * Whether an address is loopback: 127.0.0.0/8, ::1, or IPv4-mapped 127.x. The test safety net allows
+ * these and nothing else.
  */
 export function isLoopback(ip: string): boolean {
   return addressRange(ip) === 'loopback';

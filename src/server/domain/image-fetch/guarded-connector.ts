@@ -41,8 +41,8 @@ export class OutboundConnectionRefusedError extends Error {
 /**
  * An undici connector pinned to one checked address (spec "POST /tryons" rule 2: "must not point at a
  * private address" must hold for the address actually dialled, so there is no second lookup), with the
- * safety net of design brief "Safety on these machines": `guard(ip)` runs before any socket exists, and
- * a refusal never reaches `openSocket`. The host undici asks for is ignored on purpose.
+ * test safety net: `guard(ip)` runs before any socket exists, and a refusal never reaches `openSocket`.
+ * The host undici asks for is ignored on purpose.
  */
 export function createGuardedConnector(
   target: PinnedTarget,

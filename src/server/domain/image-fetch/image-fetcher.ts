@@ -14,7 +14,7 @@ import { checkImageUrl, type UrlCheck } from './url-rules.ts';
 
 /**
  * undici's Client, loaded on the first fetch: most servers of a run never fetch an image URL, and
- * loading undici costs about 0.2 s of CPU at start-up (issue 15).
+ * loading undici slows start-up.
  */
 let clientClass: Promise<typeof Client> | undefined;
 const undiciClient = (): Promise<typeof Client> => (clientClass ??= import('undici').then((undici) => undici.Client));
@@ -59,15 +59,11 @@ const allowEveryAddress: ConnectGuard = () => true;
 type Failure = Extract<FetchOutcome, { ok: false }>;
 
 /**
- * The reference server's image URL fetcher (spec "POST /tryons" rule 2, and Errors INVALID_IMAGE_URL,
- * IMAGE_DOWNLOAD_FAILED, IMAGE_TOO_LARGE).
- *
- * Order: the static URL rules (no lookup, no connection); then one lookup through the injected
- * resolver, where any answer outside public unicast makes the URL invalid (the URL points at a private
- * address, whatever the DNS indirection: INVALID_IMAGE_URL, not a download failure); then one
- * connection pinned to the first answer, with SNI and certificate checks against the name. Redirects
- * and any status but 200 fail; the deadline covers the whole transfer; the size cap applies to
- * `content-length` and again while streaming. The image type is the caller's business.
+ * The reference server's image URL fetcher (spec "POST /tryons" rule 2; Errors INVALID_IMAGE_URL,
+ * IMAGE_DOWNLOAD_FAILED, IMAGE_TOO_LARGE). The static URL rules first; then one lookup, where any answer
+ * outside public unicast makes the URL invalid whatever the DNS indirection; then one connection pinned to
+ * the first answer, with SNI and certificate checks against the name. Redirects and any status but 200 fail;
+ * the deadline covers the whole transfer; the size cap applies to `content-length` and again while streaming.
  */
 export function createImageFetcher(options: ImageFetcherOptions): ImageFetcher {
   const timeoutMs = options.timeoutMs ?? imageFetchDefaults.timeoutMs;

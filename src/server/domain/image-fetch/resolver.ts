@@ -2,8 +2,7 @@ import { lookup } from 'node:dns/promises';
 
 /**
  * Turns a host name into the addresses it stands for (spec "POST /tryons" rule 2: the fetcher must
- * know every address before it may connect). Injected, because DNS does not resolve on test machines
- * (design brief, "Safety on these machines").
+ * know every address before it may connect). Injected, because DNS does not resolve on test machines.
  */
 export type Resolver = (hostname: string) => Promise<readonly string[]>;
 

@@ -4,15 +4,11 @@ import { isPublicUnicast } from './address-policy.ts';
 import type { Resolver } from './resolver.ts';
 
 /**
- * The resolver convention of the test-control extension (openapi-control.yaml, `PUT /names/{name}`):
- * a run tells the server what a host name resolves to, so it can send image URLs whose *name* points
- * at a private address (spec "POST /tryons" rule 2: an image URL "must not point at a private
- * address", whatever the DNS indirection).
- *
- * Names live under `.test` (RFC 6761 §6.2), so they never reach real DNS; answers are only ever
- * private, loopback or reserved addresses (and the documentation ranges), so a server that wrongly
- * connects stays on its own machine or goes nowhere. The table is per server, like DNS itself:
- * every account's image URLs resolve through it, and runs use random names, so tests never collide.
+ * The resolver convention of the test-control extension (openapi-control.yaml, `PUT /names/{name}`): a run
+ * sets what a `.test` name resolves to, to send image URLs whose *name* points at a private address (spec
+ * "POST /tryons" rule 2). `.test` never reaches real DNS (RFC 6761 §6.2), and answers are only private,
+ * loopback, reserved or documentation addresses, so a server that wrongly connects stays on its machine.
+ * The table is per server, like DNS; runs use random names, so tests never collide.
  */
 
 /** Ranges an answer may lie in; an IPv4-mapped IPv6 answer (`::ffff:a.b.c.d`) is judged by its IPv4 address. */

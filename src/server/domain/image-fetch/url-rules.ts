@@ -19,19 +19,11 @@ const localZones = ['localhost', 'local', 'home.arpa', 'internal', 'localdomain'
 const dnsLabel = /^[a-z0-9_-]{1,63}$/;
 
 /**
- * The static image URL rules of spec "POST /tryons" rule 2 and the Errors table (INVALID_IMAGE_URL:
- * "URL not HTTPS, custom port, or private address"), checked without resolving or connecting.
- *
- * - The URL must parse, use `https:`, carry no userinfo and use the default port (`:443` written out is
- *   the default port).
- * - IP literals are judged by their range. WHATWG parsing has already turned every IPv4 spelling
- *   (`2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`, percent-encoded, full-width digits, trailing
- *   dot) into dotted decimal, and IPv6 into its compressed form, so one check covers them all.
- * - Names must be well-formed DNS names with at least one dot and outside the local zones: a
- *   single-label name is completed by the resolver's search domains, which point inside the network.
- *
- * `trustedOrigin` (design brief, "Fixture host") is one exact origin, scheme + host + port, exempt from
- * the port, private-address and local-name rules. The scheme and userinfo rules still apply to it.
+ * The static image URL rules of spec "POST /tryons" rule 2 and Errors INVALID_IMAGE_URL ("URL not HTTPS,
+ * custom port, or private address"), checked without resolving or connecting: `https:`, no userinfo, the
+ * default port; an IP literal judged by its range (WHATWG parsing has already normalised every IPv4 and IPv6
+ * spelling); a name well-formed, with a dot, outside the local zones (one label goes to the search domains).
+ * `trustedOrigin`, one exact origin, is exempt from the port, private-address and local-name rules.
  */
 export function checkImageUrl(raw: string, trustedOrigin?: string): UrlCheck {
   let url: URL;

@@ -1,5 +1,5 @@
 /**
- * The decode budget (issue 13; openapi.yaml `uploadImage` x-reference-server): an image is refused
+ * The decode budget (openapi.yaml `uploadImage` x-reference-server): an image is refused
  * before decoding when its headers show it would cost more than the budget allows.
  */
 import type { DecodeBudget } from '../../config.ts';

@@ -1,6 +1,6 @@
 /**
- * The decode pool (issue 13: decoding bounded in time, and one account's uploads never take the
- * whole pool): real worker threads, real sharp.
+ * The decode pool (decoding bounded in time, and one account's uploads never take the whole pool):
+ * real worker threads, real sharp.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { makePersonPhoto, randomBytes, truncated } from '../../../fixtures/images.ts';

@@ -1,13 +1,9 @@
 /**
- * Image decoding off the main thread (issue 13: decoding is bounded in time, and uploads never
- * starve each other). A small pool of worker threads decodes one image each. Every job has a
- * deadline: libvips stops itself at the worker's timeout, and if the worker still has not answered
- * at the deadline it is terminated and replaced. Jobs wait in one queue per account and are taken
- * round-robin, and one account may hold at most `size − 1` workers, so another account always
- * finds one; an account with too many waiting gets `busy`.
- *
- * Why worker threads and not the libuv pool alone: a worker can be terminated, its JavaScript
- * heap is its own, and the pool's size, not the number of requests, bounds how many decodes run.
+ * Image decoding off the main thread, bounded in time, where uploads never starve each other. A small pool
+ * of worker threads (unlike the libuv pool, each can be terminated and has its own heap) decodes one image
+ * each. Every job has a deadline: libvips stops itself, and a worker still silent at the deadline is
+ * replaced. Jobs wait in one queue per account, taken round-robin; an account holds at most `size − 1`
+ * workers, so another always finds one, and one with too many waiting gets `busy`.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -75,9 +71,7 @@ export class DecodePool {
   /**
    * Starts the first worker (loading sharp takes a second on a busy machine, which no upload should
    * wait for) and resolves when it is ready; with `all`, starts every worker and waits for all.
-   * Without `all` the others start when a decode first needs one, that is when two run at once
-   * (issue 15: each worker is a V8 isolate of about 15 MiB of RSS, which a server that has not
-   * decoded two images at once does not need); that first decode waits for its worker, once.
+   * Otherwise the others start when two decodes first run at once, since each worker costs memory.
    */
   async warm(all = false): Promise<void> {
     if (this.#closed) return;

@@ -1,13 +1,8 @@
 /**
- * The full decodes that went through, remembered by a digest of the bytes (issue 15). A decode is
- * a function of the bytes alone, and clients upload the same image again and again (the suite's
- * fixtures, an integrator's test photos): each of those decoded every pixel again in a decode
- * worker, 10-40 ms of CPU per upload. Only a decode that went through is remembered; one that
- * failed (corrupt data), ran out of time or found its account's queue full is never reused, so
- * what one account sends cannot change another's answer. The decodes themselves are not shared
- * while they run: each goes through the decode pool under its own account (decode-pool.ts).
- *
- * Bounded by entries, least recently used first out.
+ * The full decodes that went through, by a digest of the bytes: a decode depends on the bytes alone, and
+ * clients upload the same image again and again. Only a decode that went through is remembered (never one
+ * that failed, timed out or found its queue full), so what one account sends cannot change another's
+ * answer; decodes still running are not shared. Bounded by entries, least recently used first out.
  */
 import type { DecodeOutcome } from './decode-pool.ts';
 import { ResultCache } from './result-cache.ts';

@@ -1,10 +1,8 @@
 /**
- * What an image will cost to decode, read from its headers alone (issue 13: images are judged
- * before they are decoded). PNG: IHDR (PNG spec 11.2.2) and every chunk's length and type (5.3),
- * with compressed metadata (zTXt, iTXt, iCCP) inflated under one shared output cap. JPEG: the
- * frame header (ITU T.81 B.2.2) and the number of scans (B.2.3), found by walking the markers
- * (entropy-coded data never holds an unescaped marker, B.1.1.5). Linear in the file size, never
- * in the declared pixel count.
+ * What an image will cost to decode, read from its headers alone, before any decode. PNG: IHDR (PNG spec
+ * 11.2.2) and every chunk's length and type (5.3), compressed metadata (zTXt, iTXt, iCCP) inflated under one
+ * shared cap. JPEG: the frame header (ITU T.81 B.2.2) and the number of scans (B.2.3), found by walking the
+ * markers (B.1.1.5). Linear in the file size, never in the declared pixel count.
  */
 import { inflateSync } from 'node:zlib';
 import type { ImageFormat } from './image-format.ts';

@@ -1,12 +1,8 @@
 /**
- * The last few results of a deterministic generation, by a digest of its inputs (issue 15). The
- * composite engine gives the same bytes for the same person photo and garment, and a run of the
- * suite (or an integrator's client against `serve`) starts many try-ons from the same two uploads:
- * each of those made the same image again, 40-60 ms of sharp per try-on. A hit returns the earlier
- * promise, so try-ons of the same inputs made at the same time share one generation too.
- *
- * Bounded by entries, least recently used first out; a result that failed to generate is not kept
- * (the next try-on tries again).
+ * The last few results of a deterministic generation, by a digest of its inputs: the composite engine gives
+ * the same bytes for the same photo and garment, and runs start many try-ons from the same two uploads. A hit
+ * returns the earlier promise, so simultaneous try-ons of the same inputs share one generation. Bounded by
+ * entries, least recently used first out; a failed result is not kept (the next try-on tries again).
  */
 import { createHash } from 'node:crypto';
 
