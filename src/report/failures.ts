@@ -57,7 +57,10 @@ function withDiff(message: string, expected: string | undefined, received: strin
 
 const maxMessageChars = 4000;
 
-/** A failed test's errors as a failure's text: the assertion behind a failed property when vitest kept it as `cause`. */
+/**
+ * A failed test's errors as a failure's text: the assertion behind a failed property when vitest kept it
+ * as `cause`.
+ */
 export function failureOfError(errors: readonly ErrorLike[], meta: TaskMeta): FailureText {
   const first = errors[0];
   if (first === undefined) return { message: 'the test failed without an error message' };
