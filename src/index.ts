@@ -6,7 +6,7 @@
  * when asked, prints nothing unless given a log, and leaves the process's signals alone.
  */
 import type { Reporter } from 'vitest/node';
-import { conductRun } from './cli/run.ts';
+import { conductRun } from './cli/conduct-run.ts';
 import { parseRunFlags } from './cli/run-config.ts';
 import type { Report } from './report/model.ts';
 import type { ReportFiles } from './report/write-report.ts';
@@ -68,15 +68,16 @@ export interface ConformanceRun {
  * with the CLI's one-line message, before anything is sent.
  */
 export async function runConformance(options: RunConformanceOptions = {}): Promise<ConformanceRun> {
-  // The CLI's own parser, so that both take the same options with the same checks; no environment.
-  const request = parseRunFlags(runFlagsOf(options), {});
+  // The CLI's own parser, so that both take the same options with the same checks; of the environment
+  // only where kept files go (TRYON_CACHE, TRYON_CACHE_DIR), as for the CLI.
+  const request = parseRunFlags(runFlagsOf(options), { TRYON_CACHE: process.env.TRYON_CACHE, TRYON_CACHE_DIR: process.env.TRYON_CACHE_DIR });
   if (request === 'help') throw new Error('runConformance: unreachable (no --help)');
   const log = options.log ?? ((): void => undefined);
   const silent: Reporter = {};
   const done = await conductRun(request, {
     log,
     warn: log,
-    reporters: () => (options.reporters === undefined ? [silent] : [...options.reporters]),
+    reporters: options.reporters ?? [silent],
     writeReport: options.reportDir !== undefined,
     ...(options.signal !== undefined && { signal: options.signal }),
   });

@@ -19,7 +19,7 @@ export function cacheDirOf(root: string): string {
 }
 
 /** The folder of kept files for the toolkit at `root`, or undefined when `TRYON_CACHE=off`. */
-export function keptDirOf(root: string, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+export function keptDirOf(root: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (env.TRYON_CACHE === 'off') return undefined;
   return env.TRYON_CACHE_DIR || cacheDirOf(root);
 }

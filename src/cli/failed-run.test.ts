@@ -15,7 +15,7 @@ vi.mock('./preflight.ts', () => ({
     throw failure.error;
   },
 }));
-const { conductRun } = await import('./run.ts');
+const { conductRun } = await import('./conduct-run.ts');
 const { parseRunFlags } = await import('./run-config.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'tryon-failed-run-'));
@@ -31,7 +31,7 @@ describe('conductRun on an error of its own', () => {
   it('writes a report that names the error, with the outcome error and exit 2', async () => {
     failure.error = new RangeError('Maximum call stack size exceeded');
     const warned: string[] = [];
-    const io = { log: () => undefined, warn: (line: string) => void warned.push(line), reporters: () => [], writeReport: true };
+    const io = { log: () => undefined, warn: (line: string) => void warned.push(line), reporters: [], writeReport: true };
     const done = await conductRun(request(), io);
     expect({ exitCode: done.exitCode, outcome: done.report.summary.outcome }).toEqual({ exitCode: 2, outcome: 'error' });
     const written = JSON.parse(readFileSync(done.written?.files.json ?? '', 'utf8')) as { errors: Array<{ message: string }> };
@@ -43,12 +43,12 @@ describe('conductRun on an error of its own', () => {
   it('warns on one line with the controls of a message the target chose shown, never obeyed', async () => {
     failure.error = new TypeError('bad \x1b]0;pwned\x07 answer\x9b2J');
     const warned: string[] = [];
-    await conductRun(request(), { log: () => undefined, warn: (line: string) => void warned.push(line), reporters: () => [] });
+    await conductRun(request(), { log: () => undefined, warn: (line: string) => void warned.push(line), reporters: [] });
     expect(warned).toEqual(['run: stopped on an error of its own: TypeError: bad \\x1b]0;pwned\\x07 answer\\x9b2J']);
   });
 
   it('still throws a setup problem as its ToolkitError (one line, exit 2, no report)', async () => {
     failure.error = new ToolkitError('UNREACHABLE', 'run: nothing answers at http://127.0.0.1:9/api/v1: ECONNREFUSED');
-    await expect(conductRun(request(), { log: () => undefined, reporters: () => [], writeReport: true })).rejects.toBe(failure.error);
+    await expect(conductRun(request(), { log: () => undefined, reporters: [], writeReport: true })).rejects.toBe(failure.error);
   });
 });

@@ -95,17 +95,6 @@ export class RunStop {
 }
 
 /**
- * Creates something (a vitest instance) and removes the SIGINT and SIGTERM listeners it added:
- * vitest's own exit the process a millisecond after a signal, before any report could be written.
- */
-export async function withoutSignalListeners<T>(create: () => Promise<T>): Promise<T> {
-  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
-  const made = await create();
-  for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.off(s, l);
-  return made;
-}
-
-/**
  * An error of vitest's pool that the stop itself caused: a Ctrl-C reaches the worker too, and one
  * that gets it before the suite has loaded (no listener yet) dies of it. Not an error of the run.
  */

@@ -1,10 +1,13 @@
 /**
- * `run` flags and environment → a frozen SuiteConfig (house style: parsed once, at the edge).
+ * `run` flags and environment → one frozen run request, defaults filled (parsed once, at the edge).
  * Secrets come from the environment (`TRYON_API_KEY`, …); flags for them exist but are discouraged
  * because they end up in shell history.
  */
-import { defaultCreditBudget, type Profile, type SuiteConfig } from '../suite/config.ts';
+import { keptDirOf } from '../cache/kept-files.ts';
+import { defaultCreditBudget, type Profile } from '../suite/config.ts';
 import { defaultGenerationSeconds } from '../run/estimate.ts';
+import { embeddedShape, type RunRequest } from '../run/run-request.ts';
+import { packageRoot } from '../run/suite-project.ts';
 import { parseFlags } from './parse-flags.ts';
 import { ToolkitError } from '../shared/toolkit-errors.ts';
 
@@ -41,18 +44,16 @@ run:
                            wall time (default ${defaultGenerationSeconds}: the spec gives no typical figure)
   -h, --help               this help`;
 
-export interface RunRequest {
-  /** Without a base URL the embedded target is used; its URLs are filled in when it starts. */
-  readonly config: Omit<SuiteConfig, 'baseUrl'> & { readonly baseUrl?: string };
+/** The `run` command as asked: the run itself, and what only the command line does with it. */
+export interface RunCommand extends RunRequest {
+  /** Print the plan and send nothing. */
   readonly plan: boolean;
-  readonly grep?: string;
-  readonly reportRoot?: string;
-  /** Seconds the target takes to make a try-on, for the plan's estimate (src/run/estimate.ts); its default when absent. */
-  readonly generationSeconds?: number;
+  /** A file that gets report.md appended (GitHub Actions' `GITHUB_STEP_SUMMARY`). */
+  readonly stepSummary?: string;
 }
 
-/** Parses `run` flags; throws a USAGE ToolkitError for anything off. */
-export function parseRunFlags(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): RunRequest | 'help' {
+/** Parses `run` flags and the `TRYON_*` environment; throws a USAGE ToolkitError for anything off. */
+export function parseRunFlags(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): RunCommand | 'help' {
   const f = parseFlags('run', argv, {
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
@@ -98,8 +99,7 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
   if (balancePath !== undefined && !/^(\/[^/]+)+$|^[^./][^.]*(\.[^.]+)*$/.test(balancePath)) {
     throw new ToolkitError('USAGE', `run: --balance-path must be a JSON pointer (/credits) or a dotted path (data.credits), got '${balancePath}'`);
   }
-  const config = Object.freeze({
-    ...(baseUrl !== undefined && { baseUrl: baseUrl.replace(/\/$/, '') }),
+  const options = {
     ...(apiKey !== undefined && { apiKey }),
     ...(secondApiKey !== undefined && { secondApiKey }),
     ...(revokedApiKey !== undefined && { revokedApiKey }),
@@ -113,14 +113,19 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     ...(f.path !== undefined && { path: f.path }),
     ...(f['num-runs'] !== undefined && { numRuns: whole('--num-runs', f['num-runs'], 1, 100_000) }),
     profile: f.profile as Profile,
-  });
-  return {
+  };
+  const config = Object.freeze(embedded ? embeddedShape(options) : { baseUrl: baseUrl.replace(/\/$/, ''), ...options });
+  const keptDir = keptDirOf(packageRoot, env);
+  return Object.freeze({
     config,
+    embedded,
     plan: f.plan,
     ...(f.grep !== undefined && { grep: f.grep }),
-    ...(f['report-dir'] !== undefined && { reportRoot: f['report-dir'] }),
+    reportRoot: f['report-dir'] ?? 'reports',
     ...(f['generation-seconds'] !== undefined && { generationSeconds: seconds('--generation-seconds', f['generation-seconds'], 3_600) }),
-  };
+    ...(keptDir !== undefined && { keptDir }),
+    ...(env.GITHUB_STEP_SUMMARY && { stepSummary: env.GITHUB_STEP_SUMMARY }),
+  });
 }
 
 function seconds(flag: string, raw: string, max: number): number {

@@ -13,6 +13,7 @@ import type { CreditPlan } from '../suite/conformance.ts';
 import type { Cost, Value } from '../suite/cost.ts';
 import { earlierRunCandidates, readEarlierRun } from './earlier-run.ts';
 import { makePlan, type EstimateInputs, type Plan, type PlannedTest } from './plan.ts';
+import type { RunRequest } from './run-request.ts';
 import { packageRoot, suiteProject } from './suite-project.ts';
 
 /** The tests of the conformance project as declared (by full name), optionally narrowed like `--grep`. */
@@ -20,18 +21,10 @@ export async function collectPlannedTests(config: SuiteConfig, grep?: string): P
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest('test', { ...suiteProject, project: [...suiteProject.project], watch: false, provide: { suiteConfig: config } });
   try {
-    return await collectedTests(vitest, grep);
+    return (await collectionOf(vitest, grep)).tests;
   } finally {
     await vitest.close();
   }
-}
-
-/**
- * The tests `vitest` collects (nothing is sent), as the plan reads them. `run` collects on the
- * vitest instance that then runs the suite, so the files are transformed once.
- */
-export async function collectedTests(vitest: Vitest, grep?: string): Promise<PlannedTest[]> {
-  return (await collectionOf(vitest, grep)).tests;
 }
 
 /** The tests `vitest` collects, and whether every file loaded (a collection with errors is not kept: collection-cache.ts). */
@@ -84,13 +77,15 @@ export function planOf(tests: PlannedTest[], config: SuiteConfig, inputs: Estima
 }
 
 /**
- * An earlier run for the estimate of a run with test control (src/run/earlier-run.ts): the latest
- * report under `reportRoot`, else the repository's reference run, of the same kind of target and profile.
+ * What the estimate of a run of `config` starts from: the generation time when the request gives
+ * one, and with test control an earlier run (earlier-run.ts), the latest report under the report
+ * root, else the repository's reference run, of the same kind of target and profile.
  */
-export async function earlierRunFor(config: SuiteConfig, embedded: boolean, reportRoot = 'reports'): Promise<EstimateInputs> {
-  if (config.control === undefined) return {};
-  const earlier = await readEarlierRun(earlierRunCandidates(resolve(reportRoot), packageRoot), embedded, config.profile);
-  return earlier === undefined ? {} : { earlier };
+export async function estimateInputsFor(config: SuiteConfig, request: RunRequest): Promise<EstimateInputs> {
+  const generation = request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds };
+  if (config.control === undefined) return { ...generation };
+  const earlier = await readEarlierRun(earlierRunCandidates(resolve(request.reportRoot), packageRoot), request.embedded, config.profile);
+  return { ...(earlier !== undefined && { earlier }), ...generation };
 }
 
 /** What the worker needs of the plan: the credits held per test, and the budget that would run each test not granted. */

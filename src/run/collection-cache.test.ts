@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SuiteConfig } from '../suite/config.ts';
 import type { PlannedTest } from './plan.ts';
-import { cacheDirOf } from '../cache/kept-files.ts';
+import { cacheDirOf, keptDirOf } from '../cache/kept-files.ts';
 import { collectionCacheFor, collectionKey, type SuiteLocation } from './collection-cache.ts';
 
 let root: string;
@@ -71,34 +71,36 @@ describe('collectionKey', () => {
 });
 
 describe('collectionCacheFor', () => {
-  const env = () => ({ TRYON_CACHE_DIR: join(root, 'cache') });
+  const dir = () => join(root, 'cache');
 
   it('keeps, reads back and forgets the tests of a collection', () => {
-    const cache = collectionCacheFor(location, config, undefined, env());
+    const cache = collectionCacheFor(location, config, undefined, dir());
     expect(cache?.read()).toBeUndefined();
     cache?.write(tests);
-    expect(collectionCacheFor(location, { ...config, seed: 7 }, undefined, env())?.read()).toEqual(tests);
+    expect(collectionCacheFor(location, { ...config, seed: 7 }, undefined, dir())?.read()).toEqual(tests);
     cache?.forget();
     expect(cache?.read()).toBeUndefined();
   });
 
   it('reads nothing for another key, and nothing from an entry that does not parse', () => {
-    collectionCacheFor(location, config, undefined, env())?.write(tests);
-    expect(collectionCacheFor(location, { ...config, profile: 'quick' }, undefined, env())?.read()).toBeUndefined();
-    const cache = collectionCacheFor(location, config, undefined, env());
+    collectionCacheFor(location, config, undefined, dir())?.write(tests);
+    expect(collectionCacheFor(location, { ...config, profile: 'quick' }, undefined, dir())?.read()).toBeUndefined();
+    const cache = collectionCacheFor(location, config, undefined, dir());
     writeFileSync(cache?.file ?? '', '{"version":1,"tests":');
     expect(cache?.read()).toBeUndefined();
   });
 
   it('does not apply without test control, nor with TRYON_CACHE=off', () => {
     const { control: _control, ...remote } = config;
-    expect(collectionCacheFor(location, remote, undefined, env())).toBeUndefined();
-    expect(collectionCacheFor(location, config, undefined, { ...env(), TRYON_CACHE: 'off' })).toBeUndefined();
+    expect(collectionCacheFor(location, remote, undefined, dir())).toBeUndefined();
+    const off = keptDirOf(root, { TRYON_CACHE: 'off', TRYON_CACHE_DIR: dir() });
+    expect({ off, cache: collectionCacheFor(location, config, undefined, off) }).toEqual({ off: undefined, cache: undefined });
+    expect(keptDirOf(root, { TRYON_CACHE_DIR: dir() })).toBe(dir());
   });
 
   it('leaves no entry and throws nothing when it cannot write', () => {
     write('blocked', 'a file where the cache directory would be');
-    const cache = collectionCacheFor(location, config, undefined, { TRYON_CACHE_DIR: join(root, 'blocked', 'cache') });
+    const cache = collectionCacheFor(location, config, undefined, join(root, 'blocked', 'cache'));
     expect(() => cache?.write(tests)).not.toThrow();
     expect(cache?.read()).toBeUndefined();
     expect(readdirSync(root)).not.toContain('cache');

@@ -1,23 +1,14 @@
 /**
- * The suite's collection for a run's plan, kept by content (issue 15: a full embedded run in 20 s).
- * Collecting the suite for the plan imports every file in a worker of its own before the run starts
- * (2-3 s of a 20-second run on 2 cores). What it gives depends only on the suite's files and the
- * configuration it is collected with, so a run with test control keeps it under a key made of both
- * and the next such run plans from it without collecting.
- *
- * Kept only for targets with test control (the embedded server, or one that offers it): there the
- * plan's grant cannot cost money. A run that planned from a kept collection compares it with the
- * tests it then collected itself (collection-check.ts); a difference is an error of the run, and
- * the entry is removed. `TRYON_CACHE=off` turns the cache off; `TRYON_CACHE_DIR` moves it.
- *
- * The key: the text of every file the suite's files and the vitest config reach by relative
- * imports (module-graph.ts), the tool's version, the project, `--grep`, and the configuration
- * without its seed (a seed changes what a run sends, not which tests it declares).
+ * The suite's collection for a run's plan, kept by content so that the next run with test control
+ * plans without importing every file first. Only with test control, where the grant costs no money;
+ * a run planned from a kept entry checks it against its own collection (collection-check.ts).
+ * The key covers every file the suite reaches, the tool's version, the project, `--grep` and the
+ * configuration without its seed (a seed changes what a run sends, not which tests it declares).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { keepFile, keptDirOf, removeQuietly } from '../cache/kept-files.ts';
+import { keepFile, removeQuietly } from '../cache/kept-files.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import { stableJson } from './collection-check.ts';
 import { reachableFiles } from './module-graph.ts';
@@ -46,18 +37,11 @@ export interface SuiteLocation {
 }
 
 /**
- * The cache entry of a run of `config` narrowed by `grep`, or undefined when the cache does not
- * apply: no test control, or `TRYON_CACHE=off`. It lives in the folder of kept files
- * (cache/kept-files.ts: `TRYON_CACHE_DIR`, else the nearest node_modules/.cache).
+ * The cache entry of a run of `config` narrowed by `grep`, in `dir` (the folder of kept files,
+ * cache/kept-files.ts); undefined when the cache does not apply: no test control, or no folder.
  */
-export function collectionCacheFor(
-  location: SuiteLocation,
-  config: SuiteConfig,
-  grep: string | undefined,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): CollectionCache | undefined {
-  const dir = config.control === undefined ? undefined : keptDirOf(location.root, env);
-  if (dir === undefined) return undefined;
+export function collectionCacheFor(location: SuiteLocation, config: SuiteConfig, grep: string | undefined, dir: string | undefined): CollectionCache | undefined {
+  if (config.control === undefined || dir === undefined) return undefined;
   const file = join(dir, `collection-${collectionKey(location, config, grep)}.json`);
   return {
     file,

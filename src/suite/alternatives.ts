@@ -1,8 +1,8 @@
 /**
- * Records which of the spec's alternatives (spec/alternatives.ts: JPEG or PNG, URL or uploaded id,
+ * Records which of the spec's alternatives (contract/alternatives.ts: JPEG or PNG, URL or uploaded id,
  * POST /tryons or /tryons/sync, success or failed) a test's checks of a requirement met, in
  * `task.meta.alternatives`, so the report can say what was seen and mark a requirement checked on
- * only some of them as partially exercised (issue 18).
+ * only some of them as partially exercised.
  */
 import type { Alternative, Dimension } from '../contract/alternatives.ts';
 import type { RequirementId } from '../contract/requirements.ts';

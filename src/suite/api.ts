@@ -164,7 +164,10 @@ export function balanceIfRead(target: SuiteTarget, key: string): Promise<number 
 /** Why a balance comparison was not made: the run reads no balance. */
 export const noBalance = (target: SuiteTarget): string => `${noBalanceReading}: ${describeBalance(target.balanceDecision)}; the charge was not compared`;
 
-/** Skips the test, before it sends anything, when the run reads no balance (a test that compares balances needs one). */
+/**
+ * Skips the test, before it sends anything, when the run reads no balance (a test that compares balances
+ * needs one).
+ */
 export function requireBalance(t: { readonly target: SuiteTarget; skip(reason: string): never }): void {
   if (!t.target.balance) t.skip(`${noBalanceReading}: ${describeBalance(t.target.balanceDecision)}`);
 }

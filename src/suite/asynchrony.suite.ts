@@ -1,10 +1,8 @@
 /**
- * Asynchrony (spec: POST /tryons "Returns immediately; the image is made in the background."; States
- * and transitions: "id is returned immediately; generation runs in the background"). The embedded
- * generation is quick, so a create that waits for the generation looks the same as one that does
- * not; the slow-generation scenario tells them apart: its generation takes the time the target
- * declares (`slowGenerationMs`), and the create must answer long before that, with a try-on still
- * `pending` when first read.
+ * Asynchrony (spec: POST /tryons "Returns immediately; the image is made in the background."; States and
+ * transitions: "id is returned immediately; generation runs in the background"). The slow-generation
+ * scenario tells a create that waits from one that does not: its generation takes the declared
+ * `slowGenerationMs`, and the create must answer long before that, with a try-on still `pending` when read.
  */
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
@@ -16,12 +14,10 @@ const said = (ex: Exchange): string => `${ex.response?.status ?? ex.error} ${ex.
 const statusOf = (ex: Exchange): unknown => (ex.response?.json as { status?: unknown } | undefined)?.status;
 
 /**
- * The share of the declared slow generation a create may take at most. "Returns immediately; the
- * image is made in the background": a create that takes half as long as the generation it starts is
- * not answering before that generation but alongside it. A correct server's create does its checks
- * and stores the try-on; on a target that declares 90 s (the suite's default) half is 45 s, and on
- * the embedded server (4 s) it is 2 s, which is still hundreds of times what its create takes. A
- * target too slow to answer a read within the same share is not judged on this (inconclusive).
+ * The share of the declared slow generation a create may take at most: a create that takes half as long as
+ * the generation it starts answers alongside it, not before it ("Returns immediately"). Half of the default
+ * 90 s, or of the embedded server's 4 s, is still far beyond what a correct create takes. A target too slow
+ * to answer a read within the same share is not judged on this (inconclusive).
  */
 const immediateShare = 0.5;
 

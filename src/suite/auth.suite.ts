@@ -30,7 +30,10 @@ const operations: readonly Operation[] = [
  */
 const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWM4wcUFAAJ6AN0yOm/LAAAAAElFTkSuQmCC', 'base64');
 
-/** A multipart form with the one `file` field, as one buffer with a length, so it is written at once (a streamed FormData is not). */
+/**
+ * A multipart form with the one `file` field, as one buffer with a length, so it is written at once (a
+ * streamed FormData is not).
+ */
 const uploadBoundary = 'tryonConformanceAuthProbe4d2a';
 const uploadForm = Buffer.concat([
   Buffer.from(`--${uploadBoundary}\r\nContent-Disposition: form-data; name="file"; filename="pixel.png"\r\nContent-Type: image/png\r\n\r\n`),

@@ -1,13 +1,9 @@
 /**
- * Spec: POST /tryons, request body (consent, sources, title) and rule 1; Errors (CONSENT_REQUIRED)
- * and Errors rule 5 ("Error codes for a body where both or neither source of an image is given, for a
- * `title` over 120 characters, or for a malformed JSON body: not shown"). Where the spec names no
- * code the suite asks only for a refusal, records the code (t.choose, openapi.yaml x-points
- * both-or-neither-source, title-length, malformed-json, wrong-content-type), and never judges it.
- *
- * A refusal is a 4xx: the request is not started, and a 5xx would tell the client to retry it ("Retry
- * with the same Idempotency-Key on 429, 500, 502, 503", Errors rule 2) though it can never succeed.
- * A 429 judges nothing (the pacer's business), so it makes the test inconclusive.
+ * Spec: POST /tryons, request body (consent, sources, title) and rule 1; Errors (CONSENT_REQUIRED) and rule 5
+ * ("Error codes for a body where both or neither source of an image is given, … or for a malformed JSON body:
+ * not shown"): there the suite asks only for a refusal and records the code (t.choose, openapi.yaml x-points).
+ * A refusal is a 4xx, since a 5xx would tell the client to retry what can never succeed (Errors rule 2). A 429
+ * judges nothing, so it makes the test inconclusive.
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -96,7 +92,8 @@ describe('create body rules', () => {
         const ex = await api.start(actor, body);
         const shown = consent === undefined ? '(missing)' : JSON.stringify(consent);
         if (consent === false) {
-          // "403 | CONSENT_REQUIRED | `consent` was not `true`" (Errors): the boolean false is that case by any reading.
+          // "403 | CONSENT_REQUIRED | `consent` was not `true`" (Errors): the boolean false is that case by
+          // any reading.
           const v = verdict(ex);
           t.must('ERR-CONSENT-REQUIRED', () => expect({ consent: shown, status: v.status, code: v.code }).toEqual({ consent: shown, status: 403, code: 'CONSENT_REQUIRED' }));
           return;

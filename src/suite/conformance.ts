@@ -55,7 +55,10 @@ declare module 'vitest' {
   }
 }
 
-/** What `run` tells the worker of the plan's budget: credits held per test name, and the budget that would run each test not granted. */
+/**
+ * What `run` tells the worker of the plan's budget: credits held per test name, and the budget that would
+ * run each test not granted.
+ */
 export interface CreditPlan {
   readonly holds: Readonly<Record<string, number>>;
   readonly wouldRunAt: Readonly<Record<string, number>>;
@@ -64,7 +67,10 @@ export interface CreditPlan {
 
 export interface ConformanceSpec {
   readonly covers: readonly RequirementId[];
-  /** Capabilities the test needs beyond plain HTTP with one key (defaults to the union of the covered requirements' needs). */
+  /**
+   * Capabilities the test needs beyond plain HTTP with one key (defaults to the union of the covered
+   * requirements' needs).
+   */
   readonly needs?: readonly Capability[];
   /** Credits the test may spend at most. */
   readonly credits?: number;
@@ -83,7 +89,10 @@ export interface ConformanceSpec {
   readonly typical?: Typical;
 }
 
-/** The runs `t.check(property, numRuns)` makes at the run's profile: a quarter of them, at least one, in the quick profile. */
+/**
+ * The runs `t.check(property, numRuns)` makes at the run's profile: a quarter of them, at least one, in the
+ * quick profile.
+ */
 export function profiledRuns(numRuns: number, config: Pick<SuiteConfig, 'profile' | 'numRuns'> = inject('suiteConfig')): number {
   return config.numRuns ?? (config.profile === 'quick' ? Math.max(1, Math.ceil(numRuns / 4)) : numRuns);
 }
@@ -118,7 +127,10 @@ export interface ConformanceContext {
   inconclusive(reason: string): never;
   /** Records what the target chose on a point the spec leaves open; never judged. */
   choose(point: string, value: string, requirement?: RequirementId): void;
-  /** With test control, a fresh account of the test's own at the raised limits (isolated balance and uploads); otherwise the primary. */
+  /**
+   * With test control, a fresh account of the test's own at the raised limits (isolated balance and
+   * uploads); otherwise the primary.
+   */
   ownAccount(): Promise<Actor>;
   /** Reserves credits from the run's budget, or skips the test with the reason. */
   reserve(credits: number): void;

@@ -1,8 +1,8 @@
 /**
  * The rest of the contract that a black box can see: the create and read bodies, the documented
  * error lists, the scenario rejections, the account balance, key and URL formats, signed image URLs
- * and result latency (a raised start limit is judged in rate-limits.suite.ts) (spec: Resources, Endpoints, Errors, Authentication, Limits,
- * Versioning, What the service does).
+ * and result latency (a raised start limit is judged in rate-limits.suite.ts). Spec: Resources,
+ * Endpoints, Errors, Authentication, Limits, Versioning, What the service does.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
@@ -20,13 +20,19 @@ const body = (ex: Exchange): Record<string, unknown> => {
 const statusOf = (ex: Exchange) => ex.response?.status ?? ex.error;
 const said = (ex: Exchange): string => `${String(statusOf(ex))} ${ex.response?.text.slice(0, 200) ?? ''}`.trim();
 
-/** "Errors: 400 MISSING_IDEMPOTENCY_KEY, ...; 503 UNAVAILABLE" (POST /tryons), and "Same ... error list" for POST /tryons/sync. */
+/**
+ * "Errors: 400 MISSING_IDEMPOTENCY_KEY, ...; 503 UNAVAILABLE" (POST /tryons), and "Same ... error list" for
+ * POST /tryons/sync.
+ */
 const createErrors = [
   '400 MISSING_IDEMPOTENCY_KEY', '400 INVALID_IMAGE_URL', '400 IMAGE_DOWNLOAD_FAILED', '400 UNSUPPORTED_IMAGE', '400 INVALID_IMAGE_ID',
   '401 INVALID_API_KEY', '402 INSUFFICIENT_CREDITS', '403 CONSENT_REQUIRED', '413 IMAGE_TOO_LARGE',
   '422 PERSON_PHOTO_REJECTED', '422 IMAGE_REJECTED', '422 GARMENT_REJECTED', '429 RATE_LIMITED', '500 INTERNAL_ERROR', '502 START_FAILED', '503 UNAVAILABLE',
 ];
-/** "Errors: 401 INVALID_API_KEY; 404 NOT_FOUND ...; 429 RATE_LIMITED; 500 INTERNAL_ERROR; 503 UNAVAILABLE." (GET /tryons/{id}) */
+/**
+ * "Errors: 401 INVALID_API_KEY; 404 NOT_FOUND ...; 429 RATE_LIMITED; 500 INTERNAL_ERROR; 503 UNAVAILABLE."
+ * (GET /tryons/{id})
+ */
 const getErrors = ['401 INVALID_API_KEY', '404 NOT_FOUND', '429 RATE_LIMITED', '500 INTERNAL_ERROR', '503 UNAVAILABLE'];
 
 /**
@@ -113,7 +119,8 @@ describe('contract', () => {
         const read = await api.get(actor, id);
         unlessTransient(t, read, 'the read of a fresh try-on');
         const r = body(read);
-        // "Response 200 body: `id` (string), `status` (`pending` | `success` | `failed`), `resultUrl` (string or null)".
+        // "Response 200 body: `id` (string), `status` (`pending` | `success` | `failed`), `resultUrl` (string
+        // or null)".
         t.must('GET-RESPONSE-200-BODY', () =>
           expect({ status: statusOf(read), id: r.id, state: ['pending', 'success', 'failed'].includes(String(r.status)), resultUrl: r.resultUrl === null || typeof r.resultUrl === 'string' }).toEqual({
             status: 200,
@@ -173,7 +180,8 @@ describe('contract', () => {
         const { code, error } = body(ex);
         const pair = `${String(statusOf(ex))} ${String(code)}`;
         t.must(id, () => expect(listed, `${what}: ${pair}`).toContain(pair));
-        // "Every error response is JSON of the shape `{ "error": string, "code": string }`"; "`error` is human-readable".
+        // "Every error response is JSON of the shape `{ "error": string, "code": string }`"; "`error` is
+        // human-readable".
         t.must('ERR-ENVELOPE-SHAPE', () => expect({ [what]: typeof code }).toEqual({ [what]: 'string' }));
         t.must('ERR-ERROR-HUMAN-READABLE', () => expect({ [what]: typeof error === 'string' && error.trim().length > 0 }).toEqual({ [what]: true }));
       }
@@ -216,7 +224,7 @@ describe('contract', () => {
         t.target.secrets[made.apiKey] = '$TRYON_FRESH_API_KEY';
         keys.push(made.apiKey);
       }
-      // The verdict is earned by an exchange with the API (issue 17): each key is an issued, live key
+      // The verdict is earned by an exchange with the API: each key is an issued, live key
       // only if the API takes it. GET /tryons/{id} of an unknown id is "404 NOT_FOUND" for a key it takes.
       for (const key of keys) {
         const ex = await t.target.send({ method: 'GET', path: `/tryons/tc-key-${randomBytes(6).toString('hex')}`, key, operationId: 'getTryOn' });

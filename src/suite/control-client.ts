@@ -9,7 +9,10 @@ export interface ControlClient {
   setLimits(accountId: string, limits: Partial<Record<'startsPerMinute' | 'pollsPerMinute' | 'uploadsPerMinute', number>>): Promise<void>;
   advanceClock(seconds: number): Promise<void>;
   settings(): Promise<ControlSettings>;
-  /** The resolver convention: from now on `name` (under `.test`) resolves to `addresses` in the target's image fetcher. */
+  /**
+   * The resolver convention: from now on `name` (under `.test`) resolves to `addresses` in the target's
+   * image fetcher.
+   */
   setNameAnswers(name: string, addresses: readonly string[]): Promise<void>;
 }
 

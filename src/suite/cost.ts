@@ -23,9 +23,15 @@ export interface Typical {
   readonly starts?: number;
   readonly polls?: number;
   readonly uploads?: number;
-  /** Try-ons it waits for to finish, one after another (try-ons waited for together count once), by polling or on the sync endpoint. */
+  /**
+   * Try-ons it waits for to finish, one after another (try-ons waited for together count once), by polling
+   * or on the sync endpoint.
+   */
   readonly finishes?: number;
-  /** It waits until no start of the run is left in the window, then sends its starts unpaced (a test of the limit itself). */
+  /**
+   * It waits until no start of the run is left in the window, then sends its starts unpaced (a test of the
+   * limit itself).
+   */
   readonly emptiesStartsWindow?: boolean;
   /** Seconds it waits on purpose besides pacing and generation (a Retry-After it honours). */
   readonly waitsSeconds?: number;

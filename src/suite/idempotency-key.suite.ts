@@ -1,13 +1,9 @@
 /**
- * Spec: POST /tryons, request headers ("Idempotency-Key | yes | 8-128 characters: letters, digits,
- * `_` or `-`"); Errors (MISSING_IDEMPOTENCY_KEY: "Idempotency-Key missing or not 8-128 allowed
- * characters").
- *
- * Every probe has exactly one fault, because the order of checks is open: a key the pattern takes
- * goes with a body whose only fault is `consent: false` (so it must get 403 CONSENT_REQUIRED: free,
- * and proof that the key passed), and a key it refuses goes with a valid body (so it must get 400
- * MISSING_IDEMPOTENCY_KEY; only a target that wrongly takes the key starts, and charges, a try-on).
- * Fixed keys are drawn afresh each run, so a key never meets a body it met in an earlier run.
+ * Spec: POST /tryons, request headers ("Idempotency-Key | yes | 8-128 characters: letters, digits, `_` or
+ * `-`"); Errors (MISSING_IDEMPOTENCY_KEY). The order of checks is open, so each probe has one fault: a key the
+ * pattern takes goes with `consent: false` (it must get a free 403 CONSENT_REQUIRED), a key it refuses with a
+ * valid body (it must get 400 MISSING_IDEMPOTENCY_KEY). Fixed keys are drawn afresh each run, so a key never
+ * meets a body it met in an earlier run.
  */
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
@@ -77,7 +73,10 @@ const keyValue: fc.Arbitrary<{ readonly label: string; readonly value: string | 
 const runsFor = (t: ConformanceContext): number => (t.target.pacer.limits.starts >= 1_000 ? 100 : 12);
 
 
-/** Whether a conforming target takes this header value as a key: the pattern, after HTTP strips the value's outer whitespace. */
+/**
+ * Whether a conforming target takes this header value as a key: the pattern, after HTTP strips the value's
+ * outer whitespace.
+ */
 const takes = (value: string | null): boolean => value !== null && keyPattern.test(received(value));
 
 /** A fresh key of `n` allowed characters, new on every run. */

@@ -1,17 +1,9 @@
 /**
- * Spec: POST /tryons rule 2 (image URL rules: HTTPS, default port only, no private address, HTTP
- * 200 with the image itself, no redirects, within 12 seconds, JPEG or PNG, at most 4 MB); Errors
- * (INVALID_IMAGE_URL, IMAGE_DOWNLOAD_FAILED, UNSUPPORTED_IMAGE, IMAGE_TOO_LARGE).
- *
- * The static rules need no fixture host: the private addresses (IP literals in every spelling, and
- * the RFC 6761 `localhost` names) are sent as data and a conforming target refuses them without
- * fetching. The fetch rules use the fixture host's files and its misbehaving routes, which any
- * `--base-url` run has with `tryon-conformance fixtures serve` (config `fixtureBehaviours`).
- * Every refusal must leave the balance as it was.
- *
- * The 12-second deadline is judged at 12 s; a target that declares another fetch deadline through
- * test control (`fetchTimeoutMs`) is judged at what it declares, and the requirement is then
- * reported inconclusive: "not verified at the documented value".
+ * Spec: POST /tryons rule 2 (HTTPS, default port only, no private address, HTTP 200 with the image itself, no
+ * redirects, within 12 seconds, JPEG or PNG, at most 4 MB); Errors (INVALID_IMAGE_URL, IMAGE_DOWNLOAD_FAILED,
+ * UNSUPPORTED_IMAGE, IMAGE_TOO_LARGE). Static rules are sent as data, with no fixture host; fetch rules use
+ * its misbehaving routes (`fixtures serve`). Every refusal must leave the balance as it was. A target that
+ * declares another fetch deadline (`fetchTimeoutMs`) is judged at it, and the requirement is inconclusive.
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -24,7 +16,10 @@ import { idBody } from './uploaded-inputs.ts';
 
 type Position = 'person' | 'garment';
 
-/** The rule each refused origin breaks: "Image URL rules: HTTPS; default port only; must not point at a private address". */
+/**
+ * The rule each refused origin breaks: "Image URL rules: HTTPS; default port only; must not point at a
+ * private address".
+ */
 const ruleOf = { https: 'CREATE-URL-HTTPS-ONLY', port: 'CREATE-URL-DEFAULT-PORT-ONLY', private: 'CREATE-URL-NO-PRIVATE-ADDRESS' } as const satisfies Record<string, RequirementId>;
 
 /**
@@ -154,7 +149,10 @@ async function expectRefusals(t: ConformanceContext, rows: readonly Refusal[]): 
   return seen;
 }
 
-/** Skips unless the fixture host also answers the misbehaving routes (`tryon-conformance fixtures serve`, config `fixtureBehaviours`). */
+/**
+ * Skips unless the fixture host also answers the misbehaving routes (`tryon-conformance fixtures serve`,
+ * config `fixtureBehaviours`).
+ */
 function requireBehaviours(t: ConformanceContext): void {
   if (!t.target.config.fixtureBehaviours) {
     t.skip('the fixture host has no behaviour routes (/redirect, /status, /slow, /drip, /text, /big): serve them with `tryon-conformance fixtures serve` and set fixtureBehaviours');
@@ -232,7 +230,8 @@ describe('image URL rules when fetching', () => {
     async (t) => {
       requireBehaviours(t);
       const api = new Api(t.target);
-      // "must answer with the image itself and HTTP 200"; IMAGE_DOWNLOAD_FAILED "URL did not give the image with HTTP 200".
+      // "must answer with the image itself and HTTP 200"; IMAGE_DOWNLOAD_FAILED "URL did not give the image
+      // with HTTP 200".
       const rule: RequirementId = 'CREATE-URL-MUST-ANSWER-200';
       await expectRefusals(t, [
         { label: '404', at: 'person', url: api.behaviourUrl('/status/404'), rule, code: 'ERR-IMAGE-DOWNLOAD-FAILED', want: ['400 IMAGE_DOWNLOAD_FAILED'] },
@@ -251,7 +250,8 @@ describe('image URL rules when fetching', () => {
       const api = new Api(t.target);
       const deadlineMs = await fetchDeadline(t);
       const slowMs = deadlineMs + 1_500;
-      // "must respond within 12 seconds"; IMAGE_DOWNLOAD_FAILED "did not give the image with HTTP 200 within 12 seconds".
+      // "must respond within 12 seconds"; IMAGE_DOWNLOAD_FAILED "did not give the image with HTTP 200 within
+      // 12 seconds".
       const seen = await expectRefusals(t, [
         { label: `headers after ${slowMs} ms`, at: 'person', url: api.behaviourUrl(`/slow?ms=${slowMs}`), rule: 'CREATE-URL-12-SECOND-DEADLINE', code: 'ERR-IMAGE-DOWNLOAD-FAILED', want: ['400 IMAGE_DOWNLOAD_FAILED'] },
       ]);
@@ -282,10 +282,12 @@ describe('image URL rules when fetching', () => {
       if (ex.response?.status !== 200) t.target.budget.giveBack(1);
       transient(t, ex, 'the dripping image URL');
       if (answer !== '400 IMAGE_DOWNLOAD_FAILED' && took < dripMs && ex.response?.status !== 200) {
-        // A fixture host without `file=` drips filler after a JPEG start, which a target may refuse as no image before the deadline: allowed, but the deadline went untested.
+        // A fixture host without `file=` drips filler after a JPEG start, which a target may refuse as no
+        // image before the deadline: allowed, but the deadline went untested.
         t.inconclusive(`the dripping image URL was refused with ${answer} after ${took} ms, before its body ended (${dripMs} ms): judged on its first bytes, so the deadline was not exercised`);
       }
-      // IMAGE_DOWNLOAD_FAILED: "URL did not give the image with HTTP 200 within 12 seconds" — a body still arriving at the deadline has not given the image.
+      // IMAGE_DOWNLOAD_FAILED: "URL did not give the image with HTTP 200 within 12 seconds" — a body still
+      // arriving at the deadline has not given the image.
       t.must('CREATE-URL-12-SECOND-DEADLINE', () => expect({ answer, afterMs: took, bodyEndsAtMs: dripMs }).toMatchObject({ answer: '400 IMAGE_DOWNLOAD_FAILED' }));
       await chargedNothing(t, api, actor, before);
       notAtDocumentedDeadline(t, deadlineMs, `dripping body refused in ${took} ms`);
@@ -316,7 +318,8 @@ describe('image URL rules when fetching', () => {
     { covers: ['CREATE-URL-FILE-AT-MOST-4MB', 'ERR-IMAGE-TOO-LARGE'], needs: ['fixture-host'], starts: 2, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
-      // "the file must be ... at most 4 MB"; Errors: "413 | IMAGE_TOO_LARGE | image larger than 4 MB". 4,194,305 bytes is over 4 MB however a MB is counted.
+      // "the file must be ... at most 4 MB"; Errors: "413 | IMAGE_TOO_LARGE | image larger than 4 MB".
+      // 4,194,305 bytes is over 4 MB however a MB is counted.
       const rule: RequirementId = 'CREATE-URL-FILE-AT-MOST-4MB';
       await expectRefusals(t, [
         { label: 'valid JPEG of 4,194,305 bytes', at: 'person', url: api.fixtureUrl('over-4mb.jpg'), rule, code: 'ERR-IMAGE-TOO-LARGE', want: ['413 IMAGE_TOO_LARGE'] },

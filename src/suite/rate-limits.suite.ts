@@ -1,14 +1,9 @@
 /**
- * Spec: Limits; POST /tryons rule 5; Errors (RATE_LIMITED). Each test takes a fresh account at the
- * documented limits (test control), fills one window on purpose (`pace: false`), and checks the
- * 429 and its Retry-After, and that waiting that long lets the next request through (on the test
- * clock when the target has one).
- *
- * Loose points, recorded and never judged: whether refused start requests count toward the starts
- * window (without test control, a target that does not count them is skipped with what was seen:
- * reaching the limit would take accepted starts, that is the user's credits); the Retry-After value (the spec promises seconds, not a tight value); fixed or rolling
- * windows. A fixed window may let one burst over the limit when the burst crosses its boundary, so
- * a burst let over is repeated once, and the repeat is judged.
+ * Spec: Limits; POST /tryons rule 5; Errors (RATE_LIMITED). Each test takes a fresh account at the documented
+ * limits, fills one window on purpose (`pace: false`), and checks the 429, its Retry-After, and that waiting
+ * that long lets the next request through. Recorded, never judged: whether refused starts count toward the
+ * window, the Retry-After value, fixed or rolling windows; a burst a fixed window let over is repeated once,
+ * and the repeat is judged.
  */
 import { describe, expect, inject } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
@@ -25,7 +20,10 @@ const said = (ex: Exchange): string => `${ex.response?.status ?? ex.error} ${ex.
 /** A start that is refused before it could cost anything: every target answers it without a charge. */
 const refusedBody = { personImageId: 'img_rate_limit_probe', garmentImageId: 'img_rate_limit_probe', consent: false };
 
-/** Real starts fill the window only on a target with test control (fresh accounts): up to two bursts of 13, and one more start. */
+/**
+ * Real starts fill the window only on a target with test control (fresh accounts): up to two bursts of 13,
+ * and one more start.
+ */
 const fillCredits = inject('suiteConfig').control !== undefined ? 27 : 0;
 
 /** The starts limit the raised-limit test gives its account: over the documented 12. */
@@ -163,7 +161,8 @@ describe('rate limits', () => {
       const api = new Api(t.target);
       const filled = await overTheLimit(t, 'starts-window', async () => fillStarts(t, api, await accountAtDocumentedLimits(t), 12, 'async'));
       const wait = expectRateLimited(t, 'LIMIT-STARTS-12-PER-MINUTE', filled.over, 'the 13th start');
-      // Errors: "429 | RATE_LIMITED | too many requests | wait `Retry-After` seconds"; nothing is sent before it has passed.
+      // Errors: "429 | RATE_LIMITED | too many requests | wait `Retry-After` seconds"; nothing is sent before
+      // it has passed.
       await waitSeconds(t, wait);
       const after = await api.start(filled.actor, filled.body, { pace: false });
       t.must('LIMIT-429-RETRY-AFTER', () => expect(statusOf(after), `a start ${wait} s (Retry-After) after the 429: ${said(after)}`).not.toBe(429));

@@ -78,7 +78,8 @@ export function checkResultImage(t: ConformanceContext, resultUrl: string, image
     judged.push('RES-RESULT-URL-ON-SUCCESS');
   }
   if (checks.label !== false) {
-    // "Every result image carries a machine-readable label in its metadata saying it was made with AI." No format is named.
+    // "Every result image carries a machine-readable label in its metadata saying it was made with AI."
+    // No format is named.
     const fields = aiLabelFields(bytes);
     t.must('SVC-RESULT-AI-LABEL', () => expect(fields.length, `metadata fields of ${resultUrl} (${format}) that say "made with AI"`).toBeGreaterThan(0));
     t.choose('ai-label-format', fields.map((f) => `${f.field} (${f.evidence})`).join(', '), 'SVC-RESULT-AI-LABEL');

@@ -1,14 +1,8 @@
 /**
- * A client that retries as the spec tells it (Limits; Errors: "429 | RATE_LIMITED | too many
- * requests | wait `Retry-After` seconds"; Errors rule 2: "Retry with the same Idempotency-Key on
- * 429"; rule 4: "when `Retry-After` is present, wait that long instead"). It starts try-ons on an
- * account at the documented starts limit in random bursts spread over several windows; on every
- * 429 it waits Retry-After (on the target's test clock) and sends the same request again, and that
- * request must get through, every time.
- *
- * What is the target's own and never judged: fixed or rolling windows, whether refused requests
- * count toward a window, and the size of Retry-After. Only the promise is judged: a 429 carries "a
- * `Retry-After` header in seconds", and a client that waits it is let through. A server whose
+ * A client that retries as the spec tells it (Limits; Errors rule 2: "Retry with the same Idempotency-Key on
+ * 429"; rule 4: "when `Retry-After` is present, wait that long instead") starts try-ons at the documented limit
+ * in random bursts over several windows; after every 429 it waits Retry-After and sends the same request,
+ * which must get through, every time. Windows and which requests count are the target's own; a server whose
  * refused requests keep the window full while Retry-After says otherwise locks such a client out.
  */
 import fc from 'fast-check';

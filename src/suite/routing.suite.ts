@@ -6,13 +6,17 @@ import { conformance } from './conformance.ts';
 /** The first segments under /api/v1 that name an endpoint: a random path must not start with one of these alone. */
 const endpointRoots = ['tryons', 'images', 'account'];
 
-/** Segments of a path, as sent: percent-encoded, never `.`/`..` in any spelling (the URL parser would fold those away). */
+/**
+ * Segments of a path, as sent: percent-encoded, never `.`/`..` in any spelling (the URL parser would fold
+ * those away).
+ */
 const segment: fc.Arbitrary<string> = fc
   .oneof(
     fc.stringMatching(/^[a-z0-9_-]{1,12}$/),
     fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }).map((s) => encodeURIComponent(s)),
   )
-    // An encoded `/` or `\` is a separator to some stacks and data to others (RFC 3986 leaves it to the server), so it is left out.
+    // An encoded `/` or `\` is a separator to some stacks and data to others (RFC 3986 leaves it to the
+    // server), so it is left out.
   .filter((s) => !/^(\.|%2e){1,2}$/i.test(s) && s.length > 0 && !/%2f|%5c/i.test(s));
 
 /**
@@ -29,7 +33,10 @@ const unknownPath: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(segment, fc.array(segment, { minLength: 1, maxLength: 2 })).map(([id, rest]) => `/tryons/${id}/${rest.join('/')}`),
 );
 
-/** Methods that carry no meaning of their own for a routing miss (HEAD and OPTIONS answer without the envelope on many stacks). */
+/**
+ * Methods that carry no meaning of their own for a routing miss (HEAD and OPTIONS answer without the
+ * envelope on many stacks).
+ */
 const anyMethod = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH');
 
 /**
@@ -75,7 +82,8 @@ describe('unknown paths and methods', () => {
       for (const { path, accepts, refuses } of knownPaths) {
         for (const method of refuses) {
           const ex = await target.send({ method, path, key: target.primary.key });
-          // "a method the endpoint does not accept gives 405 METHOD_NOT_ALLOWED" (Endpoints, Unknown paths and methods).
+          // "a method the endpoint does not accept gives 405 METHOD_NOT_ALLOWED" (Endpoints, Unknown paths
+          // and methods).
           t.must('ROUTING-WRONG-METHOD-405', () =>
             expect({ method, path, status: ex.response?.status ?? ex.error, code: codeOf(ex.response?.json) }).toEqual({ method, path, status: 405, code: 'METHOD_NOT_ALLOWED' }),
           );

@@ -1,8 +1,8 @@
 /**
- * How a conformance test states what it proves (issue "Verdicts you can trust"): every assertion
- * belongs to one requirement, so a failure fails that requirement alone; a problem of the run's own
- * (a precondition that did not hold, our clock) makes the test inconclusive, never a failure; and
- * what a target chose where the spec is silent is recorded as a choice, never judged.
+ * How a conformance test states what it proves: every assertion belongs to one requirement, so a
+ * failure fails that requirement alone; a problem of the run's own (a precondition that did not hold,
+ * our clock) makes the test inconclusive, never a failure; and what a target chose where the spec is
+ * silent is recorded as a choice, never judged.
  */
 import { describeDiff, diffValues, isSubsetMatch } from '../shared/value-diff.ts';
 import type { RequirementId } from '../contract/requirements.ts';
@@ -28,7 +28,10 @@ export class Inconclusive extends Error {
 
 /** What a target chose on one point the spec leaves open (openapi.yaml `x-point`, or a loose wording). */
 export interface Choice {
-  /** The point: an `x-point` name of openapi.yaml where there is one (`idempotency-different-body`), else a short kebab-case name. */
+  /**
+   * The point: an `x-point` name of openapi.yaml where there is one (`idempotency-different-body`), else
+   * a short kebab-case name.
+   */
   readonly point: string;
   /** What the target did, in a few words: `409 IDEMPOTENCY_KEY_CONFLICT`. */
   readonly value: string;

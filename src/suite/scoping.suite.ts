@@ -1,17 +1,9 @@
 /**
- * Scoping per account (spec: Authentication 3 and 6; Account credits; Limits; POST /tryons rule 3).
- * The spec keeps these per account, not per key and not for the whole service:
- * - try-ons and image ids: "image ids and try-ons are scoped to the account of the key";
- * - credits: "Each account holds a credit balance. Its first API key adds 20 free credits, once per account.";
- * - rate limits: "12 per minute per account";
- * - Idempotency-Keys: "Reusing an Idempotency-Key returns the earlier try-on", which is the
- *   account's own (another account's try-on is never returned: "Only the creating account can read it").
- * A server that keys any of them by the API key shows it across a key rotation ("One active key per
- * account": test control rotates it); one that keys them globally shows it across two accounts that
- * use the same Idempotency-Key value.
- *
- * The property plays random interleavings of starts, key rotations, reads and balance reads over two
- * fresh accounts, against a model of what belongs to which account.
+ * Scoping per account (spec: Authentication 3 and 6; Account credits; Limits; POST /tryons rule 3): try-ons,
+ * image ids, credits, rate limits and Idempotency-Keys belong to the account, not the key or the service. A
+ * server that keys them by API key shows it across a key rotation; one that keys them globally, across two
+ * accounts using the same Idempotency-Key. The property plays random interleavings of starts, rotations and
+ * reads over two fresh accounts, against a model of what belongs to which account.
  */
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
@@ -145,15 +137,18 @@ async function play(t: ConformanceContext, api: Api, control: ControlClient, act
       t.must('AUTH-FOREIGN-TRYON-NOT-FOUND', () => expect(other === undefined || other === a.who, `${label} answered the other account's try-on: ${said(ex)}`).toBe(true));
       const earlier = m.bound.get(a.slot);
       if (earlier !== undefined) {
-        // "Reusing an Idempotency-Key returns the earlier try-on instead of starting or charging again" (the account's key, whichever API key it now has).
+        // "Reusing an Idempotency-Key returns the earlier try-on instead of starting or charging again" (the
+        // account's key, whichever API key it now has).
         t.must('CREATE-IDEMPOTENCY-REPLAY', () => expect({ [label]: [statusOf(ex), id] }).toEqual({ [label]: [200, earlier] }));
         continue;
       }
       if (statusOf(ex) === 400 && codeOf(ex) === 'INVALID_IMAGE_ID') {
-        // "Only the account that uploaded an image may use its id"; "An id may be used in any number of try-ons within its 24 hours".
+        // "Only the account that uploaded an image may use its id"; "An id may be used in any number of
+        // try-ons within its 24 hours".
         t.must('RES-IMAGE-ID-REUSABLE-WITHIN-24H', () => expect(said(ex), `${label} refused the account's own uploaded ids`).not.toMatch(/INVALID_IMAGE_ID/));
       }
-      // The key is new for this account ("New per try-on"): a valid start with credit available starts a try-on of its own.
+      // The key is new for this account ("New per try-on"): a valid start with credit available starts a
+      // try-on of its own.
       t.must('CREATE-NEW-KEY-NEW-TRYON', () => expect({ [label]: [statusOf(ex), typeof id === 'string' && !owner.has(id)] }).toEqual({ [label]: [200, true] }));
       m.bound.set(a.slot, id as string);
       m.tryOns.push({ id: id as string, status: 'pending' });

@@ -1,14 +1,9 @@
 /**
- * The hard stop of the credit budget (design brief, "Budget": the run never spends past it), on a
- * target without test control, where every credit is the user's. Two ways:
- *
- * - **By balance**, when the run knows where GET /account keeps it (account-balance.ts): every start
- *   that could be charged first reads the real balances. What the run has spent (balance at enrol −
- *   balance now, over every account it uses), plus the starts in flight, plus this one, must stay
- *   within the budget. Refunds count in the run's favour, exactly as the target counts them.
- * - **Pessimistic**, when it does not: nothing is read. Every start counts as spent unless the target
- *   refused it with a 4xx (a start the spec says "cannot be started" and "uses no credit"); nothing
- *   is ever refunded, not even a try-on that ends `failed`.
+ * The hard stop of the credit budget on a target without test control, where every credit is the user's.
+ * By balance, where the run knows where GET /account keeps it: before each start that could be charged,
+ * what was spent (balance at enrol − now, over its accounts) plus the starts in flight plus this one must
+ * fit; refunds count as the target counts them. Pessimistic otherwise: every start counts as spent unless
+ * refused with a 4xx (the spec's "uses no credit"), and nothing is ever refunded.
  */
 export class BudgetExhausted extends Error {
   override readonly name = 'BudgetExhausted';

@@ -1,17 +1,9 @@
 /**
- * Spec: POST /tryons rule 2 (an image URL "must not point at a private address") and Errors (the
- * row "400 | INVALID_IMAGE_URL | URL not HTTPS, custom port, or private address"), through *names*.
- *
- * image-urls.suite sends private addresses as IP literals, in every spelling. Most real SSRF comes
- * through a host name whose DNS answer is private, and a target's DNS is out of the run's reach, so
- * these tests need the resolver convention of test control (capability `name-resolution`,
- * openapi-control.yaml `PUT /names/{name}`): the run tells the target what a random name under
- * `.test` (RFC 6761, never in real DNS) resolves to. Answers are only ever private, loopback,
- * reserved or documentation addresses, so a target that wrongly connects stays on its own machine.
- *
- * A URL whose name resolves to a private address points at a private address: 400 INVALID_IMAGE_URL,
- * the same answer as for the literal, and nothing charged. A target that fetched instead would answer
- * otherwise (IMAGE_DOWNLOAD_FAILED when nothing listens there, a started try-on when something does).
+ * Spec: POST /tryons rule 2 (an image URL "must not point at a private address") and Errors ("400 |
+ * INVALID_IMAGE_URL | URL not HTTPS, custom port, or private address"), through host names, where most SSRF
+ * comes from: the run tells the target what a random `.test` name resolves to (test control, `PUT
+ * /names/{name}`; answers never public). A name that resolves to a private address points at one: 400
+ * INVALID_IMAGE_URL, nothing charged. A target that fetched instead would answer otherwise.
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';

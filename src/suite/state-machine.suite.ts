@@ -1,22 +1,9 @@
 /**
- * The try-on state machine, model-based (spec: States and transitions; Resources and their fields,
- * Try-on; Authentication 6; openapi.yaml x-point terminal-transitions). Random sequences of starts,
- * sync starts, polls, replays, uploads and other-account probes run against the target while a
- * model remembers each try-on's last seen status. After every answer:
- *
- * - status moves only pending → success | failed, and a final status never changes;
- * - resultUrl is a string exactly on success and null otherwise; failed carries a message;
- * - pollUrl (create and sync 202 only) is `/api/v1/tryons/<id>`; a replay gives the same id.
- *
- * - the result image of a success is served without a key, JPEG or PNG, labelled as made with AI;
- * - with test control, the clock moves across the 24 h marks (tryon-clock-commands.ts), and after
- *   each move every try-on is read again (final states stay final), the balance must match the
- *   model's ledger, and result images are served until 24 h and no longer after; a key reused once
- *   the clock moved may replay or start anew (retention is not shown), which is recorded.
- *
- * Commands pick images and try-ons by index into the model (`#k` is the k-th, modulo the count).
- * Each run starts on accounts of its own (with test control) with uploaded images (person photos in
- * both formats) and one started try-on of each kind, so that every command has something to act on.
+ * The try-on state machine, model-based (spec: States and transitions; Resources, Try-on; Authentication 6;
+ * x-point terminal-transitions). Random starts, sync starts, polls, replays, uploads and other-account probes,
+ * checked after every answer: status moves only pending → success | failed and stays final; resultUrl, message
+ * and pollUrl keep their rules; so do result images; with test control the clock crosses the 24 h marks
+ * (tryon-clock-commands.ts). Commands pick images and try-ons by index into the model (`#k`, modulo the count).
  */
 import fc from 'fast-check';
 import { describe, expect, inject } from 'vitest';
@@ -35,9 +22,15 @@ const withControl = inject('suiteConfig').control !== undefined;
 const numRuns = withControl ? 8 : 2;
 const startsPerRun = withControl ? 6 : 3;
 const maxCommands = 15;
-/** With test control each run's account is fresh, so its balance is checked at the end (and after every move of the clock). */
+/**
+ * With test control each run's account is fresh, so its balance is checked at the end (and after every move
+ * of the clock).
+ */
 const balanceRules: RequirementId[] = withControl ? ['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'SVC-FAILED-TRYON-REFUNDED'] : [];
-/** Result images are fetched on any target; with test control the clock moves across their 24 hours and the Idempotency-Keys' retention. */
+/**
+ * Result images are fetched on any target; with test control the clock moves across their 24 hours and the
+ * Idempotency-Keys' retention.
+ */
 const resultRules: RequirementId[] = ['RES-RESULT-URL-ON-SUCCESS', 'SVC-RESULT-AI-LABEL', 'AUTH-RESULT-URL-PUBLIC'];
 const clockRules: RequirementId[] = withControl ? ['RES-RESULT-URL-VALID-24H', 'CREATE-IDEMPOTENCY-RETENTION-IMPL-DEFINED'] : [];
 /** At documented limits every run waits for the starts window (12 a minute). */
@@ -59,7 +52,8 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
   const setup = async (): Promise<{ model: Model; real: Real; credits: number | undefined }> => {
     const actor = control ? await t.target.freshAccount(raised) : t.target.primary;
     const other = o.other ? (control ? await t.target.freshAccount(raised) : t.target.second) : undefined;
-    // A fresh account's balance moves only with this run, so it can be checked at the end and after each move of the clock.
+    // A fresh account's balance moves only with this run, so it can be checked at the end and after each
+    // move of the clock.
     const credits = control ? await balanceIfRead(t.target, actor.key) : undefined;
     const real: Real = { t, api, actor, other, photos, control, credits };
     const model: Model = { images: [], tryOns: [], startsLeft: startsPerRun, clock: 0 };
@@ -73,7 +67,10 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
     return { model, real, credits };
   };
 
-  /** Polls every try-on to its final state (checking each view), lets a day pass (test control), then checks the balance of a fresh account. */
+  /**
+   * Polls every try-on to its final state (checking each view), lets a day pass (test control), then checks
+   * the balance of a fresh account.
+   */
   const settle = async (model: Model, real: Real, credits: number | undefined): Promise<void> => {
     for (const entry of model.tryOns) {
       if (entry.status !== 'pending') continue;
@@ -82,7 +79,8 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
       t.must('SVC-POLL-UNTIL-FINAL', () => expect(answerOf(ex).status, `try-on ${entry.id} never left pending`).not.toBe('pending'));
       observe(real, entry, answerOf(ex), 'final GET', model.clock);
     }
-    // With test control, a day passes once all is final: final states, the balance and result images are checked again across it.
+    // With test control, a day passes once all is final: final states, the balance and result images are
+    // checked again across it.
     if (credits !== undefined && real.control) await passDay(model, real);
     // Every final state is read once more: a terminal state must never change.
     for (const entry of model.tryOns) observe(real, entry, answerOf(await readTryOn(real, entry, `re-read try-on ${entry.id}`)), 'final re-read', model.clock);
@@ -99,7 +97,10 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
       t.must(rule, () => expect(used, `credits used by ${model.tryOns.length} try-ons, ${successes} successful, ${failures} failed`).toBe(successes));
     }
   };
-  /** How the ordinary (unmarked) try-ons ended: the spec lets any of them fail ("any failure while the image is made"). */
+  /**
+   * How the ordinary (unmarked) try-ons ended: the spec lets any of them fail ("any failure while the image
+   * is made").
+   */
   const tally = { success: 0, failed: 0 };
 
   await t.check(

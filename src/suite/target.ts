@@ -77,7 +77,10 @@ export interface BalanceReader {
 /** The reason tests that compare balances give when they skip. */
 export const noBalanceReading = 'no balance reading';
 
-/** The longest Retry-After the suite waits out before retrying a transient answer; a longer one is judged as it came. */
+/**
+ * The longest Retry-After the suite waits out before retrying a transient answer; a longer one is judged
+ * as it came.
+ */
 export const transientWaitCapMs = 15_000;
 
 /** Limits the suite raises its own accounts to, when the target lets it. */

@@ -1,10 +1,8 @@
 /**
- * Time as a step of the try-on state machine (issue 18): a command that moves the target's clock
- * (test control) across the 24-hour marks of image ids, result URLs and Idempotency-Keys, after
- * which every invariant of the model is checked again, and a command that fetches a success's
- * result image. Spec: States and transitions (rule 4: "Any transition out of `success` or `failed`:
- * none shown"); What the service does ("1 credit per finished try-on … refunded automatically";
- * the AI label); Try-on `resultUrl` ("JPEG or PNG", "valid for 24 hours"); Limits.
+ * Time as a step of the try-on state machine: a command moves the target's clock (test control) across the
+ * 24-hour marks of image ids, result URLs and Idempotency-Keys, then every invariant of the model is checked
+ * again; another fetches a success's result image. Spec: States and transitions (rule 4); What the service
+ * does (pricing, the AI label); Try-on `resultUrl` ("JPEG or PNG", "valid for 24 hours"); Limits.
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -13,7 +11,10 @@ import { exercised } from './alternatives.ts';
 import { checkResultImage, fetchResult } from './result-image.ts';
 import { answerOf, at, clockSlack, day, observe, precondition, readTryOn, said, type Command, type Model, type ModelTryOn, type Real } from './tryon-commands.ts';
 
-/** The moves a run draws: a quarter of an hour, 6 h, 23 h (just inside the 24 h marks) and 24 h + 1 min (just past them). */
+/**
+ * The moves a run draws: a quarter of an hour, 6 h, 23 h (just inside the 24 h marks) and 24 h + 1 min
+ * (just past them).
+ */
 export const clockMoves = [900, 6 * 3600, 23 * 3600, day + 60] as const;
 
 const hours = (seconds: number): string => (seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds > 3600 ? `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min` : `${seconds / 60} min`);

@@ -68,7 +68,10 @@ export interface Real {
   readonly photos: Photos;
   /** Test control, when the target offers it: the clock can then move. */
   readonly control: ControlClient | undefined;
-  /** The actor's balance before the run's first start, when the account is the run's own (the model's ledger starts there). */
+  /**
+   * The actor's balance before the run's first start, when the account is the run's own (the model's
+   * ledger starts there).
+   */
   readonly credits: number | undefined;
 }
 
@@ -137,7 +140,8 @@ export function observe(real: Real, entry: ModelTryOn, answer: Answer, via: stri
   // "status | string | `pending`, `success` or `failed`."
   t.must('RES-TRYON-STATUS-VALUES', () => expect(['pending', 'success', 'failed'], `${where}: status`).toContain(answer.status));
   const status = answer.status as Status;
-  // "Any transition out of `success` or `failed`: none shown" (x-point terminal-transitions: a final state stays final).
+  // "Any transition out of `success` or `failed`: none shown" (x-point terminal-transitions: a final state
+  // stays final).
   if (entry.status !== 'pending') t.must('STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED', () => expect(status, `${where}: a final state changed`).toBe(entry.status));
   // "`resultUrl` becomes available" on success; "`null` in every other state."
   if (status === 'success') t.must('STATE-PENDING-TO-SUCCESS', () => expect(typeof answer.resultUrl, `${where}: resultUrl on success`).toBe('string'));
@@ -147,7 +151,8 @@ export function observe(real: Real, entry: ModelTryOn, answer: Answer, via: stri
   // The generation-fails marker is our convention, not the spec's: a target that ignores it is not judged on it.
   if (status === 'success' && entry.failing) t.inconclusive(`${where}: a generation-fails try-on ended success; the target does not honour the scenario marker`);
   if (status !== 'pending') exercised(t, 'final state', status, ['STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED', 'RES-RESULT-URL-NULL-UNLESS-SUCCESS']);
-  // The latest resultUrl is the one to fetch (a target may sign each answer's); its 24 hours run from the first success seen.
+  // The latest resultUrl is the one to fetch (a target may sign each answer's); its 24 hours run from the
+  // first success seen.
   if (status === 'success' && typeof answer.resultUrl === 'string') {
     entry.successSeenAt ??= clock;
     entry.resultUrl = answer.resultUrl;
@@ -182,7 +187,10 @@ export class StartCommand implements Command {
     readonly person: number,
     readonly garment: number,
     readonly sync: boolean,
-    /** Which inputs go by URL (the fixture host's copy of the same image), when the target has a fixture host; the rest by uploaded id. */
+    /**
+     * Which inputs go by URL (the fixture host's copy of the same image), when the target has a fixture
+     * host; the rest by uploaded id.
+     */
     readonly byUrl: { readonly person: boolean; readonly garment: boolean } = { person: false, garment: false },
   ) {}
   /** The images it may pick: ids still inside their 24 hours. */
@@ -199,7 +207,8 @@ export class StartCommand implements Command {
     fc.pre(t.target.budget.tryReserve(1));
     m.startsLeft--;
     const key = newIdempotencyKey();
-    // "Each input is either a public HTTPS URL or the id of an image uploaded earlier"; "URL and id forms may be mixed".
+    // "Each input is either a public HTTPS URL or the id of an image uploaded earlier"; "URL and id forms may
+    // be mixed".
     const urls = t.target.offers.get('fixture-host') === true;
     const personUrl = urls && this.byUrl.person;
     const garmentUrl = urls && this.byUrl.garment;
@@ -276,7 +285,8 @@ class ReplayCommand implements Command {
     const { t } = r;
     const entry = at(m.tryOns, this.pick);
     const moved = m.clock - entry.startedAt;
-    // The clock moved since the key was bound: how long keys are kept is not shown (x-point idempotency-retention), so the answer is recorded.
+    // The clock moved since the key was bound: how long keys are kept is not shown (x-point
+    // idempotency-retention), so the answer is recorded.
     if (moved > 0) return this.#afterMove(m, r, entry, moved);
     const ex = await r.api.start(r.actor, entry.body, { idempotencyKey: entry.key, sync: this.sync });
     const status = ex.response?.status;

@@ -23,7 +23,10 @@ function hasEnvelope(ex: Exchange): boolean {
   return typeof body === 'object' && body !== null && typeof body.error === 'string' && typeof body.code === 'string';
 }
 
-/** A 429 or 5xx (or no answer) where the test needs a verdict on something else: the spec allows them, so no verdict. */
+/**
+ * A 429 or 5xx (or no answer) where the test needs a verdict on something else: the spec allows them, so
+ * no verdict.
+ */
 function transient(t: ConformanceContext, ex: Exchange, what: string): void {
   const status = ex.response?.status;
   if (status === undefined || status === 429 || status >= 500) t.inconclusive(`${what} answered ${answerOf(ex)}: an answer the spec allows on any upload, so this case could not be judged`);
@@ -56,7 +59,10 @@ async function uploadTimes(t: ConformanceContext, ex: Exchange, sentAt: number):
   return Number.isFinite(date) ? [date, sentAt] : [sentAt];
 }
 
-/** "ISO 8601 timestamp": the extended or the basic format, with a time; the offset may be left out (read as UTC, and recorded). */
+/**
+ * "ISO 8601 timestamp": the extended or the basic format, with a time; the offset may be left out (read as
+ * UTC, and recorded).
+ */
 function parseIso8601(text: string): { at: number; offset: boolean } | undefined {
   const m = /^(\d{4})-?(\d\d)-?(\d\d)T(\d\d):?(\d\d)(?::?(\d\d)([.,]\d+)?)?(Z|[+-]\d\d(?::?\d\d)?)?$/i.exec(text);
   if (!m) return undefined;
@@ -200,8 +206,9 @@ describe('uploads', () => {
       const bomb = makeDecompressionBomb();
       const started = performance.now();
       const ex = await api.upload(t.target.primary, bomb, { filename: 'bomb.png', contentType: 'image/png' });
-      // The spec gives uploads no deadline, and a transport error (our timeout, a keep-alive race) is no answer to judge.
-      // A PNG under 4 MB: the spec lets the target take it and refuse it at try-on start; which answer it gets is recorded.
+      // The spec gives uploads no deadline, and a transport error (our timeout, a keep-alive race) is no
+      // answer to judge. A PNG under 4 MB: the spec lets the target take it and refuse it at try-on start;
+      // which answer it gets is recorded.
       if (ex.response === undefined) t.inconclusive(`the bomb upload got no answer (${ex.error}); the spec sets no upload deadline`);
       t.choose('upload-decompression-bomb', `${answerOf(ex).replace(/^200 .*/, '200 accepted')} in ${Math.round(performance.now() - started)} ms`, 'UPLOAD-ERROR-LIST');
       const next = await api.upload(t.target.primary, await makePersonPhoto(), { filename: 'person.jpg', contentType: 'image/jpeg' });

@@ -1,10 +1,8 @@
 /**
- * How a stop of the run reaches the suite's worker (issue 17, "Ctrl-C and SIGTERM"). vitest runs the
- * suite in a child process; the CLI stops the run by cancelling it (`cancelCurrentRun`), which aborts
- * the running test's signal here, and a Ctrl-C in a terminal reaches this process too. Either stops
- * every request of the worker at once (src/client/run-stop.ts); the worker itself stays up, so the
- * CLI still gets the verdicts so far and writes the partial report. A worker whose main process is
- * gone stops its requests and exits: it never keeps sending on its own.
+ * How a stop of the run reaches the suite's worker process: the CLI cancels the run (`cancelCurrentRun`),
+ * which aborts the running test's signal here, and a terminal's Ctrl-C reaches this process too. Either
+ * stops every request of the worker at once (src/client/run-stop.ts); the worker stays up, so the CLI still
+ * gets the verdicts so far. A worker whose main process is gone stops its requests and exits.
  */
 import { isMainThread } from 'node:worker_threads';
 import { runStopSignal, stopRequests, stoppedBecause } from '../client/run-stop.ts';

@@ -12,7 +12,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { runSuite } from '../../src/cli/run.ts';
+import { runSuite } from '../../src/run/run-suite.ts';
 import { preflight } from '../../src/cli/preflight.ts';
 import { createReferenceServer } from '../../src/server/app.ts';
 import { withDefaults } from '../../src/server/config.ts';

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { creditPlanOf, planOf } from '../../src/run/collect-plan.ts';
-import { runSuiteWithErrors, verdict } from '../../src/cli/run.ts';
+import { verdict } from '../../src/run/run-suite.ts';
+import { SuiteSession } from '../../src/run/suite-session.ts';
 import { errorPercent, formatError, formatWallSeconds } from '../../src/report/cost.ts';
 import { createReferenceServer } from '../../src/server/app.ts';
 import { withDefaults } from '../../src/server/config.ts';
@@ -56,15 +57,13 @@ const config: SuiteConfig = {
   profile: values.profile === 'full' ? 'full' : 'quick',
 };
 const before = await credits();
-let started = performance.now();
-let estimate: PlanEstimate | undefined;
 // As `run` does: the plan, from the collected suite, grants the budget in the order of value.
-const { modules } = await runSuiteWithErrors(config, undefined, ['default'], undefined, (tests) => {
-  const plan = planOf(tests, config);
-  estimate = plan.estimate;
-  started = performance.now();
-  return creditPlanOf(plan);
-});
+const session = await SuiteSession.open({ config, reporters: ['default'], parallel: false });
+const collected = await session.collect();
+const plan = planOf(collected.tests, config);
+const estimate: PlanEstimate = plan.estimate;
+const started = performance.now();
+const { modules } = await session.run(collected, { creditPlan: creditPlanOf(plan) });
 const seconds = (performance.now() - started) / 1000;
 const after = await credits();
 await server.close();
@@ -86,11 +85,7 @@ process.stdout.write(
     '',
     `Without test control: ${passed} passed, ${failed} failed, ${skipped.length} skipped, in ${seconds.toFixed(0)} s`,
     `Credits on the primary account: ${before} before, ${after} after: spent ${before - after} of a budget of ${budget}`,
-    ...(estimate === undefined
-      ? []
-      : [
-          `Planned against actual: credits ${estimate.credits} estimated, ${before - after} spent (${formatError(errorPercent(estimate.credits, before - after))}); wall time ${formatWallSeconds(estimate.wallSeconds)} estimated, ${formatWallSeconds(seconds)} taken (${formatError(errorPercent(estimate.wallSeconds, seconds))})`,
-        ]),
+    `Planned against actual: credits ${estimate.credits} estimated, ${before - after} spent (${formatError(errorPercent(estimate.credits, before - after))}); wall time ${formatWallSeconds(estimate.wallSeconds)} estimated, ${formatWallSeconds(seconds)} taken (${formatError(errorPercent(estimate.wallSeconds, seconds))})`,
     'Skipped, with reasons:',
     ...skipped.map((s) => `  - ${s}`),
     '',

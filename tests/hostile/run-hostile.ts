@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { TestModule } from 'vitest/node';
-import { runSuite, verdict } from '../../src/cli/run.ts';
+import { runSuite, verdict } from '../../src/run/run-suite.ts';
 import type { SuiteConfig } from '../../src/suite/config.ts';
 import { hostileKinds, startHostile } from './hostile-servers.ts';
 

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { TestCase, TestModule } from 'vitest/node';
-import { runSuite } from '../../src/cli/run.ts';
+import { runSuite } from '../../src/run/run-suite.ts';
 import { outcomeOf } from '../../src/report/verdict.ts';
 import type { ServerSettings } from '../../src/server/config.ts';
 import type { RequirementId } from '../../src/contract/requirements.ts';
