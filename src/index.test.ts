@@ -1,5 +1,35 @@
-import { describe, expect, it } from 'vitest';
-import { runConformance, ToolkitError } from './index.ts';
+import type { Reporter } from 'vitest/node';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { runConformance, ToolkitError, type RunConformanceOptions } from './index.ts';
+
+/** The public options as integrators use them: a change to the suite's config must not change these. */
+interface PublishedOptions {
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly secondApiKey?: string;
+  readonly revokedApiKey?: string;
+  readonly fixtureBaseUrl?: string;
+  readonly fixtureBehaviours?: boolean;
+  readonly balancePath?: string;
+  readonly control?: { readonly url: string; readonly token: string };
+  readonly scenarios?: boolean;
+  readonly creditBudget?: number;
+  readonly profile?: 'quick' | 'full';
+  readonly seed?: number;
+  readonly path?: string;
+  readonly numRuns?: number;
+  readonly grep?: string;
+  readonly reportDir?: string;
+  readonly log?: (line: string) => void;
+  readonly reporters?: ReadonlyArray<string | Reporter>;
+  readonly signal?: AbortSignal;
+}
+
+describe('RunConformanceOptions', () => {
+  it('keeps its published fields and types (checked by tsc)', () => {
+    expectTypeOf<RunConformanceOptions>().toEqualTypeOf<PublishedOptions>();
+  });
+});
 
 // Options the CLI would refuse are refused the same way, before anything starts or is sent.
 describe('runConformance options', () => {

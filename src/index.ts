@@ -10,37 +10,38 @@ import { conductRun } from './cli/conduct-run.ts';
 import { parseRunFlags } from './cli/run-config.ts';
 import type { Report } from './report/model.ts';
 import type { ReportFiles } from './report/write-report.ts';
-import type { Profile } from './suite/config.ts';
+import type { SuiteConfig } from './suite/config.ts';
 
 export type { Report, RequirementResult, Summary, Verdict } from './report/model.ts';
 export type { ReportFiles } from './report/write-report.ts';
 export { ToolkitError } from './shared/toolkit-errors.ts';
 
-/** What to run against, and how; the same meanings as the `run` flags of the same names. */
-export interface RunConformanceOptions {
-  /** The API base URL, ending in `/api/v1`; without it the embedded reference server is started and targeted. */
-  readonly baseUrl?: string;
-  readonly apiKey?: string;
-  readonly secondApiKey?: string;
-  readonly revokedApiKey?: string;
-  /** HTTPS host serving the fixture files (`tryon-conformance fixtures serve` or `fixtures export`). */
-  readonly fixtureBaseUrl?: string;
-  /** The fixture host also has the misbehaving routes of `fixtures serve`. */
-  readonly fixtureBehaviours?: boolean;
-  /** Where GET /account keeps the balance: a JSON pointer (`/credits`) or a dotted path (`data.credits`). */
-  readonly balancePath?: string;
-  /** The test-control extension of the target (its URL ends in `/_control`). */
-  readonly control?: { readonly url: string; readonly token: string };
-  /** The target follows the tryon-scenario image-marker convention. */
-  readonly scenarios?: boolean;
-  /** Credits the run may spend at most (default 8 without test control). */
-  readonly creditBudget?: number;
-  readonly profile?: Profile;
-  /** fast-check seed; every report gives the one it used. */
-  readonly seed?: number;
-  /** fast-check path of a failing property, to replay it (with its seed). */
-  readonly path?: string;
-  readonly numRuns?: number;
+/** The suite's settings a caller may give (src/suite/config.ts), every one optional. */
+type SuiteOptions = Partial<
+  Pick<
+    SuiteConfig,
+    | 'baseUrl'
+    | 'apiKey'
+    | 'secondApiKey'
+    | 'revokedApiKey'
+    | 'fixtureBaseUrl'
+    | 'fixtureBehaviours'
+    | 'balancePath'
+    | 'control'
+    | 'scenarios'
+    | 'creditBudget'
+    | 'profile'
+    | 'seed'
+    | 'path'
+    | 'numRuns'
+  >
+>;
+
+/**
+ * What to run against, and how; the same meanings as the `run` flags of the same names. Without a
+ * `baseUrl` the embedded reference server is started and targeted.
+ */
+export interface RunConformanceOptions extends SuiteOptions {
   /** Run only the tests whose name matches this regular expression. */
   readonly grep?: string;
   /** Write report.json, junit.xml, report.md and report.html under `<reportDir>/<timestamp>/` and `<reportDir>/latest/`. */

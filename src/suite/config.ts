@@ -12,23 +12,27 @@ export interface SuiteConfig {
   readonly apiKey?: string;
   readonly secondApiKey?: string;
   readonly revokedApiKey?: string;
-  /** Base URL of a public HTTPS host serving the exported fixtures (`tryon-conformance fixtures export`). */
+  /** HTTPS host serving the fixture files (`tryon-conformance fixtures serve` or `fixtures export`). */
   readonly fixtureBaseUrl?: string;
-  /** The fixture host also answers /redirect, /status/<n>, /slow, /drip, /big (`tryon-conformance fixtures serve` does). */
+  /** The fixture host also has the misbehaving routes of `fixtures serve` (/redirect, /status/<n>, /slow, …). */
   readonly fixtureBehaviours?: boolean;
-  /** Where GET /account keeps the balance, as the user said (`--balance-path`: a JSON pointer or dotted path). */
+  /** Where GET /account keeps the balance: a JSON pointer (`/credits`) or a dotted path (`data.credits`). */
   readonly balancePath?: string;
   /** How the run reads balances, decided before the tests start (the CLI's preflight); absent: decided on connect. */
   readonly balance?: BalanceDecision;
+  /** The test-control extension of the target (its URL ends in `/_control`). */
   readonly control?: { readonly url: string; readonly token: string };
   /** The target follows the tryon-scenario image-marker convention (implied by test control). */
   readonly scenarios?: boolean;
-  /** Credits the run may spend at most. */
+  /** Credits the run may spend at most (default 8 without test control). */
   readonly creditBudget: number;
+  /** fast-check seed; every report gives the one it used. */
   readonly seed: number;
+  /** fast-check runs of every property, in place of what the profile gives. */
   readonly numRuns?: number;
-  /** fast-check replay path of a failing property. */
+  /** fast-check path of a failing property, to replay it (with its seed). */
   readonly path?: string;
+  /** `quick` runs a quarter of each property's cases; `full` (the default) all of them. */
   readonly profile: Profile;
 }
 
