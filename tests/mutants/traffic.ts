@@ -4,6 +4,7 @@
  * suite asked for, and the offset of the server's test clock. Recorded from the client's request
  * and the answer the client got.
  */
+import { documentedLimits as limits } from '../../src/contract/rate-limits.ts';
 import type { ProxiedRequest, ProxiedResponse } from './mutating-proxy.ts';
 
 export interface Limits {
@@ -30,7 +31,7 @@ export interface UploadSeen {
   readonly request: ProxiedRequest;
 }
 
-export const documentedLimits: Limits = { startsPerMinute: 12, pollsPerMinute: 60, uploadsPerMinute: 30 };
+export const documentedLimits: Limits = { startsPerMinute: limits.starts, pollsPerMinute: limits.polls, uploadsPerMinute: limits.uploads };
 
 /** The API key of a request, from `Authorization: Bearer <key>`. */
 export function keyOf(req: ProxiedRequest): string | undefined {
