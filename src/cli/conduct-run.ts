@@ -57,7 +57,8 @@ export async function conductRun(request: RunRequest, io: RunIo): Promise<Conduc
     return await conductSuite(request, io);
   } catch (error) {
     if (error instanceof ToolkitError) throw error;
-    const report = failedRunReport(error, { config: request.config, embedded: request.embedded, startedAt, grep: request.grep });
+    const { config, embedded, grep } = request;
+    const report = failedRunReport(error, { config, embedded, startedAt, grep });
     const warn = io.warn ?? ((line: string): void => printErr(`${line}\n`));
     // The error may quote what the target sent: one line, its controls shown, for any caller's terminal.
     warn(terminalLine(`run: stopped on an error of its own: ${errorLine(error)}`));
@@ -91,7 +92,7 @@ async function conductSuite(request: RunRequest, io: RunIo): Promise<ConductedRu
 /** The target: a remote one preflight has checked, or the embedded one on its way up. */
 type Target = { readonly remote: SuiteConfig } | { readonly starting: Promise<EmbeddedTarget> };
 
-/** The embedded target starts, to come up while vitest collects the suite; any other is checked before vitest starts. */
+/** The embedded target starts, to be up once the suite is collected; any other is checked before vitest starts. */
 async function startTarget(request: RunRequest, log: (line: string) => void): Promise<Target> {
   if (!request.embedded) return { remote: await preflight(request.config, { embedded: false, log }) };
   const starting = startEmbeddedTarget(request.config, undefined, { instances: embeddedWorkers });
@@ -107,7 +108,14 @@ async function runOnTarget(request: RunRequest, io: RunIo, stop: RunStop, target
   try {
     const cancel = new AbortController();
     const collectWith = 'remote' in target ? target.remote : request.config;
-    const session = await SuiteSession.open({ config: collectWith, grep: request.grep, reporters: io.reporters, parallel: request.embedded, keptDir: request.keptDir, signal: cancel.signal });
+    const session = await SuiteSession.open({
+      config: collectWith,
+      grep: request.grep,
+      reporters: io.reporters,
+      parallel: request.embedded,
+      keptDir: request.keptDir,
+      signal: cancel.signal,
+    });
     const detach = stop.attach((reason) => cancel.abort(reason));
     try {
       return await planAndRun(session, request, io, stop, target);
@@ -125,7 +133,13 @@ async function runOnTarget(request: RunRequest, io: RunIo, stop: RunStop, target
  * The plan, from the tests collected on the instance that then runs them, grants the credit budget
  * in the order of value and bounds the run's wall time; then the suite runs on the checked target.
  */
-async function planAndRun(session: SuiteSession, request: RunRequest, io: RunIo, stop: RunStop, target: Target): Promise<Ran> {
+async function planAndRun(
+  session: SuiteSession,
+  request: RunRequest,
+  io: RunIo,
+  stop: RunStop,
+  target: Target,
+): Promise<Ran> {
   const collected = await session.collect();
   const checked = 'remote' in target ? { config: target.remote } : await checkEmbedded(await target.starting, io.log);
   const plan = planOf(collected.tests, checked.config, await estimateInputsFor(checked.config, request));
@@ -137,8 +151,12 @@ async function planAndRun(session: SuiteSession, request: RunRequest, io: RunIo,
 }
 
 /** The embedded target once up, checked by preflight like any other (setup problems are toolkit errors, exit 2). */
-async function checkEmbedded(embedded: EmbeddedTarget, log: (line: string) => void): Promise<{ config: SuiteConfig; instances: readonly EmbeddedInstance[] }> {
-  log(`Embedded reference server at ${embedded.config.baseUrl} (test control on), fixtures at ${embedded.config.fixtureBaseUrl}`);
+async function checkEmbedded(
+  embedded: EmbeddedTarget,
+  log: (line: string) => void,
+): Promise<{ config: SuiteConfig; instances: readonly EmbeddedInstance[] }> {
+  const { baseUrl, fixtureBaseUrl } = embedded.config;
+  log(`Embedded reference server at ${baseUrl} (test control on), fixtures at ${fixtureBaseUrl}`);
   return { config: await preflight(embedded.config, { embedded: true, log }), instances: embedded.instances };
 }
 
@@ -146,8 +164,10 @@ async function checkEmbedded(embedded: EmbeddedTarget, log: (line: string) => vo
 function planLines(plan: Plan, config: SuiteConfig, kept: boolean): string[] {
   const run = plan.tests.filter((t) => !t.skip).length;
   const from = kept ? ' (from the collection kept for these files, checked against the run)' : '';
+  const credits = `${plan.credits} of ${config.creditBudget} credits granted up front`;
+  const bound = `wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min${from}`;
   return [
-    `Plan: ${run} of ${plan.tests.length} tests to run, ${plan.credits} of ${config.creditBudget} credits granted up front; wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min${from}`,
+    `Plan: ${run} of ${plan.tests.length} tests to run, ${credits}; ${bound}`,
     formatEstimate(plan.estimate).trim(),
     `Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)`,
   ];
@@ -163,12 +183,14 @@ async function reportOf(request: RunRequest, io: RunIo, stop: RunStop, ran: Ran)
       startedAt: ran.startedAt,
       durationMs: Date.now() - ran.startedAt.getTime(),
       ...(request.grep !== undefined && { grep: request.grep }),
-      unhandledErrors: stop.stopped === undefined ? ran.unhandledErrors : ran.unhandledErrors.filter((e) => !endedByTheStop(e.message)),
+      // A stop makes vitest's pool report errors of its own: they are the stop, not errors of the run.
+      unhandledErrors: ran.unhandledErrors.filter((e) => stop.stopped === undefined || !endedByTheStop(e.message)),
       ...(stop.stopped !== undefined && { interrupted: stop.stopped }),
       plannedCost: ran.plannedCost,
     }),
   );
   const written = io.writeReport ? await writeReport(report, { root: request.reportRoot }) : undefined;
-  const exitCode = stop.stopped !== undefined ? exitStatusOfInterruption(stop.stopped) : exitStatusOf(report.summary.outcome);
+  const { stopped } = stop;
+  const exitCode = stopped !== undefined ? exitStatusOfInterruption(stopped) : exitStatusOf(report.summary.outcome);
   return { report, exitCode, ...(written && { written }) };
 }

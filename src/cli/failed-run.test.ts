@@ -1,7 +1,6 @@
 /**
  * A run that stops on an error of its own ends with a report that names the error, and exit 2,
- * never an exception out of the run with no report. The error is provoked in preflight, the step
- * before any test, where a stack overflow on a target's answer once ended the run with none.
+ * never an exception out of the run with no report. The error is provoked in preflight, before any test.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

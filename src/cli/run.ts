@@ -23,14 +23,17 @@ export async function run(argv: readonly string[]): Promise<number> {
   if (command.plan) return printPlan(command);
   const done = await conductRun(command, {
     log: (line) => printOut(`${line}\n`),
-    reporters: [new ProgressReporter({ live: liveProgress(process.stdout, env), creditBudget: command.config.creditBudget })],
+    reporters: [
+      new ProgressReporter({ live: liveProgress(process.stdout, env), creditBudget: command.config.creditBudget }),
+    ],
     listenToSignals: true,
     writeReport: true,
   });
   const written = done.written;
   if (written === undefined) throw new Error('run: the report was not written');
   const { files } = written;
-  printOut(`\nReport: ${files.html}\n  also ${files.json}, ${files.junit}, ${files.markdown}\n  latest copy: ${written.latest}\n`);
+  printOut(`\nReport: ${files.html}\n  also ${files.json}, ${files.junit}, ${files.markdown}\n`);
+  printOut(`  latest copy: ${written.latest}\n`);
   if (command.stepSummary !== undefined) await appendFile(command.stepSummary, await readFile(files.markdown, 'utf8'));
   printOut(`${headline(done.report)}\n`);
   return done.exitCode;

@@ -84,7 +84,8 @@ export function planOf(tests: PlannedTest[], config: SuiteConfig, inputs: Estima
 export async function estimateInputsFor(config: SuiteConfig, request: RunRequest): Promise<EstimateInputs> {
   const generation = request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds };
   if (config.control === undefined) return { ...generation };
-  const earlier = await readEarlierRun(earlierRunCandidates(resolve(request.reportRoot), packageRoot), request.embedded, config.profile);
+  const candidates = earlierRunCandidates(resolve(request.reportRoot), packageRoot);
+  const earlier = await readEarlierRun(candidates, request.embedded, config.profile);
   return { ...(earlier !== undefined && { earlier }), ...generation };
 }
 

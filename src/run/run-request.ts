@@ -21,5 +21,6 @@ export interface RunRequest {
 
 /** The embedded target's configuration before it is up: enough to collect the suite (test control on). */
 export function embeddedShape(base: Omit<SuiteConfig, 'baseUrl'>): SuiteConfig {
-  return { ...base, baseUrl: 'http://127.0.0.1/api/v1', control: { url: 'embedded', token: 'embedded' }, fixtureBaseUrl: 'embedded' };
+  const control = { url: 'embedded', token: 'embedded' };
+  return { ...base, baseUrl: 'http://127.0.0.1/api/v1', control, fixtureBaseUrl: 'embedded' };
 }

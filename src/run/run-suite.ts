@@ -11,7 +11,11 @@ import { suiteOptions } from './suite-session.ts';
 import { suiteProject } from './suite-project.ts';
 
 /** Runs the conformance project once against `config` and returns its test modules. */
-export async function runSuite(config: SuiteConfig, grep?: string, reporters: Array<string | Reporter> = ['default']): Promise<readonly TestModule[]> {
+export async function runSuite(
+  config: SuiteConfig,
+  grep?: string,
+  reporters: Array<string | Reporter> = ['default'],
+): Promise<readonly TestModule[]> {
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest('test', [], suiteOptions(suiteProject, config, grep, reporters));
   await vitest.close();

@@ -44,14 +44,19 @@ export interface SuiteGrant {
   readonly instances?: readonly EmbeddedInstance[];
 }
 
-/** What one run of the suite left: its test modules, and vitest's unhandled errors (errors of the run, not findings). */
+/** What one run of the suite left: its test modules, and vitest's unhandled errors (of the run, not findings). */
 export interface SuiteRun {
   readonly modules: readonly TestModule[];
   readonly unhandledErrors: ReadonlyArray<{ readonly message: string }>;
 }
 
 /** The vitest options of a run of the conformance project at `location`. */
-export function suiteOptions(location: SuiteLocation, config: SuiteConfig, grep: string | undefined, reporters: ReadonlyArray<string | Reporter>) {
+export function suiteOptions(
+  location: SuiteLocation,
+  config: SuiteConfig,
+  grep: string | undefined,
+  reporters: ReadonlyArray<string | Reporter>,
+) {
   return {
     ...location,
     project: [...location.project],
@@ -86,7 +91,8 @@ export class SuiteSession {
   static async open(o: SessionOptions): Promise<SuiteSession> {
     const project = suiteProjectOf(o.parallel ? 'embedded' : 'any-target');
     const gate = reporterGate(o.reporters.filter((r): r is Reporter => typeof r !== 'string'));
-    const options = suiteOptions(project, o.config, o.grep, [...o.reporters.filter((r) => typeof r === 'string'), gate.reporter]);
+    const named = o.reporters.filter((r) => typeof r === 'string');
+    const options = suiteOptions(project, o.config, o.grep, [...named, gate.reporter]);
     const cache = collectionCacheFor(project, o.config, o.grep, o.keptDir);
     // What startVitest sets before it creates the instance.
     process.env.TEST = 'true';
@@ -97,7 +103,7 @@ export class SuiteSession {
     return new SuiteSession(vitest, gate, cache, o);
   }
 
-  /** The tests: the kept collection for these files when there is one, else collected in one worker (and kept when complete). */
+  /** The tests: the collection kept for these files, else collected in one worker (and kept when complete). */
   async collect(): Promise<Collected> {
     const kept = this.#cache?.read();
     if (kept !== undefined) return { tests: kept, kept: true };
@@ -121,7 +127,8 @@ export class SuiteSession {
     } finally {
       await this.close();
     }
-    return { modules: vitest.state.getTestModules(), unhandledErrors: vitest.state.getUnhandledErrors().map((e) => ({ message: messageOf(e) })) };
+    const unhandledErrors = vitest.state.getUnhandledErrors().map((e) => ({ message: messageOf(e) }));
+    return { modules: vitest.state.getTestModules(), unhandledErrors };
   }
 
   /** Stops listening for the cancel and closes the instance (again: a no-op). */
@@ -136,10 +143,11 @@ export class SuiteSession {
     const difference = collectionDifference(kept, ran, this.#signal?.aborted === true);
     if (difference === undefined) return;
     this.#cache?.forget();
-    this.#vitest.state.catchError(
-      new Error(`the plan came from a collection of the suite kept in ${this.#cache?.file ?? 'the cache'}, which does not match the tests this run collected: ${difference}. The entry is removed; run again for a plan of these tests.`),
-      'Unhandled Error',
-    );
+    const where = this.#cache?.file ?? 'the cache';
+    const message =
+      `the plan came from a collection of the suite kept in ${where}, which does not match the tests this run ` +
+      `collected: ${difference}. The entry is removed; run again for a plan of these tests.`;
+    this.#vitest.state.catchError(new Error(message), 'Unhandled Error');
   }
 }
 

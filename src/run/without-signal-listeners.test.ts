@@ -12,7 +12,8 @@ describe('withoutSignalListeners', () => {
         process.once('SIGINT', () => undefined);
         return 'made';
       });
-      expect({ made, listeners: count(), kept: process.listeners('SIGTERM').includes(kept) }).toEqual({ made: 'made', listeners: before, kept: true });
+      const after = { made, listeners: count(), kept: process.listeners('SIGTERM').includes(kept) };
+      expect(after).toEqual({ made: 'made', listeners: before, kept: true });
     } finally {
       process.off('SIGTERM', kept);
     }
