@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request, type Dispatcher } from 'undici';
 import { createSend, type Send } from '../client/http-client.ts';
 import { withRetry } from '../client/retry.ts';
-import { BalanceSetupError, decideBalance, describeBalance } from '../suite/account-balance.ts';
+import { BalanceSetupError, decideBalance, describeBalance, type BalanceDecision } from '../suite/account-balance.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import { ControlError, controlClient } from '../suite/control-client.ts';
 import { assertAnswersLikeTheApi } from './api-identity.ts';
@@ -61,7 +61,7 @@ export async function preflight(config: SuiteConfig, o: PreflightOptions = {}): 
     }
   }
 
-  let balance;
+  let balance: BalanceDecision;
   try {
     balance = config.balance ?? (await decideBalance(withRetry(send), { balancePath: config.balancePath, key: config.apiKey, control }));
   } catch (error) {

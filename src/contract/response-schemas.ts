@@ -69,11 +69,11 @@ export function responseSchemaPointer(
   const base =
     isObject(raw) && typeof raw.$ref === 'string'
       ? raw.$ref.slice(1)
-      : `/paths/${escape(op.path)}/${op.method}/responses/${key}`;
+      : `/paths/${pointerSegment(op.path)}/${op.method}/responses/${key}`;
   const response = deref(doc, raw);
   const content = isObject(response) && isObject(response.content) ? response.content : undefined;
   if (!content || !isObject(content[mediaType] as Json)) return undefined;
-  return `${base}/content/${escape(mediaType)}/schema`;
+  return `${base}/content/${pointerSegment(mediaType)}/schema`;
 }
 
 /** The documented statuses of an operation. */
@@ -83,6 +83,6 @@ export function documentedStatuses(operationId: string, doc: JsonObject = openap
   return Object.keys(responses).map(Number).filter(Number.isInteger);
 }
 
-function escape(segment: string): string {
+function pointerSegment(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }

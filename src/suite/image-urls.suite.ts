@@ -342,7 +342,7 @@ describe('image URL rules when fetching', () => {
       transient(t, ex, 'a start from a person photo URL and a garment id');
       // "URL and id forms may be mixed between person and garment"; accepted: "status 200", status "always `pending`".
       t.must('CREATE-MIX-URL-AND-ID', () => expect({ status: statusOf(ex), body: ex.response?.json }).toMatchObject({ status: 200, body: { status: 'pending' } }));
-      const final = await api.waitFinal(actor, String((ex.response?.json as { id?: unknown }).id));
+      const final = await api.waitFinal(actor, String((ex.response?.json as { id?: unknown } | undefined)?.id));
       if ((final.response?.json as { status?: unknown } | undefined)?.status !== 'success') t.target.budget.giveBack(1);
     },
   );

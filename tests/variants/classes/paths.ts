@@ -10,13 +10,13 @@ import type { Variant } from '../variant.ts';
 
 const resultRule = 'Try-on, resultUrl: "On `success`: URL of the finished image (JPEG or PNG). Public, needs no key, served from {host} under a path beginning `/i/`, valid for 24 hours."';
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const regexEscape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Rewrites every `<proxy>/i/<file>` in a JSON answer with `to(file)`. */
 function rewriteResultUrls(res: ProxiedResponse, origin: string, to: (file: string) => string): ProxiedResponse {
   if (!/json/.test(res.headers['content-type'] ?? '')) return res;
   const text = res.body.toString('utf8');
-  const pattern = new RegExp(`${escape(origin)}/i/([^"/?\\\\]+)`, 'g');
+  const pattern = new RegExp(`${regexEscape(origin)}/i/([^"/?\\\\]+)`, 'g');
   return pattern.test(text) ? { ...res, body: Buffer.from(text.replace(pattern, (_, file: string) => `${origin}${to(file)}`)) } : res;
 }
 
