@@ -16,7 +16,8 @@ module.exports = {
     {
       name: 'suite-not-above',
       severity: 'error',
-      comment: 'The suite speaks HTTP only: it imports neither the server nor the run machinery, the reports or the CLI.',
+      comment:
+        'The suite speaks HTTP only: it imports neither the server nor the run machinery, the reports or the CLI.',
       from: { path: '^src/suite/' },
       to: { path: '^src/(server|run|report|cli|docs)/' },
     },

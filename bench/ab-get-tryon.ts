@@ -49,7 +49,9 @@ async function runFloor(body: string): Promise<void> {
       session = new Session();
       session.connect();
       await session.post('Profiler.enable');
-      await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.AB_PROFILE_INTERVAL_US ?? 250) });
+      await session.post('Profiler.setSamplingInterval', {
+        interval: Number(process.env.AB_PROFILE_INTERVAL_US ?? 250),
+      });
       await session.post('Profiler.start');
       process.send?.({ type: 'profiling' });
     } else if (session) {
@@ -95,10 +97,11 @@ async function startFloor(body: string): Promise<Floor> {
     });
     child.once('exit', (code) => reject(new Error(`the floor exited with ${code}`)));
   });
-  const ask = (message: object) => new Promise<void>((resolve) => {
-    child.once('message', () => resolve());
-    child.send(message);
-  });
+  const ask = (message: object) =>
+    new Promise<void>((resolve) => {
+      child.once('message', () => resolve());
+      child.send(message);
+    });
   return {
     url,
     pid: child.pid ?? 0,
@@ -110,9 +113,18 @@ async function startFloor(body: string): Promise<Floor> {
 
 async function load(url: string, apiKey: string, connections: number, duration: number, pid = 0) {
   const cpuBefore = cpuMicros(pid);
-  const result = await autocannon({ url, headers: { authorization: `Bearer ${apiKey}` }, connections, duration, timeout: 10 });
+  const result = await autocannon({
+    url,
+    headers: { authorization: `Bearer ${apiKey}` },
+    connections,
+    duration,
+    timeout: 10,
+  });
   const cpuPerRequest = (cpuMicros(pid) - cpuBefore) / Math.max(1, result.requests.total);
-  const non200 = Object.entries(result.statusCodeStats ?? {}).reduce((n, [code, s]) => n + (code === '200' ? 0 : (s.count ?? 0)), 0);
+  const non200 = Object.entries(result.statusCodeStats ?? {}).reduce(
+    (n, [code, s]) => n + (code === '200' ? 0 : (s.count ?? 0)),
+    0,
+  );
   return { reqPerSec: result.requests.average, p99: result.latency.p99, non200, errors: result.errors, cpuPerRequest };
 }
 
@@ -161,13 +173,18 @@ async function main(): Promise<void> {
 
   const reference = await readyServer(undefined);
   const baseline = values.baseline === undefined ? undefined : await readyServer(values.baseline);
-  const floor = await startBenchFloor([{ method: 'GET', url: '/api/v1/tryons/:id', status: 200, body: reference.body }]);
+  const floor = await startBenchFloor([
+    { method: 'GET', url: '/api/v1/tryons/:id', status: 200, body: reference.body },
+  ]);
   const floorUrl = `${floor.url}/api/v1/tryons/${reference.id}`;
   const floorBody = await (await fetch(floorUrl)).text();
-  if (floorBody !== reference.body) throw new Error('the floor does not answer the reference server\'s bytes');
-  if (baseline && Buffer.byteLength(baseline.body) !== Buffer.byteLength(reference.body)) console.log(`note: the baseline answers ${Buffer.byteLength(baseline.body)} bytes`);
+  if (floorBody !== reference.body) throw new Error("the floor does not answer the reference server's bytes");
+  if (baseline && Buffer.byteLength(baseline.body) !== Buffer.byteLength(reference.body))
+    console.log(`note: the baseline answers ${Buffer.byteLength(baseline.body)} bytes`);
   console.log(`code: ${serverCode().description}${values.baseline ? `; baseline ${resolve(values.baseline)}` : ''}`);
-  console.log(`body: ${Buffer.byteLength(reference.body)} bytes; ${connections} connections, ${seconds} s, ${rounds} rounds ${baseline ? 'A B C C B A' : 'A B B A'}`);
+  console.log(
+    `body: ${Buffer.byteLength(reference.body)} bytes; ${connections} connections, ${seconds} s, ${rounds} rounds ${baseline ? 'A B C C B A' : 'A B B A'}`,
+  );
 
   type Name = 'reference' | 'floor' | 'baseline';
   const targets: Partial<Record<Name, { url: string; key: string; pid: number }>> = {
@@ -182,7 +199,11 @@ async function main(): Promise<void> {
   }
   const cpu: Record<Name, number[]> = { reference: [], floor: [], baseline: [] };
   const runs: Record<Name, number[]> = { reference: [], floor: [], baseline: [] };
-  const ratios: Record<'reference' | 'baseline' | 'referenceToBaseline', number[]> = { reference: [], baseline: [], referenceToBaseline: [] };
+  const ratios: Record<'reference' | 'baseline' | 'referenceToBaseline', number[]> = {
+    reference: [],
+    baseline: [],
+    referenceToBaseline: [],
+  };
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   try {
     for (const name of names) await load(targets[name]?.url ?? '', targets[name]?.key ?? '', connections, 1);
@@ -199,7 +220,9 @@ async function main(): Promise<void> {
         if (run.non200 || run.errors) throw new Error(`${name}: ${run.non200} answers not 200, ${run.errors} errors`);
         got[name].push(run.reqPerSec);
         runs[name].push(run.reqPerSec);
-        console.log(`  round ${r + 1} ${name.padEnd(9)} ${round(run.reqPerSec, 0)} req/s, p99 ${run.p99} ms, ${round(run.cpuPerRequest, 1)} µs CPU per request (server process)`);
+        console.log(
+          `  round ${r + 1} ${name.padEnd(9)} ${round(run.reqPerSec, 0)} req/s, p99 ${run.p99} ms, ${round(run.cpuPerRequest, 1)} µs CPU per request (server process)`,
+        );
       }
       ratios.reference.push(sum(got.reference) / sum(got.floor));
       let line = `  round ${r + 1} ratio reference/floor ${round(sum(got.reference) / sum(got.floor), 3)}`;
@@ -210,8 +233,12 @@ async function main(): Promise<void> {
       }
       console.log(line);
     }
-    const mmm = (xs: number[], d: number) => `${round(Math.min(...xs), d)} / ${round(median(xs), d)} / ${round(Math.max(...xs), d)}`;
-    for (const name of names) console.log(`${name.padEnd(9)} req/s min/median/max: ${mmm(runs[name], 0)}; server CPU µs per request min/median/max: ${mmm(cpu[name], 1)}`);
+    const mmm = (xs: number[], d: number) =>
+      `${round(Math.min(...xs), d)} / ${round(median(xs), d)} / ${round(Math.max(...xs), d)}`;
+    for (const name of names)
+      console.log(
+        `${name.padEnd(9)} req/s min/median/max: ${mmm(runs[name], 0)}; server CPU µs per request min/median/max: ${mmm(cpu[name], 1)}`,
+      );
     console.log(`ratio reference/floor min/median/max: ${mmm(ratios.reference, 3)}`);
     if (baseline) {
       console.log(`ratio baseline/floor min/median/max: ${mmm(ratios.baseline, 3)}`);
@@ -226,11 +253,20 @@ async function main(): Promise<void> {
       try {
         for (const name of ['reference', 'floor'] as const) {
           const path = `${values.profile}.${name}.cpuprofile`;
-          await (name === 'reference' ? reference.server.profileStart(Number(process.env.AB_PROFILE_INTERVAL_US ?? 250)) : profiled.profileStart());
-          const run = await autocannon({ url: name === 'reference' ? reference.url : profiledUrl, headers: { authorization: `Bearer ${reference.key}` }, connections, duration: seconds });
+          await (name === 'reference'
+            ? reference.server.profileStart(Number(process.env.AB_PROFILE_INTERVAL_US ?? 250))
+            : profiled.profileStart());
+          const run = await autocannon({
+            url: name === 'reference' ? reference.url : profiledUrl,
+            headers: { authorization: `Bearer ${reference.key}` },
+            connections,
+            duration: seconds,
+          });
           await (name === 'reference' ? reference.server.profileStop(path) : profiled.profileStop(path));
           const summary = summariseProfile(JSON.parse(readFileSync(path, 'utf8')) as CpuProfile, 60);
-          console.log(`${name}: ${run.requests.total} requests, busy ${summary.busyMs} ms, ${round((summary.busyMs * 1000) / run.requests.total, 1)} µs busy per request; ${path}`);
+          console.log(
+            `${name}: ${run.requests.total} requests, busy ${summary.busyMs} ms, ${round((summary.busyMs * 1000) / run.requests.total, 1)} µs busy per request; ${path}`,
+          );
           for (const f of summary.topFunctions) {
             const key = `${f.name} ${f.where}`;
             const entry = perRequest.get(key) ?? { reference: 0, floor: 0 };
@@ -241,9 +277,12 @@ async function main(): Promise<void> {
       } finally {
         profiled.close();
       }
-      const rows = [...perRequest.entries()].sort((a, b) => b[1].reference - b[1].floor - (a[1].reference - a[1].floor));
+      const rows = [...perRequest.entries()].sort(
+        (a, b) => b[1].reference - b[1].floor - (a[1].reference - a[1].floor),
+      );
       console.log('µs self time per request: reference, floor, difference');
-      for (const [key, v] of rows.slice(0, 40)) console.log(`  ${round(v.reference, 2)}\t${round(v.floor, 2)}\t${round(v.reference - v.floor, 2)}\t${key}`);
+      for (const [key, v] of rows.slice(0, 40))
+        console.log(`  ${round(v.reference, 2)}\t${round(v.floor, 2)}\t${round(v.reference - v.floor, 2)}\t${key}`);
     }
   } finally {
     floor.child.kill('SIGTERM');

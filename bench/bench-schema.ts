@@ -17,5 +17,7 @@ export function benchProblems(value: unknown): string[] {
     addFormats(ajv);
     validator = ajv.compile(JSON.parse(readFileSync(benchSchemaFile, 'utf8')) as object);
   }
-  return validator(value) ? [] : (validator.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}`);
+  return validator(value)
+    ? []
+    : (validator.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}`);
 }

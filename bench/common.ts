@@ -17,7 +17,11 @@ export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 export const controlToken = 'bench-control-token';
 
 /** Very high limits: the benchmark measures the server, not its rate limiter's 429s. */
-export const raisedLimits = { startsPerMinute: 10_000_000, pollsPerMinute: 10_000_000, uploadsPerMinute: 10_000_000 } as const;
+export const raisedLimits = {
+  startsPerMinute: 10_000_000,
+  pollsPerMinute: 10_000_000,
+  uploadsPerMinute: 10_000_000,
+} as const;
 
 export interface ServerChild {
   readonly url: string;
@@ -40,7 +44,10 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  */
 export function serverCode(): { readonly kind: 'dist' | 'source'; readonly description: string } {
   return process.env.BENCH_SERVER_DIST
-    ? { kind: 'dist', description: 'compiled (npm run build, dist/), run by plain node, as the installed package runs it' }
+    ? {
+        kind: 'dist',
+        description: 'compiled (npm run build, dist/), run by plain node, as the installed package runs it',
+      }
     : { kind: 'source', description: 'TypeScript sources under tsx' };
 }
 
@@ -79,7 +86,10 @@ export async function startServerChild(settings: Partial<ServerSettings> = {}): 
     env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify({ settings, controlToken }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const pending = new Map<number, { resolve: (m: FromChild & { type: 'reply' }) => void; reject: (e: Error) => void }>();
+  const pending = new Map<
+    number,
+    { resolve: (m: FromChild & { type: 'reply' }) => void; reject: (e: Error) => void }
+  >();
   let nextId = 1;
   let exited = false;
   const ready = new Promise<{ url: string; pid: number }>((resolve, reject) => {
@@ -151,7 +161,8 @@ export async function startServerChild(settings: Partial<ServerSettings> = {}): 
 export function procMemory(pid: number): { rss: number; peak: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+    const kb = (name: string) =>
+      Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
     return { rss: kb('VmRSS'), peak: kb('VmHWM') };
   } catch {
     return undefined;
@@ -166,13 +177,17 @@ export interface Account {
 async function control<T>(base: string, method: 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
   const res = await request(`${base}/_control${path}`, {
     method,
-    headers: { authorization: `Bearer ${controlToken}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${controlToken}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
     headersTimeout: 15_000,
     bodyTimeout: 15_000,
   });
   const json = (await res.body.json()) as T;
-  if (res.statusCode !== 200) throw new Error(`test control ${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
+  if (res.statusCode !== 200)
+    throw new Error(`test control ${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
   return json;
 }
 
@@ -231,10 +246,20 @@ export async function startTryOn(
 }
 
 /** GET /tryons/{id}, polled every `everyMs` until it is no longer pending (bounded by `timeoutMs`). */
-export async function waitFinished(base: string, apiKey: string, id: string, everyMs = 100, timeoutMs = 30_000): Promise<string> {
+export async function waitFinished(
+  base: string,
+  apiKey: string,
+  id: string,
+  everyMs = 100,
+  timeoutMs = 30_000,
+): Promise<string> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
-    const res = await request(`${base}/api/v1/tryons/${id}`, { headers: { authorization: `Bearer ${apiKey}` }, headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const res = await request(`${base}/api/v1/tryons/${id}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
     const json = (await res.body.json()) as { status?: string };
     if (json.status !== 'pending') return json.status ?? `HTTP ${res.statusCode}`;
     await sleep(everyMs);

@@ -42,7 +42,9 @@ export function embeddedClis(): Record<EmbeddedCli, { readonly script: string; r
     return r.startsWith('..') || isAbsolute(r) ? path : r;
   };
   return {
-    compiled: compiled ? { script: shown(compiled) } : { script: 'dist/cli/main.js', note: 'not measured: BENCH_FROM_SOURCE=1 builds no fresh dist/' },
+    compiled: compiled
+      ? { script: shown(compiled) }
+      : { script: 'dist/cli/main.js', note: 'not measured: BENCH_FROM_SOURCE=1 builds no fresh dist/' },
     sources: { script: cli },
   };
 }
@@ -61,7 +63,11 @@ export interface EmbeddedRun {
   readonly creditsSpent?: number;
   /** report.json's own `cost`: the run's plan (estimate and bound) against what it did, as the run counted it. */
   readonly reportCost?: {
-    readonly planned: { readonly estimate: { readonly credits: number; readonly wallSeconds: number }; readonly bound: { readonly credits: number; readonly wallSeconds: number }; readonly basis: string };
+    readonly planned: {
+      readonly estimate: { readonly credits: number; readonly wallSeconds: number };
+      readonly bound: { readonly credits: number; readonly wallSeconds: number };
+      readonly basis: string;
+    };
     readonly actual: { readonly credits: number | null; readonly creditsCounted: string; readonly wallSeconds: number };
     readonly errorPercent: { readonly credits: number | null; readonly wallSeconds: number | null };
   };
@@ -99,10 +105,19 @@ interface Spawned {
 }
 
 /** Runs a command with output to a file; kills it (SIGTERM, then SIGKILL) after `timeoutMs`. */
-function run(args: readonly string[], outPath: string, timeoutMs: number, env: Readonly<Record<string, string>> = {}): Promise<Spawned> {
+function run(
+  args: readonly string[],
+  outPath: string,
+  timeoutMs: number,
+  env: Readonly<Record<string, string>> = {},
+): Promise<Spawned> {
   const fd = openSync(outPath, 'w');
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', fd, fd], env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', ...env } });
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+  });
   closeSync(fd);
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -113,7 +128,12 @@ function run(args: readonly string[], outPath: string, timeoutMs: number, env: R
   return new Promise((resolve) => {
     child.once('exit', (code) => {
       clearTimeout(timer);
-      resolve({ exitCode: code, wallSeconds: Math.round((performance.now() - started) / 100) / 10, output: existsSync(outPath) ? readFileSync(outPath, 'utf8') : '', timedOut });
+      resolve({
+        exitCode: code,
+        wallSeconds: Math.round((performance.now() - started) / 100) / 10,
+        output: existsSync(outPath) ? readFileSync(outPath, 'utf8') : '',
+        timedOut,
+      });
     });
   });
 }
@@ -130,24 +150,44 @@ export async function plan(extra: readonly string[], tmpDir: string, name: strin
 }
 
 /** The command line of a timed run by `script`, as bench.json shows it (the report directory as <tmp>). */
-export const embeddedCommand = (script: string, seed: number) => `node ${script} run --profile full --seed ${seed} --report-dir <tmp>`;
+export const embeddedCommand = (script: string, seed: number) =>
+  `node ${script} run --profile full --seed ${seed} --report-dir <tmp>`;
 
 /** The full profile against the embedded reference server, run by `script` (embeddedClis), timed. */
-export async function runEmbeddedFull(tmpDir: string, seed: number, cliName: EmbeddedCli, script: string, index = 1): Promise<EmbeddedRun> {
+export async function runEmbeddedFull(
+  tmpDir: string,
+  seed: number,
+  cliName: EmbeddedCli,
+  script: string,
+  index = 1,
+): Promise<EmbeddedRun> {
   const reportDir = join(tmpDir, `conformance-reports-${cliName}-${index}`);
   const args = [script, 'run', '--profile', 'full', '--seed', String(seed), '--report-dir', reportDir];
   const command = embeddedCommand(script, seed);
   log(`conformance: full profile against the embedded server, ${cliName} CLI (run ${index})…`);
   // The kept collection (src/run/collection-cache.ts) starts empty with the bench: each CLI's first
   // run collects the suite for its plan and keeps it, and its later runs plan from it.
-  const out = await run(args, join(tmpDir, `conformance-full-${cliName}-${index}.txt`), 300_000, { TRYON_CACHE_DIR: join(tmpDir, 'collection-cache') });
+  const out = await run(args, join(tmpDir, `conformance-full-${cliName}-${index}.txt`), 300_000, {
+    TRYON_CACHE_DIR: join(tmpDir, 'collection-cache'),
+  });
   const collection = /^Plan: .*\(from the collection kept for these files/m.test(out.output) ? 'kept' : 'collected';
-  const base: EmbeddedRun = { cli: cliName, command, wallSeconds: out.wallSeconds, exitCode: out.exitCode, collection, ...(out.timedOut && { note: 'killed after 300 s' }) };
+  const base: EmbeddedRun = {
+    cli: cliName,
+    command,
+    wallSeconds: out.wallSeconds,
+    exitCode: out.exitCode,
+    collection,
+    ...(out.timedOut && { note: 'killed after 300 s' }),
+  };
   const reportPath = join(reportDir, 'latest', 'report.json');
-  if (!existsSync(reportPath)) return { ...base, note: `${base.note ?? ''} no report.json; output ends: ${out.output.slice(-300)}`.trim() };
+  if (!existsSync(reportPath))
+    return { ...base, note: `${base.note ?? ''} no report.json; output ends: ${out.output.slice(-300)}`.trim() };
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as {
     durationMs: number;
-    summary: { outcome: string; tests: { total: number; passed: number; failed: number; inconclusive?: number; skipped: number } };
+    summary: {
+      outcome: string;
+      tests: { total: number; passed: number; failed: number; inconclusive?: number; skipped: number };
+    };
     tests: { state: string; cost?: { credits?: number; starts?: number; polls?: number; uploads?: number } }[];
     cost?: EmbeddedRun['reportCost'];
   };
@@ -194,32 +234,36 @@ export function startRemoteRun(tmpDir: string, timeoutMs: number): { readonly do
   const script = 'tests/acceptance/run-without-control.ts';
   const command = `tsx ${script} --profile quick --budget 8 --seed 7`;
   log(`remote profile: ${command} started in the background (bounded at ${Math.round(timeoutMs / 1000)} s)`);
-  const done = run(['--import', 'tsx', script, '--profile', 'quick', '--budget', '8', '--seed', '7'], join(tmpDir, 'run-without-control.txt'), timeoutMs).then(
-    (out): RemoteRun => {
-      const summary = /Without test control: (\d+) passed, (\d+) failed, (\d+) skipped, in (\d+) s/.exec(out.output);
-      const spent = /spent (\d+) of a budget of (\d+)/.exec(out.output);
-      const planned = /^Planned against actual: .*$/m.exec(out.output);
-      const skippedForBudget = out.output.split('\n').filter((line) => /needs up to \d+ credits; \d+ of the budget of \d+ (is|are) left/.test(line)).length;
-      const result: RemoteRun = {
-        command,
-        ran: summary !== null,
-        wallSeconds: out.wallSeconds,
-        exitCode: out.exitCode,
-        ...(summary && {
-          summaryLine: summary[0],
-          passed: Number(summary[1]),
-          failed: Number(summary[2]),
-          skipped: Number(summary[3]),
-          reportedSeconds: Number(summary[4]),
-        }),
-        ...(spent && { creditsSpent: Number(spent[1]), creditBudget: Number(spent[2]) }),
-        ...(planned && { plannedLine: planned[0] }),
-        ...(summary && { skippedForBudget }),
-        ...(out.timedOut && { note: `stopped after ${Math.round(timeoutMs / 1000)} s, before it finished` }),
-      };
-      log(`remote profile: ${JSON.stringify(result)}`);
-      return result;
-    },
-  );
+  const done = run(
+    ['--import', 'tsx', script, '--profile', 'quick', '--budget', '8', '--seed', '7'],
+    join(tmpDir, 'run-without-control.txt'),
+    timeoutMs,
+  ).then((out): RemoteRun => {
+    const summary = /Without test control: (\d+) passed, (\d+) failed, (\d+) skipped, in (\d+) s/.exec(out.output);
+    const spent = /spent (\d+) of a budget of (\d+)/.exec(out.output);
+    const planned = /^Planned against actual: .*$/m.exec(out.output);
+    const skippedForBudget = out.output
+      .split('\n')
+      .filter((line) => /needs up to \d+ credits; \d+ of the budget of \d+ (is|are) left/.test(line)).length;
+    const result: RemoteRun = {
+      command,
+      ran: summary !== null,
+      wallSeconds: out.wallSeconds,
+      exitCode: out.exitCode,
+      ...(summary && {
+        summaryLine: summary[0],
+        passed: Number(summary[1]),
+        failed: Number(summary[2]),
+        skipped: Number(summary[3]),
+        reportedSeconds: Number(summary[4]),
+      }),
+      ...(spent && { creditsSpent: Number(spent[1]), creditBudget: Number(spent[2]) }),
+      ...(planned && { plannedLine: planned[0] }),
+      ...(summary && { skippedForBudget }),
+      ...(out.timedOut && { note: `stopped after ${Math.round(timeoutMs / 1000)} s, before it finished` }),
+    };
+    log(`remote profile: ${JSON.stringify(result)}`);
+    return result;
+  });
   return { done };
 }

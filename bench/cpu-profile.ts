@@ -60,7 +60,11 @@ const root = `file://${repoRoot}`;
 /** Where a call frame lives, short: `src/server/…ts:12`, `fastify/lib/route.js:40`, `node:internal/…`. */
 function whereOf(url: string, line: number): string {
   if (!url) return '';
-  const path = url.startsWith(root) ? url.slice(root.length) : url.startsWith(repoRoot) ? url.slice(repoRoot.length) : url;
+  const path = url.startsWith(root)
+    ? url.slice(root.length)
+    : url.startsWith(repoRoot)
+      ? url.slice(repoRoot.length)
+      : url;
   const short = path.replace(/^node_modules\//, '').replace(/^.*\/node_modules\//, '');
   return `${short}:${line + 1}`;
 }

@@ -11,11 +11,27 @@ import { spread } from './spread.ts';
 const compiledCommandV2 = 'node dist/cli/main.js run --profile full';
 
 /** The runs of `cli` among `runs`, summed up: spawn to exit and the suite's own duration, min/median/max. */
-export function cliRuns(runs: readonly EmbeddedRun[], cli: EmbeddedCli, command: string, note?: string): EmbeddedCliRuns {
+export function cliRuns(
+  runs: readonly EmbeddedRun[],
+  cli: EmbeddedCli,
+  command: string,
+  note?: string,
+): EmbeddedCliRuns {
   const own = runs.filter((r) => r.cli === cli);
-  const wallSeconds = spread(own.map((r) => r.wallSeconds), 1);
-  const suiteSeconds = spread(own.flatMap((r) => (r.reportDurationSeconds === undefined ? [] : [r.reportDurationSeconds])), 1);
-  return { command, ...(wallSeconds && { wallSeconds }), ...(suiteSeconds && { suiteSeconds }), ...(own.length === 0 && note !== undefined && { note }) };
+  const wallSeconds = spread(
+    own.map((r) => r.wallSeconds),
+    1,
+  );
+  const suiteSeconds = spread(
+    own.flatMap((r) => (r.reportDurationSeconds === undefined ? [] : [r.reportDurationSeconds])),
+    1,
+  );
+  return {
+    command,
+    ...(wallSeconds && { wallSeconds }),
+    ...(suiteSeconds && { suiteSeconds }),
+    ...(own.length === 0 && note !== undefined && { note }),
+  };
 }
 
 /** `e` as schema version 3 has it; a version-2 value's runs were all by bin/tryon-conformance.js, the sources. */
@@ -24,8 +40,15 @@ export function embeddedRunsOf(e: EmbeddedRuns | EmbeddedRunsV2): EmbeddedRuns {
   const runs = e.runs.map((r) => ({ ...r, cli: 'sources' as const }));
   return {
     runs,
-    compiled: { command: compiledCommandV2, note: 'not measured: this bench.json (schema version 2) timed only the run from the sources' },
-    sources: { command: runs[0]?.command ?? 'node bin/tryon-conformance.js run --profile full', ...(e.wallSeconds && { wallSeconds: e.wallSeconds }), ...(e.suiteSeconds && { suiteSeconds: e.suiteSeconds }) },
+    compiled: {
+      command: compiledCommandV2,
+      note: 'not measured: this bench.json (schema version 2) timed only the run from the sources',
+    },
+    sources: {
+      command: runs[0]?.command ?? 'node bin/tryon-conformance.js run --profile full',
+      ...(e.wallSeconds && { wallSeconds: e.wallSeconds }),
+      ...(e.suiteSeconds && { suiteSeconds: e.suiteSeconds }),
+    },
   };
 }
 

@@ -44,7 +44,13 @@ export interface EngineResult {
 }
 
 function summary(ms: readonly number[]): LatencySummary {
-  return { n: ms.length, p50Ms: round(percentile(ms, 50)), p99Ms: round(percentile(ms, 99)), minMs: round(Math.min(...ms)), maxMs: round(Math.max(...ms)) };
+  return {
+    n: ms.length,
+    p50Ms: round(percentile(ms, 50)),
+    p99Ms: round(percentile(ms, 99)),
+    minMs: round(Math.min(...ms)),
+    maxMs: round(Math.max(...ms)),
+  };
 }
 
 // Portrait 3:4 photos of about 1 and 4 megapixels.
@@ -76,12 +82,21 @@ export async function runEngine(options: { iterations: number; warmup: number })
   return out;
 }
 
-export async function runEndToEnd(options: { slowStarts: number; slowGapMs: number; fastRate: number; fastSeconds: number }): Promise<{ cases: EndToEndCase[]; settings: string }> {
+export async function runEndToEnd(options: {
+  slowStarts: number;
+  slowGapMs: number;
+  fastRate: number;
+  fastSeconds: number;
+}): Promise<{ cases: EndToEndCase[]; settings: string }> {
   const server = await startServerChild({ generationLatencyMs: 0 });
   const size = sizes[0];
   const person = await makePersonPhoto({ width: size.width, height: size.height });
   const garment = await makeGarmentImage();
-  const agent = new Agent({ connections: options.fastRate * options.fastSeconds + 10, headersTimeout: 120_000, bodyTimeout: 120_000 });
+  const agent = new Agent({
+    connections: options.fastRate * options.fastSeconds + 10,
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+  });
   const cases: EndToEndCase[] = [];
   try {
     // A few starts at the documented rate: the account keeps the default 12 starts/min.
@@ -98,7 +113,11 @@ export async function runEndToEnd(options: { slowStarts: number; slowGapMs: numb
       for (let i = 0; i < options.slowStarts; i++) {
         const next = started + i * options.slowGapMs;
         await sleep(Math.max(0, next - performance.now()));
-        const r = await startTryOn(server.url, account.apiKey, `e2e-slow-${i}-${Date.now()}`, body, { sync: true, dispatcher: agent, timeoutMs: 90_000 });
+        const r = await startTryOn(server.url, account.apiKey, `e2e-slow-${i}-${Date.now()}`, body, {
+          sync: true,
+          dispatcher: agent,
+          timeoutMs: 90_000,
+        });
         statuses.push(`${r.status} ${String(r.body.status)}`);
         if (r.status === 200 && r.body.status === 'success') ms.push(r.ms);
       }
@@ -128,9 +147,17 @@ export async function runEndToEnd(options: { slowStarts: number; slowGapMs: numb
       for (let i = 0; i < total; i++) {
         await sleep(Math.max(0, started + i * gap - performance.now()));
         pending.push(
-          startTryOn(server.url, account.apiKey, `e2e-fast-${i}-${Date.now()}`, body, { sync: true, dispatcher: agent, timeoutMs: 90_000 })
+          startTryOn(server.url, account.apiKey, `e2e-fast-${i}-${Date.now()}`, body, {
+            sync: true,
+            dispatcher: agent,
+            timeoutMs: 90_000,
+          })
             .then((r) => ({ status: `${r.status} ${String(r.body.status)}`, ms: r.ms, doneAt: performance.now() }))
-            .catch((error: unknown) => ({ status: `error ${(error as { code?: string }).code ?? String(error)}`, ms: Number.NaN, doneAt: performance.now() })),
+            .catch((error: unknown) => ({
+              status: `error ${(error as { code?: string }).code ?? String(error)}`,
+              ms: Number.NaN,
+              doneAt: performance.now(),
+            })),
         );
       }
       const sentFor = performance.now() - started;
@@ -151,5 +178,8 @@ export async function runEndToEnd(options: { slowStarts: number; slowGapMs: numb
     await agent.destroy().catch(() => undefined);
     await server.close();
   }
-  return { cases, settings: `reference server in a child process, generationLatencyMs 0, syncWaitMs 55 s, generationConcurrency 4; person ${size.width}×${size.height} JPEG, garment 600×600 JPEG` };
+  return {
+    cases,
+    settings: `reference server in a child process, generationLatencyMs 0, syncWaitMs 55 s, generationConcurrency 4; person ${size.width}×${size.height} JPEG, garment 600×600 JPEG`,
+  };
 }

@@ -14,7 +14,20 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
 import { makeGarmentImage, makePersonPhoto } from '../src/fixtures/images.ts';
-import { log, mib, newAccount, percentile, procMemory, round, sleep, startServerChild, startTryOn, tally, upload, type StartBody } from './common.ts';
+import {
+  log,
+  mib,
+  newAccount,
+  percentile,
+  procMemory,
+  round,
+  sleep,
+  startServerChild,
+  startTryOn,
+  tally,
+  upload,
+  type StartBody,
+} from './common.ts';
 import type { ChildStats } from './server-child.ts';
 
 export interface HeldSyncLevel {
@@ -22,7 +35,11 @@ export interface HeldSyncLevel {
   readonly mode: HoldMode;
   readonly ran: boolean;
   readonly note?: string;
-  readonly settings?: { readonly syncWaitMs: number; readonly slowGenerationMs: number; readonly generationLatencyMs: number };
+  readonly settings?: {
+    readonly syncWaitMs: number;
+    readonly slowGenerationMs: number;
+    readonly generationLatencyMs: number;
+  };
   /** Most sync requests the server held at one time (sampled every 250 ms and at the end of the ramp). */
   readonly peakHeld?: number;
   /** From the first request sent to the last one held by the server. */
@@ -71,7 +88,9 @@ const batchSize = 250;
 
 export type HoldMode = '200' | '202';
 
-export async function runHeldSync(levels: readonly { readonly connections: number; readonly mode: HoldMode }[]): Promise<HeldSyncResult> {
+export async function runHeldSync(
+  levels: readonly { readonly connections: number; readonly mode: HoldMode }[],
+): Promise<HeldSyncResult> {
   const limit = openFilesLimit();
   const person = await makePersonPhoto({ ...personSize, scenario: 'slow-generation' });
   const garment = await makeGarmentImage(garmentSize);
@@ -79,14 +98,24 @@ export async function runHeldSync(levels: readonly { readonly connections: numbe
   for (const { connections: n, mode } of levels) {
     // This process holds n client sockets; the server child (same limit) holds n more.
     if (limit && limit.soft < n + 500) {
-      out.push({ connections: n, mode, ran: false, note: `open-files limit ${limit.soft} is below ${n} connections plus headroom; raise it (ulimit -n) to run this level` });
+      out.push({
+        connections: n,
+        mode,
+        ran: false,
+        note: `open-files limit ${limit.soft} is below ${n} connections plus headroom; raise it (ulimit -n) to run this level`,
+      });
       log(`held sync ${n} (${mode}): skipped (open-files limit ${limit.soft})`);
       continue;
     }
     try {
       out.push(await runLevel(n, mode, person, garment));
     } catch (error) {
-      out.push({ connections: n, mode, ran: false, note: `failed: ${error instanceof Error ? error.message : String(error)}` });
+      out.push({
+        connections: n,
+        mode,
+        ran: false,
+        note: `failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
       log(`held sync ${n} (${mode}): failed: ${String(error)}`);
     }
   }
@@ -118,9 +147,18 @@ async function runLevel(n: number, mode: HoldMode, person: Buffer, garment: Buff
       ? { syncWaitMs: 60_000, slowGenerationMs: holdMs, generationLatencyMs: 0 }
       : { syncWaitMs: holdMs, slowGenerationMs: 600_000, generationLatencyMs: 0 };
   const wallStart = performance.now();
-  log(`held sync ${n} (${mode}): starting (slowGenerationMs ${settings.slowGenerationMs}, syncWaitMs ${settings.syncWaitMs})`);
+  log(
+    `held sync ${n} (${mode}): starting (slowGenerationMs ${settings.slowGenerationMs}, syncWaitMs ${settings.syncWaitMs})`,
+  );
   const server = await startServerChild(settings);
-  const agent = new Agent({ connections: n + 8, pipelining: 1, keepAliveTimeout: 5_000, headersTimeout: 120_000, bodyTimeout: 120_000, connect: { timeout: 30_000 } });
+  const agent = new Agent({
+    connections: n + 8,
+    pipelining: 1,
+    keepAliveTimeout: 5_000,
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+    connect: { timeout: 30_000 },
+  });
   try {
     const account = await newAccount(server.url, { credits: n + 10 });
     const body: StartBody = {
@@ -135,9 +173,17 @@ async function runLevel(n: number, mode: HoldMode, person: Buffer, garment: Buff
     let completed = 0;
     const fire = (i: number): Promise<Outcome> => {
       const sentAt = performance.now();
-      return startTryOn(server.url, account.apiKey, `held-${n}-${i}-${'x'.repeat(8)}`, body, { sync: true, dispatcher: agent, timeoutMs: 120_000 })
+      return startTryOn(server.url, account.apiKey, `held-${n}-${i}-${'x'.repeat(8)}`, body, {
+        sync: true,
+        dispatcher: agent,
+        timeoutMs: 120_000,
+      })
         .then((r) => ({ sentAt, doneAt: performance.now(), status: r.status, tryOnStatus: String(r.body.status) }))
-        .catch((error: unknown) => ({ sentAt, doneAt: performance.now(), error: (error as { code?: string }).code ?? String(error) }))
+        .catch((error: unknown) => ({
+          sentAt,
+          doneAt: performance.now(),
+          error: (error as { code?: string }).code ?? String(error),
+        }))
         .finally(() => void completed++);
     };
 
@@ -213,10 +259,16 @@ async function runLevel(n: number, mode: HoldMode, person: Buffer, garment: Buff
       eldDrainMs: drain.eld,
       answerAllMs: Math.round(lastAnswer - firstAnswer),
       drainAfterLastDueMs: Math.round(lastAnswer - (Math.max(...results.map((r) => r.sentAt)) + holdMs)),
-      extraLatencyMs: { p50: Math.round(percentile(extra, 50)), p99: Math.round(percentile(extra, 99)), max: Math.round(Math.max(...extra)) },
+      extraLatencyMs: {
+        p50: Math.round(percentile(extra, 50)),
+        p99: Math.round(percentile(extra, 99)),
+        max: Math.round(Math.max(...extra)),
+      },
       wallMs: Math.round(performance.now() - wallStart),
     };
-    log(`held sync ${n} (${mode}): ${JSON.stringify(level.statuses)}, RSS ${level.rssIdleMiB} → ${level.rssPeakMiB} MiB, answered all in ${level.answerAllMs} ms`);
+    log(
+      `held sync ${n} (${mode}): ${JSON.stringify(level.statuses)}, RSS ${level.rssIdleMiB} → ${level.rssPeakMiB} MiB, answered all in ${level.answerAllMs} ms`,
+    );
     return level;
   } finally {
     await agent.destroy().catch(() => undefined);

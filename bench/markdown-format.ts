@@ -2,7 +2,9 @@
 import type { Spread } from './spread.ts';
 
 export const fmt = (n: number | undefined | null, digits = 0): string =>
-  n === undefined || n === null || !Number.isFinite(n) ? '–' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  n === undefined || n === null || !Number.isFinite(n)
+    ? '–'
+    : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** "median (min–max)", or the one value when all are equal; `suffix` after each number. */
 export const fmtSpread = (s: Spread | undefined, digits = 0, suffix = ''): string => {
@@ -25,11 +27,20 @@ export const seconds = (s: number | undefined): string => {
 };
 
 export const ratio = (a: number | undefined, b: number | undefined): string =>
-  a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || a === 0 || b === 0 ? '–' : `${(a / b).toFixed(2)}×`;
+  a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || a === 0 || b === 0
+    ? '–'
+    : `${(a / b).toFixed(2)}×`;
 
 /** (estimate − actual) ÷ actual, as a signed percentage; '–' when either is missing. */
 export const errorPercent = (estimate: number | undefined, actual: number | undefined): string => {
-  if (estimate === undefined || actual === undefined || !Number.isFinite(estimate) || !Number.isFinite(actual) || actual === 0) return '–';
+  if (
+    estimate === undefined ||
+    actual === undefined ||
+    !Number.isFinite(estimate) ||
+    !Number.isFinite(actual) ||
+    actual === 0
+  )
+    return '–';
   const p = ((estimate - actual) / actual) * 100;
   return `${p >= 0 ? '+' : '−'}${Math.abs(p).toFixed(1)} %`;
 };

@@ -6,9 +6,19 @@ import { endpoints, ratioPairs, type CellResult, type EndpointName, type TargetN
 import type { PrismResult } from './prism-vs-reference.ts';
 import { spread } from './spread.ts';
 
-const names: Record<TargetName, string> = { reference: 'reference', floor: 'floor', 'prism-silent': 'silent Prism', prism: 'Prism' };
+const names: Record<TargetName, string> = {
+  reference: 'reference',
+  floor: 'floor',
+  'prism-silent': 'silent Prism',
+  prism: 'Prism',
+};
 
-function find(cells: readonly CellResult[], endpoint: EndpointName, connections: number, target: TargetName): CellResult | undefined {
+function find(
+  cells: readonly CellResult[],
+  endpoint: EndpointName,
+  connections: number,
+  target: TargetName,
+): CellResult | undefined {
   return cells.find((c) => c.endpoint === endpoint && c.connections === connections && c.target === target);
 }
 
@@ -37,7 +47,9 @@ export function serversSection(result: BenchReport['prism']): string[] {
   for (const endpoint of endpoints) {
     for (const connections of r.connections) {
       const cols = ratioPairs.map(([a, b]) => {
-        const x = r.ratios.find((q) => q.endpoint === endpoint && q.connections === connections && q.target === a && q.versus === b);
+        const x = r.ratios.find(
+          (q) => q.endpoint === endpoint && q.connections === connections && q.target === a && q.versus === b,
+        );
         const text = fmtSpread(x?.reqPerSec, 2, '×');
         return a === 'reference' ? `**${text}**` : text;
       });
@@ -58,7 +70,15 @@ export function serversSection(result: BenchReport['prism']): string[] {
   );
   for (const endpoint of endpoints) {
     for (const connections of r.connections) {
-      const cols = ratioPairs.map(([a, b]) => fmtSpread(r.ratios.find((q) => q.endpoint === endpoint && q.connections === connections && q.target === a && q.versus === b)?.cpuEfficiency, 2, '×'));
+      const cols = ratioPairs.map(([a, b]) =>
+        fmtSpread(
+          r.ratios.find(
+            (q) => q.endpoint === endpoint && q.connections === connections && q.target === a && q.versus === b,
+          )?.cpuEfficiency,
+          2,
+          '×',
+        ),
+      );
       out.push(`| ${endpoint} | ${connections} | ${cols.join(' | ')} |`);
     }
   }
@@ -75,15 +95,30 @@ export function serversSection(result: BenchReport['prism']): string[] {
     for (const connections of r.connections) {
       for (const target of r.order) {
         const c = find(r.cells, endpoint, connections, target);
-        out.push(`| ${endpoint} | ${connections} | ${names[target]} | ${fmtSpread(c?.reqPerSec)} | ${fmtLatency(c?.p50Ms)} | ${fmtLatency(c?.p99Ms)} | ${fmtSpread(c?.cpuUsPerRequest, 1)} |`);
+        out.push(
+          `| ${endpoint} | ${connections} | ${names[target]} | ${fmtSpread(c?.reqPerSec)} | ${fmtLatency(c?.p50Ms)} | ${fmtLatency(c?.p99Ms)} | ${fmtSpread(c?.cpuUsPerRequest, 1)} |`,
+        );
       }
     }
   }
-  out.push('', '### Responses checked', '', 'Every response counted by status over all rounds; "unexpected" is any status other than the expected one, "errors" are connection errors and timeouts.', '');
-  out.push('| Endpoint | Conns | Target | Expected | Status counts | Unexpected | Errors |', '|---|--:|---|--:|---|--:|--:|');
+  out.push(
+    '',
+    '### Responses checked',
+    '',
+    'Every response counted by status over all rounds; "unexpected" is any status other than the expected one, "errors" are connection errors and timeouts.',
+    '',
+  );
+  out.push(
+    '| Endpoint | Conns | Target | Expected | Status counts | Unexpected | Errors |',
+    '|---|--:|---|--:|---|--:|--:|',
+  );
   for (const c of r.cells) {
-    const counts = Object.entries(c.statusCounts).map(([code, n]) => `${code}: ${fmt(n)}`).join(', ');
-    out.push(`| ${c.endpoint} | ${c.connections} | ${names[c.target]} | ${c.expectedStatus} | ${counts} | ${c.unexpected === 0 ? '0' : `**${fmt(c.unexpected)}**`} | ${c.errors === 0 ? '0' : `**${fmt(c.errors)}**`} |`);
+    const counts = Object.entries(c.statusCounts)
+      .map(([code, n]) => `${code}: ${fmt(n)}`)
+      .join(', ');
+    out.push(
+      `| ${c.endpoint} | ${c.connections} | ${names[c.target]} | ${c.expectedStatus} | ${counts} | ${c.unexpected === 0 ? '0' : `**${fmt(c.unexpected)}**`} | ${c.errors === 0 ? '0' : `**${fmt(c.errors)}**`} |`,
+    );
   }
   out.push('', ...profileSection(r));
   return out;
@@ -112,7 +147,10 @@ function profileSection(r: PrismResult): string[] {
     '',
     '| # | Function | Where | Area | Self ms | Share |',
     '|--:|---|---|---|--:|--:|',
-    ...p.topFunctions.map((f, i) => `| ${i + 1} | \`${f.name}\` | ${f.where ? `\`${f.where}\`` : (nativeFrames[f.name] ?? '(native)')} | ${f.area} | ${fmt(f.selfMs, 1)} | ${f.share.toFixed(1)} % |`),
+    ...p.topFunctions.map(
+      (f, i) =>
+        `| ${i + 1} | \`${f.name}\` | ${f.where ? `\`${f.where}\`` : (nativeFrames[f.name] ?? '(native)')} | ${f.area} | ${fmt(f.selfMs, 1)} | ${f.share.toFixed(1)} % |`,
+    ),
     '',
     'By area (package, source file, or V8/Node internals):',
     '',

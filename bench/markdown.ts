@@ -44,7 +44,14 @@ export function goalsSection(goals: readonly Goal[]): string[] {
     let verdict = '**not measured**';
     if (g.verdict !== 'not measured' && g.margin !== undefined && g.marginPercent !== undefined) {
       const amount = `${goalValue(Math.abs(g.margin), g.unit)} (${Math.abs(g.marginPercent).toFixed(0)} %)`;
-      const side = g.comparator === '>=' ? (g.margin >= 0 ? 'above the target by' : 'short by') : g.margin >= 0 ? 'under the target by' : 'over by';
+      const side =
+        g.comparator === '>='
+          ? g.margin >= 0
+            ? 'above the target by'
+            : 'short by'
+          : g.margin >= 0
+            ? 'under the target by'
+            : 'over by';
       verdict = `${g.verdict === 'met' ? '**met**' : '**not met**'}: ${side} ${amount}`;
     }
     out.push(
@@ -100,8 +107,12 @@ function heldSection(result: BenchReport['heldSync']): string[] {
       out.push(`| ${fmt(l.connections)} | ${l.mode} | not run: ${l.note ?? ''} |||||||||||`);
       continue;
     }
-    const answers = Object.entries(l.statuses ?? {}).map(([s, n]) => `${s}: ${fmt(n)}`).join(', ');
-    const errors = Object.entries(l.errors ?? {}).map(([s, n]) => `${s}: ${fmt(n)}`).join(', ');
+    const answers = Object.entries(l.statuses ?? {})
+      .map(([s, n]) => `${s}: ${fmt(n)}`)
+      .join(', ');
+    const errors = Object.entries(l.errors ?? {})
+      .map(([s, n]) => `${s}: ${fmt(n)}`)
+      .join(', ');
     out.push(
       `| ${fmt(l.connections)} | ${l.mode} | ${fmt(l.peakHeld)} | ${fmt((l.rampMs ?? 0) / 1000, 1)} | ${answers}${errors ? `; errors ${errors}` : ''} | ${fmt(l.rssIdleMiB)} → ${fmt(l.rssPeakMiB)} | ${fmt(l.rssPerHeldKiB, 1)} | ${fmt(l.heapPeakMiB)} | ${fmt(l.eldHoldMs?.p50, 1)} / ${fmt(l.eldHoldMs?.p99, 1)} / ${fmt(l.eldHoldMs?.max, 1)} | ${fmt(l.eldDrainMs?.p99, 1)} / ${fmt(l.eldDrainMs?.max, 1)} | ${fmt((l.answerAllMs ?? 0) / 1000, 1)} | ${fmt((l.drainAfterLastDueMs ?? 0) / 1000, 1)} | ${fmt(l.extraLatencyMs?.p50)} / ${fmt(l.extraLatencyMs?.p99)} |`,
     );
@@ -113,7 +124,7 @@ function heldSection(result: BenchReport['heldSync']): string[] {
   out.push(
     '',
     `Open-files limit of the load process: ${r.openFilesLimit ? `${r.openFilesLimit.soft} (hard ${r.openFilesLimit.hard})` : 'unknown'}. ${skipped.length === 0 ? 'Every level ran.' : `Not run: ${skipped.map((l) => `${l.connections} (${l.note ?? ''})`).join('; ')}.`} ` +
-      'RSS per held request is (peak − idle) ÷ held, and includes each try-on\'s stored state in the in-memory store. ' +
+      "RSS per held request is (peak − idle) ÷ held, and includes each try-on's stored state in the in-memory store. " +
       'In mode 202 answers arrive as each request\'s own wait ends, so first → last answer is about the ramp; "beyond the hold" is each request\'s time minus the scripted hold (it includes the time the request waited to be read during the ramp).',
     '',
   );
@@ -123,17 +134,35 @@ function heldSection(result: BenchReport['heldSync']): string[] {
 /** The hold of a mode's levels, from their settings: "40 s at 10,000 connections; 13 s at 1,000". */
 function holdOf(r: HeldSyncResult, mode: '200' | '202'): string {
   const held = r.levels.filter((l) => l.mode === mode && l.settings);
-  const texts = [...new Set(held.map((l) => `${fmt(((mode === '202' ? l.settings?.syncWaitMs : l.settings?.slowGenerationMs) ?? 0) / 1000, 1)} s at ${fmt(l.connections)} connections`))];
+  const texts = [
+    ...new Set(
+      held.map(
+        (l) =>
+          `${fmt(((mode === '202' ? l.settings?.syncWaitMs : l.settings?.slowGenerationMs) ?? 0) / 1000, 1)} s at ${fmt(l.connections)} connections`,
+      ),
+    ),
+  ];
   return texts.length === 0 ? 'per level' : texts.join('; ');
 }
 
 /** Min/median/max over the runs of each level (connections × mode) that ran. */
 function heldSpreads(r: HeldSyncResult): string[] {
   const groups = new Map<string, HeldSyncResult['levels'][number][]>();
-  for (const l of r.levels.filter((x) => x.ran)) groups.set(`${l.connections}|${l.mode}`, [...(groups.get(`${l.connections}|${l.mode}`) ?? []), l]);
+  for (const l of r.levels.filter((x) => x.ran))
+    groups.set(`${l.connections}|${l.mode}`, [...(groups.get(`${l.connections}|${l.mode}`) ?? []), l]);
   if (groups.size === 0) return [];
-  const col = (ls: HeldSyncResult['levels'][number][], pick: (l: HeldSyncResult['levels'][number]) => number | undefined, digits: number) =>
-    fmtSpread(spread(ls.map((l) => pick(l) ?? Number.NaN), digits), digits);
+  const col = (
+    ls: HeldSyncResult['levels'][number][],
+    pick: (l: HeldSyncResult['levels'][number]) => number | undefined,
+    digits: number,
+  ) =>
+    fmtSpread(
+      spread(
+        ls.map((l) => pick(l) ?? Number.NaN),
+        digits,
+      ),
+      digits,
+    );
   const out = [
     'Each level over its runs, median (min–max):',
     '',
@@ -158,7 +187,10 @@ function engineSection(result: BenchReport['engine']): string[] {
     '',
     '| Person photo | Input | Runs | p50 ms | p99 ms | Min ms | Max ms | Result bytes |',
     '|---|---|--:|--:|--:|--:|--:|--:|',
-    ...r.engine.map((e) => `| ${e.label} | ${e.person} | ${e.n} | ${fmt(e.p50Ms, 1)} | ${fmt(e.p99Ms, 1)} | ${fmt(e.minMs, 1)} | ${fmt(e.maxMs, 1)} | ${fmt(e.resultBytes)} |`),
+    ...r.engine.map(
+      (e) =>
+        `| ${e.label} | ${e.person} | ${e.n} | ${fmt(e.p50Ms, 1)} | ${fmt(e.p99Ms, 1)} | ${fmt(e.minMs, 1)} | ${fmt(e.maxMs, 1)} | ${fmt(e.resultBytes)} |`,
+    ),
     '',
     `Start to success end to end, through \`POST /tryons/sync\` (the answer comes when the try-on is final, so no polling interval blurs it): ${r.endToEndSettings}.`,
     '',
@@ -166,7 +198,13 @@ function engineSection(result: BenchReport['engine']): string[] {
     '|---|--:|---|--:|--:|--:|--:|--:|--:|',
     ...r.endToEnd.map(
       (e) =>
-        `| ${e.label}: ${e.load} | ${fmt(Object.values(e.statuses).reduce((a, b) => a + b, 0))} | ${Object.entries(e.statuses).map(([s, n]) => `${s}: ${fmt(n)}`).join(', ')} | ${fmt(e.p50Ms, 1)} | ${fmt(e.p99Ms, 1)} | ${fmt(e.minMs, 1)} | ${fmt(e.maxMs, 1)} | ${fmt(e.finishedPerSec, 1)} | ${fmt(e.wallMs / 1000, 1)} |`,
+        `| ${e.label}: ${e.load} | ${fmt(Object.values(e.statuses).reduce((a, b) => a + b, 0))} | ${Object.entries(
+          e.statuses,
+        )
+          .map(([s, n]) => `${s}: ${fmt(n)}`)
+          .join(
+            ', ',
+          )} | ${fmt(e.p50Ms, 1)} | ${fmt(e.p99Ms, 1)} | ${fmt(e.minMs, 1)} | ${fmt(e.maxMs, 1)} | ${fmt(e.finishedPerSec, 1)} | ${fmt(e.wallMs / 1000, 1)} |`,
     ),
     '',
     'Paced at the documented limit, latency is one engine run plus the server\'s overhead. At 100 starts/s the engine (4 generation slots, sharp on 2 cores) cannot keep up: answers come at the rate in "answered per s" and the queue — not the server\'s HTTP path — sets the latency. p99 of a handful of paced starts is their maximum.',
@@ -174,4 +212,3 @@ function engineSection(result: BenchReport['engine']): string[] {
   );
   return out;
 }
-

@@ -37,10 +37,15 @@ describe('parsePlanText', () => {
       creditsEstimate: 292,
       wallEstimateText: '1 min 7 s',
       wallEstimateSeconds: 67,
-      estimateBasis: 'with test control the machine decides the wall time: the earlier run took 67 s for the same tests',
+      estimateBasis:
+        'with test control the machine decides the wall time: the earlier run took 67 s for the same tests',
       wallBoundSeconds: 26_430,
     });
-    expect(parsePlanText('  Estimate: 6 credits, 42 s\n')).toEqual({ creditsEstimate: 6, wallEstimateText: '42 s', wallEstimateSeconds: 42 });
+    expect(parsePlanText('  Estimate: 6 credits, 42 s\n')).toEqual({
+      creditsEstimate: 6,
+      wallEstimateText: '42 s',
+      wallEstimateSeconds: 42,
+    });
   });
 
   it('leaves out what it does not find', () => {

@@ -29,7 +29,9 @@ export interface PlanText {
 
 /** Seconds from the plan's durations: "0 s", "6 min 11 s", "1 h 2 min", "about 5 min 3 s"; undefined if none. */
 export function parseDuration(text: string): number | undefined {
-  const m = /(?:(\d+(?:\.\d+)?)\s*h\b\s*)?(?:(\d+(?:\.\d+)?)\s*min\b\s*)?(?:(\d+(?:\.\d+)?)\s*s\b)?/.exec(text.replace(/^[^\d]*/, ''));
+  const m = /(?:(\d+(?:\.\d+)?)\s*h\b\s*)?(?:(\d+(?:\.\d+)?)\s*min\b\s*)?(?:(\d+(?:\.\d+)?)\s*s\b)?/.exec(
+    text.replace(/^[^\d]*/, ''),
+  );
   if (!m || (m[1] === undefined && m[2] === undefined && m[3] === undefined)) return undefined;
   return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
 }
@@ -39,7 +41,10 @@ function valueAfter(text: string, label: RegExp): string | undefined {
   const line = text.split('\n').find((l) => label.test(l));
   if (line === undefined) return undefined;
   const after = line.slice((label.exec(line)?.index ?? 0) + (label.exec(line)?.[0].length ?? 0));
-  return after.replace(/^[^:]*:\s*/, '').replace(/\s*\(.*$/, '').trim();
+  return after
+    .replace(/^[^:]*:\s*/, '')
+    .replace(/\s*\(.*$/, '')
+    .trim();
 }
 
 const number = (text: string | undefined): number | undefined => {

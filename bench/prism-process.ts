@@ -17,9 +17,22 @@ const prismBin = join(prismPackage, '..', 'dist', 'index.js');
 export const prismKey = `vto_live_${'b'.repeat(44)}`;
 
 /** Starts Prism (bounded: 60 s to answer); its stdout and stderr go to `logPath`. */
-export async function startPrism(port: number, logPath: string, silent: boolean): Promise<{ child: ChildProcess; startupMs: number }> {
+export async function startPrism(
+  port: number,
+  logPath: string,
+  silent: boolean,
+): Promise<{ child: ChildProcess; startupMs: number }> {
   const fd = openSync(logPath, 'w');
-  const args = [prismBin, 'mock', '-h', '127.0.0.1', '-p', String(port), ...(silent ? ['-v', 'silent'] : []), 'openapi.yaml'];
+  const args = [
+    prismBin,
+    'mock',
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    ...(silent ? ['-v', 'silent'] : []),
+    'openapi.yaml',
+  ];
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', fd, fd] });
   closeSync(fd);
@@ -27,7 +40,11 @@ export async function startPrism(port: number, logPath: string, silent: boolean)
   while (performance.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}; see ${logPath}`);
     try {
-      const res = await request(`http://127.0.0.1:${port}/account`, { headers: { authorization: `Bearer ${prismKey}` }, headersTimeout: 2_000, bodyTimeout: 2_000 });
+      const res = await request(`http://127.0.0.1:${port}/account`, {
+        headers: { authorization: `Bearer ${prismKey}` },
+        headersTimeout: 2_000,
+        bodyTimeout: 2_000,
+      });
       await res.body.dump();
       if (res.statusCode === 200) return { child, startupMs: Math.round(performance.now() - started) };
     } catch {
@@ -50,5 +67,3 @@ export function stop(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
   });
 }
-
-

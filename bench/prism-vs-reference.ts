@@ -29,12 +29,33 @@ import autocannon from 'autocannon';
 import { request } from 'undici';
 import { makeGarmentImage, makePersonPhoto } from '../src/fixtures/images.ts';
 import { summariseProfile, type CpuProfile, type ProfileSummary } from './cpu-profile.ts';
-import { freePort, log, newAccount, round, startServerChild, startTryOn, upload, waitFinished, type ServerChild } from './common.ts';
+import {
+  freePort,
+  log,
+  newAccount,
+  round,
+  startServerChild,
+  startTryOn,
+  upload,
+  waitFinished,
+  type ServerChild,
+} from './common.ts';
 import { paddedJson, startFloor } from './floor-process.ts';
 import { prismKey, prismPackage, startPrism, stop } from './prism-process.ts';
 import { cpuMicros, waitQuiet } from './quiet.ts';
 import { installedVersion } from './versions.ts';
-import { cellResult, endpoints, goalCell, ratiosOf, roundsOf, type CellResult, type CellRun, type EndpointName, type RatioResult, type TargetName } from './side-by-side.ts';
+import {
+  cellResult,
+  endpoints,
+  goalCell,
+  ratiosOf,
+  roundsOf,
+  type CellResult,
+  type CellRun,
+  type EndpointName,
+  type RatioResult,
+  type TargetName,
+} from './side-by-side.ts';
 
 export type { CellResult, CellRun, EndpointName, RatioResult, TargetName } from './side-by-side.ts';
 
@@ -48,7 +69,12 @@ export interface FloorBody {
 }
 
 export interface PrismResult {
-  readonly prism: { readonly version: string; readonly node: string; readonly startupMs: number; readonly command: string };
+  readonly prism: {
+    readonly version: string;
+    readonly node: string;
+    readonly startupMs: number;
+    readonly command: string;
+  };
   readonly floor: { readonly fastify: string; readonly description: string; readonly bodies: readonly FloorBody[] };
   readonly durationSeconds: number;
   readonly rounds: number;
@@ -59,7 +85,14 @@ export interface PrismResult {
   readonly order: readonly TargetName[];
   readonly cells: readonly CellResult[];
   readonly ratios: readonly RatioResult[];
-  readonly profile: (ProfileSummary & { readonly file: string; readonly fileBytes: number; readonly load: string; readonly reqPerSec: number }) | { readonly error: string };
+  readonly profile:
+    | (ProfileSummary & {
+        readonly file: string;
+        readonly fileBytes: number;
+        readonly load: string;
+        readonly reqPerSec: number;
+      })
+    | { readonly error: string };
 }
 
 interface Target {
@@ -77,18 +110,37 @@ const consentFalse = {
   body: JSON.stringify({ personImageId: 'img_benchPerson0001', garmentImageId: 'img_benchGarment001', consent: false }),
 };
 
-async function load(base: string, endpoint: EndpointName, apiKey: string, tryOnId: string, connections: number, duration: number) {
+async function load(
+  base: string,
+  endpoint: EndpointName,
+  apiKey: string,
+  tryOnId: string,
+  connections: number,
+  duration: number,
+) {
   const auth = { authorization: `Bearer ${apiKey}` };
   const options: autocannon.Options =
     endpoint === 'GET /tryons/{id}'
       ? { url: `${base}/tryons/${tryOnId}`, headers: auth }
       : endpoint === 'GET /account'
         ? { url: `${base}/account`, headers: auth }
-        : { url: `${base}/tryons`, method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': consentFalse.key }, body: consentFalse.body };
+        : {
+            url: `${base}/tryons`,
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': consentFalse.key },
+            body: consentFalse.body,
+          };
   return autocannon({ ...options, connections, duration, timeout: 10 });
 }
 
-function runOf(result: autocannon.Result, expected: number, roundIndex: number, position: number, settleMs: number, cpuUs: number): CellRun {
+function runOf(
+  result: autocannon.Result,
+  expected: number,
+  roundIndex: number,
+  position: number,
+  settleMs: number,
+  cpuUs: number,
+): CellRun {
   const statusCounts: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCounts[code] = stat.count ?? 0;
   const total = Object.values(statusCounts).reduce((a, b) => a + b, 0);
@@ -115,7 +167,11 @@ async function measureBodies(base: string, apiKey: string, tryOnId: string): Pro
     const auth = { authorization: `Bearer ${apiKey}` };
     const res =
       endpoint === 'POST /tryons (consent false)'
-        ? await request(`${base}/tryons`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': consentFalse.key }, body: consentFalse.body })
+        ? await request(`${base}/tryons`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': consentFalse.key },
+            body: consentFalse.body,
+          })
         : await request(`${base}${endpoint === 'GET /account' ? '/account' : `/tryons/${tryOnId}`}`, { headers: auth });
     const bytes = Buffer.byteLength(Buffer.from(await res.body.arrayBuffer()));
     out.push({ endpoint, status: res.statusCode, bytes, referenceHeaders: Object.keys(res.headers).sort() });
@@ -157,7 +213,12 @@ async function measure(reference: ServerChild, options: PrismOptions): Promise<P
       garmentImageId: await upload(reference.url, account.apiKey, garment, 'garment.jpg'),
       consent: true,
     };
-    const started = await startTryOn(reference.url, account.apiKey, `bench-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`, body);
+    const started = await startTryOn(
+      reference.url,
+      account.apiKey,
+      `bench-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`,
+      body,
+    );
     const tryOnId = String(started.body.id);
     if (started.status !== 200) throw new Error(`start: ${started.status} ${JSON.stringify(started.body)}`);
     const status = await waitFinished(reference.url, account.apiKey, tryOnId);
@@ -179,7 +240,14 @@ async function measure(reference: ServerChild, options: PrismOptions): Promise<P
   let prismStartupMs: number;
   let order: TargetName[];
   try {
-    const floor = await startFloor(floorRoutes.map((r) => ({ method: r.method, url: r.url, status: bodyOf(r.endpoint).status, body: paddedJson(bodyOf(r.endpoint).bytes) })));
+    const floor = await startFloor(
+      floorRoutes.map((r) => ({
+        method: r.method,
+        url: r.url,
+        status: bodyOf(r.endpoint).status,
+        body: paddedJson(bodyOf(r.endpoint).bytes),
+      })),
+    );
     children.push(floor.child);
     const prismPort = await freePort();
     const prism = await startPrism(prismPort, join(tmpDir, 'prism.log'), false);
@@ -188,22 +256,50 @@ async function measure(reference: ServerChild, options: PrismOptions): Promise<P
     const silent = await startPrism(silentPort, join(tmpDir, 'prism-silent.log'), true);
     children.push(silent.child);
     prismStartupMs = prism.startupMs;
-    log(`prism up in ${prism.startupMs} ms (and ${silent.startupMs} ms silent); reference at ${reference.url}; floor at ${floor.url}`);
+    log(
+      `prism up in ${prism.startupMs} ms (and ${silent.startupMs} ms silent); reference at ${reference.url}; floor at ${floor.url}`,
+    );
 
-    const prismExpected: Record<EndpointName, number> = { 'GET /tryons/{id}': 200, 'POST /tryons (consent false)': 422, 'GET /account': 200 };
+    const prismExpected: Record<EndpointName, number> = {
+      'GET /tryons/{id}': 200,
+      'POST /tryons (consent false)': 422,
+      'GET /account': 200,
+    };
     const prismPrepare = async () => ({ apiKey: prismKey, tryOnId: 'ton_7Hd2kQ9xLm3Pv8Rb' });
     const targets: Target[] = [
-      { name: 'reference', pid: reference.pid, base: `${reference.url}/api/v1`, prepare: referenceRun, expected: { 'GET /tryons/{id}': 200, 'POST /tryons (consent false)': 403, 'GET /account': 200 } },
+      {
+        name: 'reference',
+        pid: reference.pid,
+        base: `${reference.url}/api/v1`,
+        prepare: referenceRun,
+        expected: { 'GET /tryons/{id}': 200, 'POST /tryons (consent false)': 403, 'GET /account': 200 },
+      },
       {
         name: 'floor',
         pid: floor.child.pid,
         base: `${floor.url}/api/v1`,
         prepare: async () => ({ apiKey: prismKey, tryOnId: sample.tryOnId }),
-        expected: { 'GET /tryons/{id}': bodyOf('GET /tryons/{id}').status, 'POST /tryons (consent false)': bodyOf('POST /tryons (consent false)').status, 'GET /account': bodyOf('GET /account').status },
+        expected: {
+          'GET /tryons/{id}': bodyOf('GET /tryons/{id}').status,
+          'POST /tryons (consent false)': bodyOf('POST /tryons (consent false)').status,
+          'GET /account': bodyOf('GET /account').status,
+        },
       },
       // Prism validates the body against openapi.yaml (`consent: const true`) and answers its 422 example.
-      { name: 'prism-silent', pid: silent.child.pid, base: `http://127.0.0.1:${silentPort}`, prepare: prismPrepare, expected: prismExpected },
-      { name: 'prism', pid: prism.child.pid, base: `http://127.0.0.1:${prismPort}`, prepare: prismPrepare, expected: prismExpected },
+      {
+        name: 'prism-silent',
+        pid: silent.child.pid,
+        base: `http://127.0.0.1:${silentPort}`,
+        prepare: prismPrepare,
+        expected: prismExpected,
+      },
+      {
+        name: 'prism',
+        pid: prism.child.pid,
+        base: `http://127.0.0.1:${prismPort}`,
+        prepare: prismPrepare,
+        expected: prismExpected,
+      },
     ];
     order = targets.map((t) => t.name);
     cells = await runCells(targets, options);
@@ -216,12 +312,13 @@ async function measure(reference: ServerChild, options: PrismOptions): Promise<P
       version: (JSON.parse(readFileSync(prismPackage, 'utf8')) as { version: string }).version,
       node: process.version,
       startupMs: prismStartupMs,
-      command: 'node node_modules/@stoplight/prism-cli/dist/index.js mock -h 127.0.0.1 -p <port> openapi.yaml (= npx prism mock …); and the same with -v silent',
+      command:
+        'node node_modules/@stoplight/prism-cli/dist/index.js mock -h 127.0.0.1 -p <port> openapi.yaml (= npx prism mock …); and the same with -v silent',
     },
     floor: {
       fastify: installedVersion('fastify'),
       description:
-        'bench/floor-child.ts: fastify 5 in its own child process, logger off, no hooks, plugins or schemas; a synchronous handler sends a constant pre-serialised JSON string per route, padded to the byte size of the reference server\'s answer measured at the start of this run',
+        "bench/floor-child.ts: fastify 5 in its own child process, logger off, no hooks, plugins or schemas; a synchronous handler sends a constant pre-serialised JSON string per route, padded to the byte size of the reference server's answer measured at the start of this run",
       bodies,
     },
     durationSeconds,
@@ -257,26 +354,48 @@ async function runCells(targets: readonly Target[], options: PrismOptions): Prom
           const cpuUs = cpuMicros(target.pid) - cpuBefore;
           const run = runOf(result, target.expected[endpoint], r, position, settleMs, cpuUs);
           runs.get(target.name)?.push(run);
-          log(`${endpoint} ×${connections} round ${r + 1} ${target.name}: ${round(run.reqPerSec, 0)} req/s, ${run.cpuUsPerRequest ?? '?'} µs CPU/req, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${JSON.stringify(run.statusCounts)}${run.errors ? `, ${run.errors} errors` : ''}`);
+          log(
+            `${endpoint} ×${connections} round ${r + 1} ${target.name}: ${round(run.reqPerSec, 0)} req/s, ${run.cpuUsPerRequest ?? '?'} µs CPU/req, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${JSON.stringify(run.statusCounts)}${run.errors ? `, ${run.errors} errors` : ''}`,
+          );
         }
       }
-      for (const target of targets) cells.push(cellResult(endpoint, connections, target.name, target.expected[endpoint], runs.get(target.name) ?? []));
+      for (const target of targets)
+        cells.push(
+          cellResult(endpoint, connections, target.name, target.expected[endpoint], runs.get(target.name) ?? []),
+        );
     }
   }
   return cells;
 }
 
 /** The reference server's hottest path, CPU-profiled: GET /tryons/{id} at 100 connections. */
-async function profileGetTryOn(reference: ServerChild, referenceRun: () => Promise<{ apiKey: string; tryOnId: string }>, options: PrismOptions): Promise<PrismResult['profile']> {
+async function profileGetTryOn(
+  reference: ServerChild,
+  referenceRun: () => Promise<{ apiKey: string; tryOnId: string }>,
+  options: PrismOptions,
+): Promise<PrismResult['profile']> {
   try {
     const { apiKey, tryOnId } = await referenceRun();
     const file = join(options.reportDir, 'get-tryon.cpuprofile');
     await reference.profileStart(250);
-    const result = await load(`${reference.url}/api/v1`, 'GET /tryons/{id}', apiKey, tryOnId, 100, options.durationSeconds);
+    const result = await load(
+      `${reference.url}/api/v1`,
+      'GET /tryons/{id}',
+      apiKey,
+      tryOnId,
+      100,
+      options.durationSeconds,
+    );
     await reference.profileStop(file);
     const text = readFileSync(file, 'utf8');
     const json = JSON.parse(text) as CpuProfile;
-    return { ...summariseProfile(json, 10), file: 'reports/bench/get-tryon.cpuprofile', fileBytes: Buffer.byteLength(text), load: `GET /tryons/{id}, 100 connections, ${options.durationSeconds} s`, reqPerSec: round(result.requests.average, 0) };
+    return {
+      ...summariseProfile(json, 10),
+      file: 'reports/bench/get-tryon.cpuprofile',
+      fileBytes: Buffer.byteLength(text),
+      load: `GET /tryons/{id}, 100 connections, ${options.durationSeconds} s`,
+      reqPerSec: round(result.requests.average, 0),
+    };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

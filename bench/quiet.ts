@@ -28,7 +28,10 @@ export function cpuMicros(pid: number | undefined): number {
  * Resolves once every process of `pids` used at most `maxTicks` clock ticks (Linux: 10 ms each) of
  * CPU over one `intervalMs`, or after `maxMs`, whichever comes first; returns the time waited (ms).
  */
-export async function waitQuiet(pids: readonly number[], options: { intervalMs?: number; maxTicks?: number; maxMs?: number } = {}): Promise<number> {
+export async function waitQuiet(
+  pids: readonly number[],
+  options: { intervalMs?: number; maxTicks?: number; maxMs?: number } = {},
+): Promise<number> {
   const { intervalMs = 200, maxTicks = 1, maxMs = 3_000 } = options;
   const started = performance.now();
   let before = pids.map(cpuTicks);

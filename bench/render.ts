@@ -13,7 +13,9 @@ const dir = join(repoRoot, 'reports', 'bench');
 const report = JSON.parse(readFileSync(join(dir, 'bench.json'), 'utf8')) as BenchReport;
 const problems = benchProblems(report);
 if (problems.length > 0) {
-  process.stderr.write(`reports/bench/bench.json does not match bench/bench.schema.json:\n  ${problems.join('\n  ')}\n`);
+  process.stderr.write(
+    `reports/bench/bench.json does not match bench/bench.schema.json:\n  ${problems.join('\n  ')}\n`,
+  );
   process.exit(1);
 }
 writeFileSync(join(dir, 'bench.md'), renderMarkdown(report));

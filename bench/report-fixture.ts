@@ -39,7 +39,14 @@ function runs(target: TargetName, status: number): CellRun[] {
 
 /** One timed embedded run that passed (72 passed, 3 inconclusive). */
 function embeddedRun(script: string, wallSeconds: number, reportDurationSeconds: number): EmbeddedRun {
-  return { command: `${script} run --profile full --seed 20261122 --report-dir <tmp>`, wallSeconds, exitCode: 0, creditsSpent: 81, reportDurationSeconds, tests: { total: 75, passed: 72, failed: 0, inconclusive: 3, skipped: 0 } };
+  return {
+    command: `${script} run --profile full --seed 20261122 --report-dir <tmp>`,
+    wallSeconds,
+    exitCode: 0,
+    creditsSpent: 81,
+    reportDurationSeconds,
+    tests: { total: 75, passed: 72, failed: 0, inconclusive: 3, skipped: 0 },
+  };
 }
 
 /**
@@ -52,8 +59,28 @@ export function version2Report(): BenchReport {
   return {
     ...report,
     schemaVersion: 2,
-    goals: report.goals.filter((g) => g.id !== 'full-run-wall-sources').map((g) => (g.id === 'full-run-wall' ? { ...g, what: 'Full conformance run against the embedded server, wall time', measured: { n: 1, min: 24, median: 24, max: 24 }, verdict: 'not met', margin: -4, marginPercent: -20 } : g)),
-    conformance: { ...report.conformance, embedded: { runs, wallSeconds: { n: 1, min: 24, median: 24, max: 24 }, suiteSeconds: { n: 1, min: 22, median: 22, max: 22 } } },
+    goals: report.goals
+      .filter((g) => g.id !== 'full-run-wall-sources')
+      .map((g) =>
+        g.id === 'full-run-wall'
+          ? {
+              ...g,
+              what: 'Full conformance run against the embedded server, wall time',
+              measured: { n: 1, min: 24, median: 24, max: 24 },
+              verdict: 'not met',
+              margin: -4,
+              marginPercent: -20,
+            }
+          : g,
+      ),
+    conformance: {
+      ...report.conformance,
+      embedded: {
+        runs,
+        wallSeconds: { n: 1, min: 24, median: 24, max: 24 },
+        suiteSeconds: { n: 1, min: 22, median: 22, max: 22 },
+      },
+    },
   };
 }
 
@@ -88,14 +115,29 @@ export function quickReport(overrides: Partial<BenchReport> = {}): BenchReport {
       openFiles: { soft: 20_000, hard: 20_000 },
       loadAverage: { start: [1, 1, 1], end: [2, 1.5, 1] },
     },
-    versions: { node: 'v20.20.2', fastify: '5.12.8', autocannon: '9.0.0', prism: '5.14.2', betterSqlite3: '12.11.1', sharp: '0.35.5', libvips: '8.17.3', vitest: '4.1.12', tsx: '4.23.15' },
+    versions: {
+      node: 'v20.20.2',
+      fastify: '5.12.8',
+      autocannon: '9.0.0',
+      prism: '5.14.2',
+      betterSqlite3: '12.11.1',
+      sharp: '0.35.5',
+      libvips: '8.17.3',
+      vitest: '4.1.12',
+      tsx: '4.23.15',
+    },
     goals: [],
     prism: {
       prism: { version: '5.14.2', node: 'v20.20.2', startupMs: 4_000, command: 'prism mock' },
       floor: {
         fastify: '5.12.8',
         description: 'bare fastify',
-        bodies: endpoints.map((endpoint) => ({ endpoint, status: endpoint.startsWith('POST') ? 403 : 200, bytes: 100, referenceHeaders: ['content-length', 'content-type', 'date'] })),
+        bodies: endpoints.map((endpoint) => ({
+          endpoint,
+          status: endpoint.startsWith('POST') ? 403 : 200,
+          bytes: 100,
+          referenceHeaders: ['content-length', 'content-type', 'date'],
+        })),
       },
       durationSeconds: 1,
       rounds: 3,
@@ -113,15 +155,36 @@ export function quickReport(overrides: Partial<BenchReport> = {}): BenchReport {
     },
     engine: { error: 'not measured in the fixture' },
     conformance: {
-      embeddedPlan: { command: 'tryon-conformance run --plan --profile full', tests: 75, toRun: 75, credits: 299, creditsEstimate: 90, wallEstimateSeconds: 25, wallBoundSeconds: 26_430, estimateBasis: 'the earlier run took 25 s' },
+      embeddedPlan: {
+        command: 'tryon-conformance run --plan --profile full',
+        tests: 75,
+        toRun: 75,
+        credits: 299,
+        creditsEstimate: 90,
+        wallEstimateSeconds: 25,
+        wallBoundSeconds: 26_430,
+        estimateBasis: 'the earlier run took 25 s',
+      },
       // Round 1 and 2 of each CLI, interleaved as the bench runs them: compiled, sources, compiled, sources.
       embedded: {
         runs: embeddedRuns,
-        compiled: cliRuns(embeddedRuns, 'compiled', 'node dist/cli/main.js run --profile full --seed 20261122 --report-dir <tmp>'),
-        sources: cliRuns(embeddedRuns, 'sources', 'node bin/tryon-conformance.js run --profile full --seed 20261122 --report-dir <tmp>'),
+        compiled: cliRuns(
+          embeddedRuns,
+          'compiled',
+          'node dist/cli/main.js run --profile full --seed 20261122 --report-dir <tmp>',
+        ),
+        sources: cliRuns(
+          embeddedRuns,
+          'sources',
+          'node bin/tryon-conformance.js run --profile full --seed 20261122 --report-dir <tmp>',
+        ),
       },
       remotePlan: { command: 'tryon-conformance run --plan --profile quick', credits: 8 },
-      remoteRun: { command: 'tsx tests/acceptance/run-without-control.ts', ran: false, note: 'left out (BENCH_SKIP_REMOTE=1)' },
+      remoteRun: {
+        command: 'tsx tests/acceptance/run-without-control.ts',
+        ran: false,
+        note: 'left out (BENCH_SKIP_REMOTE=1)',
+      },
     },
     ...overrides,
   };

@@ -14,7 +14,17 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchProblems } from './bench-schema.ts';
 import { log, repoRoot, serverCode } from './common.ts';
-import { embeddedClis, embeddedCommand, plan, remotePlanFlags, runEmbeddedFull, startRemoteRun, type EmbeddedCli, type EmbeddedRun, type RemoteRun } from './conformance-cost.ts';
+import {
+  embeddedClis,
+  embeddedCommand,
+  plan,
+  remotePlanFlags,
+  runEmbeddedFull,
+  startRemoteRun,
+  type EmbeddedCli,
+  type EmbeddedRun,
+  type RemoteRun,
+} from './conformance-cost.ts';
 import { cliRuns } from './embedded-runs.ts';
 import { runEndToEnd, runEngine, type EngineResult } from './engine.ts';
 import { judgeGoals } from './goals.ts';
@@ -34,10 +44,14 @@ const limit = openFilesLimit();
 if (limit && limit.soft < wantedOpenFiles && limit.hard > limit.soft && process.env.BENCH_ULIMIT_RAISED !== '1') {
   const target = Math.min(limit.hard, 65_536);
   log(`raising the open-files limit from ${limit.soft} to ${target} and re-running`);
-  const again = spawnSync('bash', ['-c', `ulimit -n ${target} && exec "$0" "$@"`, process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, BENCH_ULIMIT_RAISED: '1' },
-  });
+  const again = spawnSync(
+    'bash',
+    ['-c', `ulimit -n ${target} && exec "$0" "$@"`, process.execPath, ...process.execArgv, ...process.argv.slice(1)],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_ULIMIT_RAISED: '1' },
+    },
+  );
   process.exit(again.status ?? 1);
 }
 
@@ -59,14 +73,24 @@ const git = (...args: string[]) => spawnSync('git', args, { cwd: repoRoot, encod
 // TypeScript sources under tsx instead (tsx's loader thread adds about 30 MiB of RSS).
 if (process.env.BENCH_FROM_SOURCE !== '1' && !process.env.BENCH_SERVER_DIST) {
   log('building dist/ (npm run build) so the reference server runs compiled, as it ships');
-  const built = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(repoRoot, 'scripts', 'build-package.ts')], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+  const built = spawnSync(
+    process.execPath,
+    [join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(repoRoot, 'scripts', 'build-package.ts')],
+    { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
   if (built.status !== 0) {
-    process.stderr.write(`bench: npm run build failed (exit ${built.status ?? built.signal}); BENCH_FROM_SOURCE=1 measures the sources instead\n`);
+    process.stderr.write(
+      `bench: npm run build failed (exit ${built.status ?? built.signal}); BENCH_FROM_SOURCE=1 measures the sources instead\n`,
+    );
     process.exit(2);
   }
   process.env.BENCH_SERVER_DIST = join(repoRoot, 'dist');
 }
-const code = { commit: git('rev-parse', '--short', 'HEAD') || 'unknown', srcDirty: git('status', '--porcelain', '--', 'src') !== '', server: serverCode().description };
+const code = {
+  commit: git('rev-parse', '--short', 'HEAD') || 'unknown',
+  srcDirty: git('status', '--porcelain', '--', 'src') !== '',
+  server: serverCode().description,
+};
 
 async function attempt<T>(name: string, body: () => Promise<T>): Promise<T | { error: string }> {
   try {
@@ -80,13 +104,29 @@ async function attempt<T>(name: string, body: () => Promise<T>): Promise<T | { e
 try {
   // 4 (background part): the real run without test control mostly sleeps on the 12 starts/min limit.
   const remote = skipRemote
-    ? { done: Promise.resolve<RemoteRun>({ command: 'tsx tests/acceptance/run-without-control.ts', ran: false, note: 'left out (BENCH_SKIP_REMOTE=1)' }) }
+    ? {
+        done: Promise.resolve<RemoteRun>({
+          command: 'tsx tests/acceptance/run-without-control.ts',
+          ran: false,
+          note: 'left out (BENCH_SKIP_REMOTE=1)',
+        }),
+      }
     : startRemoteRun(tmpDir, 12 * 60_000);
-  const [embeddedPlan, remotePlan] = await Promise.all([plan(['--profile', 'full'], tmpDir, 'plan-embedded'), plan(remotePlanFlags, tmpDir, 'plan-remote')]);
+  const [embeddedPlan, remotePlan] = await Promise.all([
+    plan(['--profile', 'full'], tmpDir, 'plan-embedded'),
+    plan(remotePlanFlags, tmpDir, 'plan-remote'),
+  ]);
 
   // 1. The reference server against the bare fastify floor and Prism, and the CPU profile of GET /tryons/{id}.
   const prism = await attempt('prism vs reference', () =>
-    runPrismVsReference({ tmpDir, reportDir, durationSeconds: quick ? 1 : 3, rounds: quick ? 2 : 3, goalCellRounds: quick ? 2 : 5, connections: [10, 100] }),
+    runPrismVsReference({
+      tmpDir,
+      reportDir,
+      durationSeconds: quick ? 1 : 3,
+      rounds: quick ? 2 : 3,
+      goalCellRounds: quick ? 2 : 5,
+      connections: [10, 100],
+    }),
   );
   log(`— ${Math.round(elapsed())} s`);
 
@@ -94,7 +134,10 @@ try {
   const heldSync = await attempt('held sync', () =>
     runHeldSync(
       quick
-        ? [{ connections: 200, mode: '202' }, { connections: 200, mode: '200' }]
+        ? [
+            { connections: 200, mode: '202' },
+            { connections: 200, mode: '200' },
+          ]
         : // The goal's level three times (min/median/max), and answering 1,000 with success once.
           [
             { connections: largestLevel, mode: '202' },
@@ -109,7 +152,11 @@ try {
   // 3. Engine latency, then end-to-end latency at 12 starts/min and at 100 starts/s.
   const engine = await attempt('engine', async (): Promise<EngineResult> => {
     const cases = await runEngine({ iterations: quick ? 5 : 30, warmup: quick ? 1 : 3 });
-    const e2e = await runEndToEnd(quick ? { slowStarts: 2, slowGapMs: 2_000, fastRate: 20, fastSeconds: 2 } : { slowStarts: 4, slowGapMs: 5_000, fastRate: 100, fastSeconds: 5 });
+    const e2e = await runEndToEnd(
+      quick
+        ? { slowStarts: 2, slowGapMs: 2_000, fastRate: 20, fastSeconds: 2 }
+        : { slowStarts: 4, slowGapMs: 5_000, fastRate: 100, fastSeconds: 5 },
+    );
     return { engine: cases, endToEnd: e2e.cases, endToEndSettings: e2e.settings };
   });
   log(`— ${Math.round(elapsed())} s`);
@@ -126,7 +173,10 @@ try {
     // ends within the budget. A CLI whose run did not exit 0 is not run again.
     for (let round = 1; round <= 3 && active.size > 0; round++) {
       // The next round is expected to take what the active CLIs' last runs took.
-      const next = [...active].reduce((sum, cli) => sum + (runs.filter((r) => r.cli === cli).pop()?.wallSeconds ?? 0), 0);
+      const next = [...active].reduce(
+        (sum, cli) => sum + (runs.filter((r) => r.cli === cli).pop()?.wallSeconds ?? 0),
+        0,
+      );
       if (round > 1 && (quick || elapsed() + next > budgetSeconds)) break;
       for (const cli of order) {
         if (!active.has(cli)) continue;
@@ -166,7 +216,14 @@ try {
   };
   // The goals go right after the machine and versions, before the figures they are judged on.
   const { prism: servers, heldSync: held, engine: engineFigures, conformance, ...head } = measured;
-  const report: BenchReport = { ...head, goals: judgeGoals({ ...measured, goals: [] }), prism: servers, heldSync: held, engine: engineFigures, conformance };
+  const report: BenchReport = {
+    ...head,
+    goals: judgeGoals({ ...measured, goals: [] }),
+    prism: servers,
+    heldSync: held,
+    engine: engineFigures,
+    conformance,
+  };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   // The file as written must match bench/bench.schema.json; a mismatch is a bug of the benchmark, said loudly but still written.
   const problems = benchProblems(JSON.parse(json));
@@ -174,7 +231,9 @@ try {
   writeFileSync(join(reportDir, 'bench.json'), json);
   const markdown = renderMarkdown(report);
   writeFileSync(join(reportDir, 'bench.md'), markdown);
-  process.stdout.write(`${markdown}\nWrote reports/bench/bench.json and reports/bench/bench.md in ${Math.round(elapsed())} s.\n`);
+  process.stdout.write(
+    `${markdown}\nWrote reports/bench/bench.json and reports/bench/bench.md in ${Math.round(elapsed())} s.\n`,
+  );
 } finally {
   rmSync(tmpDir, { recursive: true, force: true });
 }

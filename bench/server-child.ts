@@ -30,14 +30,26 @@ export interface ChildStats {
    * Event-loop delay since the last reset, in ms beyond the 10 ms sampling interval (the histogram
    * records whole intervals, so an idle loop reads about 10 ms; 0 here).
    */
-  readonly eld: { readonly mean: number; readonly p50: number; readonly p99: number; readonly max: number; readonly count: number };
+  readonly eld: {
+    readonly mean: number;
+    readonly p50: number;
+    readonly p99: number;
+    readonly max: number;
+    readonly count: number;
+  };
   /** Sync requests being held right now. */
   readonly held: number;
 }
 
 export type FromChild =
   | { readonly type: 'ready'; readonly url: string; readonly pid: number }
-  | { readonly type: 'reply'; readonly id: number; readonly stats?: ChildStats; readonly path?: string; readonly error?: string };
+  | {
+      readonly type: 'reply';
+      readonly id: number;
+      readonly stats?: ChildStats;
+      readonly path?: string;
+      readonly error?: string;
+    };
 
 interface ChildOptions {
   readonly settings?: Partial<ServerSettings>;
@@ -54,11 +66,16 @@ const options = JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') as ChildOpt
  */
 const dist = process.env.BENCH_SERVER_DIST;
 const codeBase = dist ? pathToFileURL(`${dist}/`).href : new URL('../src/', import.meta.url).href;
-const load = <T>(path: string): Promise<T> => import(new URL(`${path}${dist ? '.js' : '.ts'}`, codeBase).href) as Promise<T>;
+const load = <T>(path: string): Promise<T> =>
+  import(new URL(`${path}${dist ? '.js' : '.ts'}`, codeBase).href) as Promise<T>;
 const { createReferenceServer } = await load<typeof import('../src/server/app.ts')>('server/app');
 const { withDefaults } = await load<typeof import('../src/server/config.ts')>('server/config');
-const { isLoopback } = await load<typeof import('../src/server/domain/image-fetch/address-policy.ts')>('server/domain/image-fetch/address-policy');
-const { staticResolver } = await load<typeof import('../src/server/domain/image-fetch/resolver.ts')>('server/domain/image-fetch/resolver');
+const { isLoopback } = await load<typeof import('../src/server/domain/image-fetch/address-policy.ts')>(
+  'server/domain/image-fetch/address-policy',
+);
+const { staticResolver } = await load<typeof import('../src/server/domain/image-fetch/resolver.ts')>(
+  'server/domain/image-fetch/resolver',
+);
 const server = await createReferenceServer({
   dbPath: ':memory:',
   controlToken: options.controlToken,
@@ -80,7 +97,13 @@ function stats(): ChildStats {
     rss: memory.rss,
     heapUsed: memory.heapUsed,
     external: memory.external,
-    eld: { mean: ms(eld.mean), p50: ms(eld.percentile(50)), p99: ms(eld.percentile(99)), max: ms(eld.max), count: eld.count },
+    eld: {
+      mean: ms(eld.mean),
+      p50: ms(eld.percentile(50)),
+      p99: ms(eld.percentile(99)),
+      max: ms(eld.max),
+      count: eld.count,
+    },
     held: server.context.waiters.size,
   };
 }
@@ -135,7 +158,10 @@ async function toSourcePositions(s: Session, profile: Profiler.Profile): Promise
       const dataUrl = mapUrls.get(url);
       const base64 = dataUrl && /^data:application\/json[^,]*;base64,(.*)$/s.exec(dataUrl)?.[1];
       try {
-        maps.set(url, base64 ? new SourceMap(JSON.parse(Buffer.from(base64, 'base64').toString('utf8')) as SourceMapPayload) : null);
+        maps.set(
+          url,
+          base64 ? new SourceMap(JSON.parse(Buffer.from(base64, 'base64').toString('utf8')) as SourceMapPayload) : null,
+        );
       } catch {
         maps.set(url, null);
       }

@@ -11,13 +11,20 @@ export type EndpointName = 'GET /tryons/{id}' | 'POST /tryons (consent false)' |
 export const endpoints: readonly EndpointName[] = ['GET /tryons/{id}', 'POST /tryons (consent false)', 'GET /account'];
 
 /** The cell the GET goals of issue 15 are judged on (bench/goals.ts). */
-export const goalCell = { endpoint: 'GET /tryons/{id}', connections: 10 } as const satisfies { endpoint: EndpointName; connections: number };
+export const goalCell = { endpoint: 'GET /tryons/{id}', connections: 10 } as const satisfies {
+  endpoint: EndpointName;
+  connections: number;
+};
 
 /**
  * How many rounds the cell `endpoint` × `connections` runs: `rounds`, and in the goal's cell
  * `goalCellRounds` when that is more (a median of more rounds judges the 0.8× line more steadily).
  */
-export function roundsOf(options: { readonly rounds: number; readonly goalCellRounds?: number }, endpoint: EndpointName, connections: number): number {
+export function roundsOf(
+  options: { readonly rounds: number; readonly goalCellRounds?: number },
+  endpoint: EndpointName,
+  connections: number,
+): number {
   const goal = endpoint === goalCell.endpoint && connections === goalCell.connections;
   return goal ? Math.max(options.rounds, options.goalCellRounds ?? 0) : options.rounds;
 }
@@ -85,13 +92,32 @@ export const ratioPairs: readonly (readonly [TargetName, TargetName])[] = [
 ];
 
 /** The cell's figures for one target from its runs (one per round, in round order). */
-export function cellResult(endpoint: EndpointName, connections: number, target: TargetName, expectedStatus: number, runs: readonly CellRun[]): CellResult {
+export function cellResult(
+  endpoint: EndpointName,
+  connections: number,
+  target: TargetName,
+  expectedStatus: number,
+  runs: readonly CellRun[],
+): CellResult {
   const statusCounts: Record<string, number> = {};
-  for (const run of runs) for (const [code, n] of Object.entries(run.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n;
-  const reqPerSec = spread(runs.map((r) => r.reqPerSec), 0);
-  const p50Ms = spread(runs.map((r) => r.p50Ms), 1);
-  const p99Ms = spread(runs.map((r) => r.p99Ms), 1);
-  const cpuUsPerRequest = spread(runs.map((r) => r.cpuUsPerRequest ?? Number.NaN), 1);
+  for (const run of runs)
+    for (const [code, n] of Object.entries(run.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n;
+  const reqPerSec = spread(
+    runs.map((r) => r.reqPerSec),
+    0,
+  );
+  const p50Ms = spread(
+    runs.map((r) => r.p50Ms),
+    1,
+  );
+  const p99Ms = spread(
+    runs.map((r) => r.p99Ms),
+    1,
+  );
+  const cpuUsPerRequest = spread(
+    runs.map((r) => r.cpuUsPerRequest ?? Number.NaN),
+    1,
+  );
   return {
     endpoint,
     connections,
@@ -121,8 +147,12 @@ export function ratiosOf(cells: readonly CellResult[]): RatioResult[] {
     if (seen.has(key)) continue;
     seen.add(key);
     for (const [target, versus] of ratioPairs) {
-      const a = cells.find((c) => c.endpoint === cell.endpoint && c.connections === cell.connections && c.target === target);
-      const b = cells.find((c) => c.endpoint === cell.endpoint && c.connections === cell.connections && c.target === versus);
+      const a = cells.find(
+        (c) => c.endpoint === cell.endpoint && c.connections === cell.connections && c.target === target,
+      );
+      const b = cells.find(
+        (c) => c.endpoint === cell.endpoint && c.connections === cell.connections && c.target === versus,
+      );
       if (!a || !b) continue;
       const rounds = Math.max(0, ...a.runs.map((r) => r.round + 1), ...b.runs.map((r) => r.round + 1));
       const clean = (c: CellResult, round: number) => {

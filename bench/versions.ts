@@ -19,7 +19,10 @@ export interface Versions {
 /** The installed version of a package under node_modules, or 'unknown'. */
 export function installedVersion(name: string): string {
   try {
-    return (JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+    return (
+      (JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version?: string })
+        .version ?? 'unknown'
+    );
   } catch {
     return 'unknown';
   }

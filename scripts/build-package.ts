@@ -23,7 +23,11 @@ export const runtimeAssets: readonly string[] = [
 
 async function build(): Promise<void> {
   await rm(dist, { recursive: true, force: true });
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const tsc = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
   if (tsc.status !== 0) throw new Error(`tsc exited with ${tsc.status ?? tsc.signal}`);
   for (const asset of runtimeAssets) {
     await mkdir(dirname(join(dist, asset)), { recursive: true });
@@ -42,7 +46,8 @@ async function writeParsedOpenApi(): Promise<void> {
   const text = await readFile(join(root, 'openapi.yaml'), 'utf8');
   const document = parseOpenApi(text);
   const json = JSON.stringify({ sha256: sha256Of(text), document } satisfies ParsedCopy);
-  if (!isDeepStrictEqual((JSON.parse(json) as ParsedCopy).document, document)) throw new Error('openapi.yaml does not survive JSON unchanged; no parsed copy');
+  if (!isDeepStrictEqual((JSON.parse(json) as ParsedCopy).document, document))
+    throw new Error('openapi.yaml does not survive JSON unchanged; no parsed copy');
   await writeFile(join(dist, 'spec', 'openapi.parsed.json'), json);
 }
 

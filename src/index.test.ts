@@ -34,11 +34,26 @@ describe('RunConformanceOptions', () => {
 // Options the CLI would refuse are refused the same way, before anything starts or is sent.
 describe('runConformance options', () => {
   it.each([
-    [{ baseUrl: 'ftp://example.test/api/v1', apiKey: 'k' }, "run: --base-url must be an http(s) URL, got 'ftp://example.test/api/v1'"],
-    [{ baseUrl: 'http://127.0.0.1:9/api/v1' }, 'run: --base-url needs an API key (env TRYON_API_KEY) or test control (--control-url with TRYON_CONTROL_TOKEN)'],
-    [{ baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'k', fixtureBaseUrl: 'http://127.0.0.1:9/f' }, "run: --fixture-base-url must be an https URL, got 'http://127.0.0.1:9/f'"],
-    [{ baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'k', creditBudget: -1 }, 'run: --credit-budget must be a whole number from 0 to 1000000'],
-    [{ baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'k', balancePath: '' }, "run: --balance-path must be a JSON pointer (/credits) or a dotted path (data.credits), got ''"],
+    [
+      { baseUrl: 'ftp://example.test/api/v1', apiKey: 'k' },
+      "run: --base-url must be an http(s) URL, got 'ftp://example.test/api/v1'",
+    ],
+    [
+      { baseUrl: 'http://127.0.0.1:9/api/v1' },
+      'run: --base-url needs an API key (env TRYON_API_KEY) or test control (--control-url with TRYON_CONTROL_TOKEN)',
+    ],
+    [
+      { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'k', fixtureBaseUrl: 'http://127.0.0.1:9/f' },
+      "run: --fixture-base-url must be an https URL, got 'http://127.0.0.1:9/f'",
+    ],
+    [
+      { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'k', creditBudget: -1 },
+      'run: --credit-budget must be a whole number from 0 to 1000000',
+    ],
+    [
+      { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'k', balancePath: '' },
+      "run: --balance-path must be a JSON pointer (/credits) or a dotted path (data.credits), got ''",
+    ],
   ])('refuses %j with the CLI message', async (options, message) => {
     const refusal = await runConformance(options).then(
       () => undefined,

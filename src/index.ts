@@ -71,7 +71,10 @@ export interface ConformanceRun {
 export async function runConformance(options: RunConformanceOptions = {}): Promise<ConformanceRun> {
   // The CLI's own parser, so that both take the same options with the same checks; of the environment
   // only where kept files go (TRYON_CACHE, TRYON_CACHE_DIR), as for the CLI.
-  const request = parseRunFlags(runFlagsOf(options), { TRYON_CACHE: process.env.TRYON_CACHE, TRYON_CACHE_DIR: process.env.TRYON_CACHE_DIR });
+  const request = parseRunFlags(runFlagsOf(options), {
+    TRYON_CACHE: process.env.TRYON_CACHE,
+    TRYON_CACHE_DIR: process.env.TRYON_CACHE_DIR,
+  });
   if (request === 'help') throw new Error('runConformance: unreachable (no --help)');
   const log = options.log ?? ((): void => undefined);
   const silent: Reporter = {};

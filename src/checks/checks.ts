@@ -83,31 +83,71 @@ export const statusIsSpecified: Check = (ex, ctx = {}) => {
   if (route.kind === 'none') return [];
   if (route.kind === 'routing') {
     if (status === route.want) return [];
-    const want = route.want === 404 ? '404 NOT_FOUND ("A path with no endpoint gives 404 NOT_FOUND")' : '405 METHOD_NOT_ALLOWED ("a method the endpoint does not accept gives 405 METHOD_NOT_ALLOWED")';
+    const want =
+      route.want === 404
+        ? '404 NOT_FOUND ("A path with no endpoint gives 404 NOT_FOUND")'
+        : '405 METHOD_NOT_ALLOWED ("a method the endpoint does not accept gives 405 METHOD_NOT_ALLOWED")';
     // The order of checks is open: a key, rate or availability check may answer before routing does.
     if (beforeRouting.has(status)) return [];
     // A HEAD or OPTIONS the target answers (HEAD like GET, OPTIONS for CORS) is a method it accepts.
     if (['HEAD', 'OPTIONS'].includes(ex.request.method.toUpperCase()) && status >= 200 && status < 300) return [];
-    return [finding('status_is_specified', route.requirement, 'Unexpected status for a route with no such endpoint or method', said(ex), want, ex.seq, route.bound ? 'error' : 'warning')];
+    return [
+      finding(
+        'status_is_specified',
+        route.requirement,
+        'Unexpected status for a route with no such endpoint or method',
+        said(ex),
+        want,
+        ex.seq,
+        route.bound ? 'error' : 'warning',
+      ),
+    ];
   }
   const { op, answers } = route;
   if (status >= 400) {
     if (!answers.errors || answers.errors.has(status)) return [];
     const listed = [...answers.errors.keys()].join(', ');
     if (status >= 500) {
-      return [finding('status_is_specified', answers.errorListRequirement, `${status} is not a status the spec lists for ${op.operationId}`, said(ex), `Errors: ${listed}`, ex.seq)];
+      return [
+        finding(
+          'status_is_specified',
+          answers.errorListRequirement,
+          `${status} is not a status the spec lists for ${op.operationId}`,
+          said(ex),
+          `Errors: ${listed}`,
+          ex.seq,
+        ),
+      ];
     }
     const ours = ourChoice(op, status, codeOf(ex)) ? ' (the reference server makes the same choice)' : '';
     return [
-      finding('status_is_specified', answers.errorListRequirement, `An answer the spec does not list, recorded: a case it leaves open may get it${ours}`, said(ex), `Errors: ${listed}`, ex.seq, 'warning'),
+      finding(
+        'status_is_specified',
+        answers.errorListRequirement,
+        `An answer the spec does not list, recorded: a case it leaves open may get it${ours}`,
+        said(ex),
+        `Errors: ${listed}`,
+        ex.seq,
+        'warning',
+      ),
     ];
   }
   if (!answers.success || answers.success.includes(status)) return [];
   // A sync answer still pending is the 202 case ("202 | still working when the wait ends").
   const pending = (ex.response.json as { status?: unknown } | undefined)?.status === 'pending';
-  const success: RequirementId = op.operationId === 'createTryOnSync' && pending ? 'SYNC-202-STILL-PENDING' : answers.successRequirement;
+  const success: RequirementId =
+    op.operationId === 'createTryOnSync' && pending ? 'SYNC-202-STILL-PENDING' : answers.successRequirement;
   const requirement = status >= 200 && status < 300 ? success : answers.errorListRequirement;
-  return [finding('status_is_specified', requirement, `${status} is not a status the spec gives for ${op.operationId}`, said(ex), `success: ${answers.success.join(' or ')}; Errors: ${[...(answers.errors?.keys() ?? [])].join(', ')}`, ex.seq)];
+  return [
+    finding(
+      'status_is_specified',
+      requirement,
+      `${status} is not a status the spec gives for ${op.operationId}`,
+      said(ex),
+      `success: ${answers.success.join(' or ')}; Errors: ${[...(answers.errors?.keys() ?? [])].join(', ')}`,
+      ex.seq,
+    ),
+  ];
 };
 
 /**
@@ -124,12 +164,33 @@ export const errorCodeIsSpecified: Check = (ex, ctx = {}) => {
   if (route.kind === 'none' || !underBaseUrl(ex, route, ctx)) return [];
   const tableStatus = errorsTable.get(code);
   if (tableStatus !== undefined && tableStatus !== status) {
-    return [finding('error_code_is_specified', codeRequirement(code), `${code} with a status other than the Errors table's`, said(ex), `${tableStatus} ${code}`, ex.seq)];
+    return [
+      finding(
+        'error_code_is_specified',
+        codeRequirement(code),
+        `${code} with a status other than the Errors table's`,
+        said(ex),
+        `${tableStatus} ${code}`,
+        ex.seq,
+      ),
+    ];
   }
   const sole = soleCodeOf(status);
   const soleBreak = (): Finding[] =>
-    sole === undefined || sole === code ? [] : [finding('error_code_is_specified', codeRequirement(sole), `${status} with a code other than the spec's`, said(ex), `${status} ${sole}`, ex.seq)];
-  if (route.kind === 'routing') return route.bound && (status === route.want || beforeRouting.has(status)) ? soleBreak() : [];
+    sole === undefined || sole === code
+      ? []
+      : [
+          finding(
+            'error_code_is_specified',
+            codeRequirement(sole),
+            `${status} with a code other than the spec's`,
+            said(ex),
+            `${status} ${sole}`,
+            ex.seq,
+          ),
+        ];
+  if (route.kind === 'routing')
+    return route.bound && (status === route.want || beforeRouting.has(status)) ? soleBreak() : [];
   const { op, answers } = route;
   if (!answers.errors) {
     // GET /account: its errors are "not shown", but a key and a rate limit mean the same everywhere.
@@ -140,7 +201,15 @@ export const errorCodeIsSpecified: Check = (ex, ctx = {}) => {
   if (sole !== undefined) return soleBreak();
   const ours = ourChoice(op, status, code) ? ' (the reference server makes the same choice)' : '';
   return [
-    finding('error_code_is_specified', answers.errorListRequirement, `A ${status} code the spec does not list, recorded: a case it leaves open may get it${ours}`, said(ex), `${status} ${listed.join(', ')}`, ex.seq, 'warning'),
+    finding(
+      'error_code_is_specified',
+      answers.errorListRequirement,
+      `A ${status} code the spec does not list, recorded: a case it leaves open may get it${ours}`,
+      said(ex),
+      `${status} ${listed.join(', ')}`,
+      ex.seq,
+      'warning',
+    ),
   ];
 };
 
@@ -157,11 +226,37 @@ export const errorEnvelope: Check = (ex, ctx = {}) => {
   // A body past the runner's bounds is not read, so not judged (`jsonReadable` records it).
   if (ex.response.jsonUnread !== undefined) return [];
   const body = ex.response.json as { error?: unknown; code?: unknown } | undefined;
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.error !== 'string' || typeof body.code !== 'string') {
-    return [finding('error_envelope', 'ERR-ENVELOPE-SHAPE', 'Error without the {error, code} envelope', ex.response.text.slice(0, 200) || '(empty or non-JSON body)', '{"error": string, "code": string}', ex.seq, severity)];
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    Array.isArray(body) ||
+    typeof body.error !== 'string' ||
+    typeof body.code !== 'string'
+  ) {
+    return [
+      finding(
+        'error_envelope',
+        'ERR-ENVELOPE-SHAPE',
+        'Error without the {error, code} envelope',
+        ex.response.text.slice(0, 200) || '(empty or non-JSON body)',
+        '{"error": string, "code": string}',
+        ex.seq,
+        severity,
+      ),
+    ];
   }
   if (body.error.trim().length === 0) {
-    return [finding('error_envelope', 'ERR-ERROR-HUMAN-READABLE', 'Error text is empty', showJson(body.error), '"`error` is human-readable"', ex.seq, severity)];
+    return [
+      finding(
+        'error_envelope',
+        'ERR-ERROR-HUMAN-READABLE',
+        'Error text is empty',
+        showJson(body.error),
+        '"`error` is human-readable"',
+        ex.seq,
+        severity,
+      ),
+    ];
   }
   return [];
 };
@@ -175,8 +270,19 @@ export const jsonContentType: Check = (ex, ctx = {}) => {
   const type = ex.response.headers['content-type'] ?? '';
   if (/^application\/([\w.+-]*\+)?json\b/i.test(type)) return [];
   const route = routeOf(ex, ctx);
-  const requirement: RequirementId = ex.response.status >= 400 || route.kind !== 'operation' ? 'ERR-ENVELOPE-SHAPE' : route.answers.successRequirement;
-  return [finding('json_content_type', requirement, 'A JSON body under another Content-Type, recorded', type || '(no Content-Type)', 'application/json (not named by the spec)', ex.seq, 'warning')];
+  const requirement: RequirementId =
+    ex.response.status >= 400 || route.kind !== 'operation' ? 'ERR-ENVELOPE-SHAPE' : route.answers.successRequirement;
+  return [
+    finding(
+      'json_content_type',
+      requirement,
+      'A JSON body under another Content-Type, recorded',
+      type || '(no Content-Type)',
+      'application/json (not named by the spec)',
+      ex.seq,
+      'warning',
+    ),
+  ];
 };
 
 /**
@@ -186,11 +292,26 @@ export const jsonContentType: Check = (ex, ctx = {}) => {
  */
 export const bodyMatchesSpec: Check = (ex, ctx = {}) => {
   const status = ex.response.status;
-  if (status < 200 || status >= 300 || ex.request.method.toUpperCase() === 'HEAD' || ex.response.jsonUnread !== undefined) return [];
+  if (
+    status < 200 ||
+    status >= 300 ||
+    ex.request.method.toUpperCase() === 'HEAD' ||
+    ex.response.jsonUnread !== undefined
+  )
+    return [];
   const route = routeOf(ex, ctx);
   if (route.kind !== 'operation') return [];
   const problems = bodyProblems(route.op.operationId, status, ex.response.json, ex.response.text);
-  return problems.map((p) => finding('body_matches_spec', p.requirement, `Body of ${route.op.operationId} ${status}: ${p.title}`, p.received, p.documented, ex.seq));
+  return problems.map((p) =>
+    finding(
+      'body_matches_spec',
+      p.requirement,
+      `Body of ${route.op.operationId} ${status}: ${p.title}`,
+      p.received,
+      p.documented,
+      ex.seq,
+    ),
+  );
 };
 
 /**
@@ -205,7 +326,17 @@ export const jsonReadable: Check = (ex, ctx = {}) => {
   const error = ex.response.status >= 400 || route.kind !== 'operation';
   const requirement: RequirementId = error ? 'ERR-ENVELOPE-SHAPE' : route.answers.successRequirement;
   const documented = `JSON within ${maxJsonDepth} levels and ${maxJsonBytes} bytes, the runner's bounds (the spec sets none)`;
-  return [finding('json_readable', requirement, 'A body the runner does not read, recorded', unread, documented, ex.seq, 'warning')];
+  return [
+    finding(
+      'json_readable',
+      requirement,
+      'A body the runner does not read, recorded',
+      unread,
+      documented,
+      ex.seq,
+      'warning',
+    ),
+  ];
 };
 
 /**
@@ -217,10 +348,28 @@ export const retryAfterOn429: Check = (ex, ctx = {}) => {
   const value = ex.response.headers['retry-after'];
   if (value !== undefined && /^\d+$/.test(value.trim())) return [];
   const route = routeOf(ex, ctx);
-  return [finding('retry_after_on_429', 'LIMIT-429-RETRY-AFTER', '429 without Retry-After in seconds', value ?? '(no Retry-After)', 'Retry-After: <seconds>', ex.seq, underBaseUrl(ex, route, ctx) ? 'error' : 'warning')];
+  return [
+    finding(
+      'retry_after_on_429',
+      'LIMIT-429-RETRY-AFTER',
+      '429 without Retry-After in seconds',
+      value ?? '(no Retry-After)',
+      'Retry-After: <seconds>',
+      ex.seq,
+      underBaseUrl(ex, route, ctx) ? 'error' : 'warning',
+    ),
+  ];
 };
 
-export const allChecks: readonly Check[] = [statusIsSpecified, errorCodeIsSpecified, errorEnvelope, jsonContentType, jsonReadable, bodyMatchesSpec, retryAfterOn429];
+export const allChecks: readonly Check[] = [
+  statusIsSpecified,
+  errorCodeIsSpecified,
+  errorEnvelope,
+  jsonContentType,
+  jsonReadable,
+  bodyMatchesSpec,
+  retryAfterOn429,
+];
 
 /** Runs every check on one exchange. */
 export function runChecks(ex: Answered, checks: readonly Check[] = allChecks, context: CheckContext = {}): Finding[] {

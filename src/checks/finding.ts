@@ -16,6 +16,14 @@ export interface Finding {
   readonly exchange: number;
 }
 
-export function finding(check: string, requirement: RequirementId, title: string, received: string, documented: string, exchange: number, severity: Severity = 'error'): Finding {
+export function finding(
+  check: string,
+  requirement: RequirementId,
+  title: string,
+  received: string,
+  documented: string,
+  exchange: number,
+  severity: Severity = 'error',
+): Finding {
   return { check, requirement, title, message: `Received: ${received}\nDocumented: ${documented}`, severity, exchange };
 }

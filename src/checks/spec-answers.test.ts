@@ -16,7 +16,10 @@ function tableRows(): Array<{ readonly status: number; readonly code: string }> 
   return units
     .filter((u) => u.section === 'Errors' && u.kind === 'row')
     .map((u) => {
-      const cells = u.text.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+      const cells = u.text
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => c.trim());
       const [status = '', code = ''] = cells;
       if (cells.length !== 4 || !/^\d{3}$/.test(status) || !isCode(code)) {
         throw new Error(`spec line ${u.line}: not an Errors row: ${u.text}`);

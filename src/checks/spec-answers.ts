@@ -94,7 +94,10 @@ function specErrors(op: Operation): Map<number, string[]> {
 
 const byOperation = new Map<string, SpecAnswers>(
   listOperations().map((op) => {
-    const [successRequirement, errorListRequirement] = requirementsOf[op.operationId] ?? ['ERR-ENVELOPE-SHAPE', 'ERR-ENVELOPE-SHAPE'];
+    const [successRequirement, errorListRequirement] = requirementsOf[op.operationId] ?? [
+      'ERR-ENVELOPE-SHAPE',
+      'ERR-ENVELOPE-SHAPE',
+    ];
     const success = successOf[op.operationId];
     const answers: SpecAnswers = {
       operationId: op.operationId,

@@ -20,7 +20,11 @@ export type ProbeReading =
 const versionPrefix = '/api/v1';
 
 /** Throws NOT_THE_API or UNREACHABLE when the base URL does not answer like this API; logs what it saw otherwise. */
-export async function assertAnswersLikeTheApi(send: Send, baseUrl: string, log: (line: string) => void = () => {}): Promise<void> {
+export async function assertAnswersLikeTheApi(
+  send: Send,
+  baseUrl: string,
+  log: (line: string) => void = () => {},
+): Promise<void> {
   const retrying = withRetry(send, { maxWaitMs: 4_000, network: false });
   const base = baseUrl.replace(/\/$/, '');
   const reading = await probe(retrying, base);
@@ -29,20 +33,33 @@ export async function assertAnswersLikeTheApi(send: Send, baseUrl: string, log: 
     return;
   }
   if (reading.kind === 'deviates') {
-    log(`Target ${base}: GET /tryons/{id} without a key ${reading.said}; the spec gives 401 INVALID_API_KEY. The run goes on and the auth tests judge it`);
+    log(
+      `Target ${base}: GET /tryons/{id} without a key ${reading.said}; the spec gives 401 INVALID_API_KEY. The run goes on and the auth tests judge it`,
+    );
     return;
   }
   if (reading.kind === 'unreachable') {
-    throw new ToolkitError('UNREACHABLE', `run: nothing answers at ${base}: ${reading.said} (is the target running, and is the URL right?)`);
+    throw new ToolkitError(
+      'UNREACHABLE',
+      `run: nothing answers at ${base}: ${reading.said} (is the target running, and is the URL right?)`,
+    );
   }
   const better = await betterBase(retrying, base);
-  const hint = better !== undefined ? ` (did you mean ${better}?)` : reading.hint !== undefined ? ` (${reading.hint})` : '';
-  throw new ToolkitError('NOT_THE_API', `run: ${base} does not answer like the Try-On API: GET /tryons/{id} without a key ${reading.said}, where the spec gives 401 INVALID_API_KEY${hint}`);
+  const hint =
+    better !== undefined ? ` (did you mean ${better}?)` : reading.hint !== undefined ? ` (${reading.hint})` : '';
+  throw new ToolkitError(
+    'NOT_THE_API',
+    `run: ${base} does not answer like the Try-On API: GET /tryons/{id} without a key ${reading.said}, where the spec gives 401 INVALID_API_KEY${hint}`,
+  );
 }
 
 /** Sends the keyless probe under `base` and reads its answer. */
 export async function probe(send: Send, base: string): Promise<ProbeReading> {
-  const ex = await send({ method: 'GET', path: `${base}/tryons/tc-preflight-${randomBytes(8).toString('hex')}`, operationId: 'getTryOn' });
+  const ex = await send({
+    method: 'GET',
+    path: `${base}/tryons/tc-preflight-${randomBytes(8).toString('hex')}`,
+    operationId: 'getTryOn',
+  });
   return read(ex, base);
 }
 
@@ -57,22 +74,40 @@ export function read(ex: Exchange, base: string): ProbeReading {
   const type = res.headers['content-type'] ?? '';
   const status = res.status;
   if (/^text\/html/i.test(type) || (res.json === undefined && /^\s*</.test(res.text))) {
-    return { kind: 'not-the-api', said: `answered ${status} with an HTML page (${type || 'no Content-Type'}), not JSON`, hint: `${base} looks like a web server, not the API; the base URL ends in ${versionPrefix}` };
+    return {
+      kind: 'not-the-api',
+      said: `answered ${status} with an HTML page (${type || 'no Content-Type'}), not JSON`,
+      hint: `${base} looks like a web server, not the API; the base URL ends in ${versionPrefix}`,
+    };
   }
   if (status >= 300 && status < 400) {
     const location = res.headers.location;
-    return { kind: 'not-the-api', said: `answered ${status}, a redirect${location ? ` to ${location}` : ''}`, ...(location && { hint: 'use the address it redirects to as the base URL' }) };
+    return {
+      kind: 'not-the-api',
+      said: `answered ${status}, a redirect${location ? ` to ${location}` : ''}`,
+      ...(location && { hint: 'use the address it redirects to as the base URL' }),
+    };
   }
   if (status === 404 || status === 405) {
-    return { kind: 'not-the-api', said: `answered ${status} (the route is not there)`, hint: base.endsWith(versionPrefix) ? 'check the base URL' : `check the base URL; the spec's ends in ${versionPrefix}` };
+    return {
+      kind: 'not-the-api',
+      said: `answered ${status} (the route is not there)`,
+      hint: base.endsWith(versionPrefix)
+        ? 'check the base URL'
+        : `check the base URL; the spec's ends in ${versionPrefix}`,
+    };
   }
   if (res.json === undefined && res.bytes.length > 0 && status !== 401) {
-    return { kind: 'not-the-api', said: `answered ${status} with a body that is not JSON (${type || 'no Content-Type'})` };
+    return {
+      kind: 'not-the-api',
+      said: `answered ${status} with a body that is not JSON (${type || 'no Content-Type'})`,
+    };
   }
   if (status !== 401) return { kind: 'deviates', status, said: `answered ${status}` };
   const body = res.json as { error?: unknown; code?: unknown } | undefined;
   if (typeof body?.error === 'string' && body.code === 'INVALID_API_KEY') return { kind: 'api' };
-  if (typeof body?.error === 'string' && typeof body.code === 'string') return { kind: 'deviates', status, said: `answered 401 with code ${body.code}` };
+  if (typeof body?.error === 'string' && typeof body.code === 'string')
+    return { kind: 'deviates', status, said: `answered 401 with code ${body.code}` };
   return { kind: 'deviates', status, said: 'answered 401 without the {error, code} envelope' };
 }
 

@@ -12,14 +12,27 @@ export interface Command {
 }
 
 export const commands: readonly Command[] = [
-  { name: 'run', summary: 'run the conformance suite (against --base-url, or the embedded reference server)', run: async (argv) => (await import('./run.ts')).run(argv) },
-  { name: 'compare', summary: 'list the requirements whose verdicts differ between two report.json files', run: async (argv) => (await import('./compare.ts')).compare(argv) },
+  {
+    name: 'run',
+    summary: 'run the conformance suite (against --base-url, or the embedded reference server)',
+    run: async (argv) => (await import('./run.ts')).run(argv),
+  },
+  {
+    name: 'compare',
+    summary: 'list the requirements whose verdicts differ between two report.json files',
+    run: async (argv) => (await import('./compare.ts')).compare(argv),
+  },
   {
     name: 'fixtures',
-    summary: 'export the fixture images (fixtures export DIR), or serve them with the behaviour routes (fixtures serve)',
+    summary:
+      'export the fixture images (fixtures export DIR), or serve them with the behaviour routes (fixtures serve)',
     run: async (argv) => (await import('./fixtures.ts')).fixtures(argv),
   },
-  { name: 'serve', summary: 'start the reference server (a stateful mock of the whole API)', run: async (argv) => (await import('./serve.ts')).serve(argv) },
+  {
+    name: 'serve',
+    summary: 'start the reference server (a stateful mock of the whole API)',
+    run: async (argv) => (await import('./serve.ts')).serve(argv),
+  },
   {
     name: 'docs',
     summary: 'build the docs site into reports/docs/ from openapi.yaml',

@@ -21,7 +21,8 @@ export async function compare(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const [a, b] = files;
-  if (files.length !== 2 || a === undefined || b === undefined) throw new ToolkitError('USAGE', 'compare: give exactly two report.json files');
+  if (files.length !== 2 || a === undefined || b === undefined)
+    throw new ToolkitError('USAGE', 'compare: give exactly two report.json files');
   try {
     const [ra, rb] = await Promise.all([readReport(a), readReport(b)]);
     const changes = compareReports(ra, rb);
@@ -30,7 +31,8 @@ export async function compare(argv: readonly string[]): Promise<number> {
     return changes.some((c) => c.kind === 'regressed') ? 1 : 0;
   } catch (error) {
     if (error instanceof InvalidReportError) throw new ToolkitError('USAGE', `compare: ${error.message}`);
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolkitError('USAGE', `compare: no such file: ${(error as NodeJS.ErrnoException).path ?? ''}`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new ToolkitError('USAGE', `compare: no such file: ${(error as NodeJS.ErrnoException).path ?? ''}`);
     throw error;
   }
 }

@@ -44,14 +44,19 @@ export async function fixtures(argv: readonly string[]): Promise<number> {
 }
 
 async function exportCommand(argv: readonly string[]): Promise<number> {
-  const f = parseFlags('fixtures', argv.filter((a) => a.startsWith('-')), { help: { type: 'boolean', short: 'h', default: false } });
+  const f = parseFlags(
+    'fixtures',
+    argv.filter((a) => a.startsWith('-')),
+    { help: { type: 'boolean', short: 'h', default: false } },
+  );
   const words = argv.filter((a) => !a.startsWith('-'));
   if (f.help) {
     process.stdout.write(`${help}\n`);
     return 0;
   }
   const [dir] = words;
-  if (dir === undefined || words.length !== 1) throw new ToolkitError('USAGE', 'fixtures: usage: tryon-conformance fixtures export DIR');
+  if (dir === undefined || words.length !== 1)
+    throw new ToolkitError('USAGE', 'fixtures: usage: tryon-conformance fixtures export DIR');
   const written = await exportFixtures(resolve(dir));
   process.stdout.write(`wrote ${written.length} files to ${resolve(dir)}\n`);
   return 0;
@@ -70,10 +75,15 @@ async function serveCommand(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const port = Number(f.port);
-  if (!/^\d+$/.test(f.port) || port > 65535) throw new ToolkitError('USAGE', 'fixtures serve: --port must be a whole number from 0 to 65535');
+  if (!/^\d+$/.test(f.port) || port > 65535)
+    throw new ToolkitError('USAGE', 'fixtures serve: --port must be a whole number from 0 to 65535');
   // Before making the files (seconds of work): a public address is a choice the user makes explicitly.
   const loopback = (isIP(f.host) === 4 && f.host.startsWith('127.')) || f.host === '::1';
-  if (!loopback && !f.public) throw new ToolkitError('USAGE', `fixtures serve: --host ${f.host} is not a loopback address (add --public to allow it)`);
+  if (!loopback && !f.public)
+    throw new ToolkitError(
+      'USAGE',
+      `fixtures serve: --host ${f.host} is not a loopback address (add --public to allow it)`,
+    );
   const files = await fixtureFiles();
   let host: FixtureHost;
   try {
@@ -87,7 +97,10 @@ async function serveCommand(argv: readonly string[]): Promise<number> {
     await writeFile(caFile, host.ca);
   } catch (error) {
     await host.close();
-    throw new ToolkitError('CONFIG', `fixtures serve: cannot write --ca-file ${caFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new ToolkitError(
+      'CONFIG',
+      `fixtures serve: cannot write --ca-file ${caFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
   }
   const lines = [
     `Fixture host   ${host.origin}/f   (${Object.keys(files).length} files; run --fixture-base-url ${host.origin}/f --fixture-behaviours)`,

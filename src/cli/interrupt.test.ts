@@ -12,7 +12,12 @@ describe('RunStop', () => {
     while (stop.stopped === undefined) await new Promise((r) => setTimeout(r, 10));
     stop.stop('stopped by SIGINT (Ctrl-C)', 'SIGINT'); // a later stop changes nothing
     stop.dispose();
-    expect({ reason: stop.stopped.reason, signal: stop.stopped.signal, exit: exitStatusOfInterruption(stop.stopped), cancels }).toEqual({
+    expect({
+      reason: stop.stopped.reason,
+      signal: stop.stopped.signal,
+      exit: exitStatusOfInterruption(stop.stopped),
+      cancels,
+    }).toEqual({
       reason: "the run's wall-time bound of 0 min was reached",
       signal: undefined,
       exit: 2,
@@ -28,7 +33,10 @@ describe('RunStop', () => {
     stop.stop('stopped by SIGTERM', 'SIGTERM');
     const cancels: string[] = [];
     stop.attach((reason) => cancels.push(reason));
-    expect({ exit: stop.stopped && exitStatusOfInterruption(stop.stopped), cancels }).toEqual({ exit: 130, cancels: ['stopped by SIGTERM'] });
+    expect({ exit: stop.stopped && exitStatusOfInterruption(stop.stopped), cancels }).toEqual({
+      exit: 130,
+      cancels: ['stopped by SIGTERM'],
+    });
   });
 
   it('listens to SIGINT and SIGTERM until disposed', () => {

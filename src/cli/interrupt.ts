@@ -25,7 +25,10 @@ export function exitStatusOfInterruption(interruption: Interruption): number {
 }
 
 const signals = ['SIGINT', 'SIGTERM'] as const;
-const signalWords: Readonly<Record<(typeof signals)[number], string>> = { SIGINT: 'stopped by SIGINT (Ctrl-C)', SIGTERM: 'stopped by SIGTERM' };
+const signalWords: Readonly<Record<(typeof signals)[number], string>> = {
+  SIGINT: 'stopped by SIGINT (Ctrl-C)',
+  SIGTERM: 'stopped by SIGTERM',
+};
 
 /** One run's stop: signals and the wall-time bound in, the suite's cancel out. */
 export class RunStop {
@@ -49,7 +52,9 @@ export class RunStop {
     if (this.#stopped !== undefined) return;
     this.#stopped = { reason, at: new Date(), ...(signal !== undefined && { signal }) };
     stopRequests(reason);
-    this.#log(`\n${reason}: stopping every request; writing the partial report (${signal === undefined ? '' : 'press Ctrl-C again to exit at once; '}exit ${exitStatusOfInterruption(this.#stopped)})`);
+    this.#log(
+      `\n${reason}: stopping every request; writing the partial report (${signal === undefined ? '' : 'press Ctrl-C again to exit at once; '}exit ${exitStatusOfInterruption(this.#stopped)})`,
+    );
     void this.#cancel?.(reason);
   }
 

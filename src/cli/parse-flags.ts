@@ -5,7 +5,9 @@ import { ToolkitError } from '../shared/toolkit-errors.ts';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** The parsed values, named so the package's type declarations can say it (node does not export its name). */
-export type ParsedFlags<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
+export type ParsedFlags<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>
+>['values'];
 
 /** Parses `argv` against `options`; an unknown flag or a missing value becomes a USAGE error. */
 export function parseFlags<O extends Options>(command: string, argv: readonly string[], options: O): ParsedFlags<O> {

@@ -37,7 +37,10 @@ export async function preflight(config: SuiteConfig, o: PreflightOptions = {}): 
     try {
       await control.settings();
     } catch (error) {
-      throw new ToolkitError('CONTROL', `run: the test-control API at ${config.control.url} answered wrongly: ${oneLine(error)}`);
+      throw new ToolkitError(
+        'CONTROL',
+        `run: the test-control API at ${config.control.url} answered wrongly: ${oneLine(error)}`,
+      );
     }
   }
   if (!control) {
@@ -52,10 +55,15 @@ export async function preflight(config: SuiteConfig, o: PreflightOptions = {}): 
       await assertFixtureHost(config.fixtureBaseUrl, dispatcher, timeoutMs);
       const probed = await hasBehaviourRoutes(config.fixtureBaseUrl, dispatcher, timeoutMs);
       if (config.fixtureBehaviours && !probed.yes) {
-        throw new ToolkitError('FIXTURE_HOST', `run: --fixture-behaviours was given, but the fixture host has no behaviour routes (${probed.said})`);
+        throw new ToolkitError(
+          'FIXTURE_HOST',
+          `run: --fixture-behaviours was given, but the fixture host has no behaviour routes (${probed.said})`,
+        );
       }
       fixtureBehaviours = probed.yes;
-      log(`Fixture host ${config.fixtureBaseUrl}: ${probed.yes ? 'with' : 'without'} the behaviour routes (${probed.said})`);
+      log(
+        `Fixture host ${config.fixtureBaseUrl}: ${probed.yes ? 'with' : 'without'} the behaviour routes (${probed.said})`,
+      );
     } finally {
       await dispatcher.close();
     }
@@ -63,10 +71,16 @@ export async function preflight(config: SuiteConfig, o: PreflightOptions = {}): 
 
   let balance: BalanceDecision;
   try {
-    balance = config.balance ?? (await decideBalance(withRetry(send), { balancePath: config.balancePath, key: config.apiKey, control }));
+    balance =
+      config.balance ??
+      (await decideBalance(withRetry(send), { balancePath: config.balancePath, key: config.apiKey, control }));
   } catch (error) {
     if (error instanceof BalanceSetupError) throw new ToolkitError('CONFIG', `run: ${error.message}`);
-    if (error instanceof ControlError) throw new ToolkitError('CONTROL', `run: the test-control API at ${config.control?.url} answered wrongly: ${oneLine(error)}`);
+    if (error instanceof ControlError)
+      throw new ToolkitError(
+        'CONTROL',
+        `run: the test-control API at ${config.control?.url} answered wrongly: ${oneLine(error)}`,
+      );
     throw error;
   }
   log(describeBalance(balance));
@@ -83,11 +97,19 @@ async function assertKeyAccepted(send: Send, baseUrl: string, key: string | unde
   if (key === undefined) return;
   let ex = await send({ method: 'GET', path: '/account', key, operationId: 'getAccount' });
   if (ex.response?.status === 404 || ex.response?.status === 405) {
-    ex = await send({ method: 'GET', path: `/tryons/tc-preflight-${randomBytes(8).toString('hex')}`, key, operationId: 'getTryOn' });
+    ex = await send({
+      method: 'GET',
+      path: `/tryons/tc-preflight-${randomBytes(8).toString('hex')}`,
+      key,
+      operationId: 'getTryOn',
+    });
   }
   if (ex.response?.status !== 401) return;
   const code = (ex.response.json as { code?: unknown } | undefined)?.code;
-  throw new ToolkitError('KEY_REFUSED', `run: the ${what} was refused (401${typeof code === 'string' ? ` ${code}` : ''}) at ${baseUrl}`);
+  throw new ToolkitError(
+    'KEY_REFUSED',
+    `run: the ${what} was refused (401${typeof code === 'string' ? ` ${code}` : ''}) at ${baseUrl}`,
+  );
 }
 
 /** A loopback fixture host has a self-signed certificate (`fixtures serve`): only reachability is checked here. */
@@ -102,7 +124,12 @@ async function assertFixtureHost(fixtureBaseUrl: string, dispatcher: Dispatcher,
   const url = `${fixtureBaseUrl}/person.jpg`;
   let said: string;
   try {
-    const res = await request(url, { dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await request(url, {
+      dispatcher,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const bytes = Buffer.from(await res.body.arrayBuffer());
     if (res.statusCode === 200 && bytes[0] === 0xff && bytes[1] === 0xd8) return;
     said = `${res.statusCode}${res.statusCode === 200 ? ', not a JPEG' : ''}`;
@@ -113,10 +140,19 @@ async function assertFixtureHost(fixtureBaseUrl: string, dispatcher: Dispatcher,
 }
 
 /** Our fixture host answers /status/<n> with n: a status no ordinary file host gives for that path. */
-async function hasBehaviourRoutes(fixtureBaseUrl: string, dispatcher: Dispatcher, timeoutMs: number): Promise<{ yes: boolean; said: string }> {
+async function hasBehaviourRoutes(
+  fixtureBaseUrl: string,
+  dispatcher: Dispatcher,
+  timeoutMs: number,
+): Promise<{ yes: boolean; said: string }> {
   const url = `${new URL(fixtureBaseUrl).origin}/status/418`;
   try {
-    const res = await request(url, { dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await request(url, {
+      dispatcher,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await res.body.dump();
     return { yes: res.statusCode === 418, said: `GET /status/418 gave ${res.statusCode}` };
   } catch (error) {

@@ -53,7 +53,10 @@ export interface RunCommand extends RunRequest {
 }
 
 /** Parses `run` flags and the `TRYON_*` environment; throws a USAGE ToolkitError for anything off. */
-export function parseRunFlags(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): RunCommand | 'help' {
+export function parseRunFlags(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): RunCommand | 'help' {
   const f = parseFlags('run', argv, {
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
@@ -78,26 +81,40 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
   });
   if (f.help) return 'help';
   const baseUrl = f['base-url'] ?? env.TRYON_BASE_URL;
-  if (baseUrl !== undefined && !/^https?:\/\/[^/]+(\/.*)?$/.test(baseUrl)) throw new ToolkitError('USAGE', `run: --base-url must be an http(s) URL, got '${baseUrl}'`);
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]+(\/.*)?$/.test(baseUrl))
+    throw new ToolkitError('USAGE', `run: --base-url must be an http(s) URL, got '${baseUrl}'`);
   const apiKey = f['api-key'] ?? env.TRYON_API_KEY;
   const controlUrl = f['control-url'] ?? env.TRYON_CONTROL_URL;
   const controlToken = f['control-token'] ?? env.TRYON_CONTROL_TOKEN;
   if (baseUrl !== undefined && apiKey === undefined && controlUrl === undefined) {
-    throw new ToolkitError('USAGE', 'run: --base-url needs an API key (env TRYON_API_KEY) or test control (--control-url with TRYON_CONTROL_TOKEN)');
+    throw new ToolkitError(
+      'USAGE',
+      'run: --base-url needs an API key (env TRYON_API_KEY) or test control (--control-url with TRYON_CONTROL_TOKEN)',
+    );
   }
-  if ((controlUrl === undefined) !== (controlToken === undefined)) throw new ToolkitError('USAGE', 'run: --control-url and its token (TRYON_CONTROL_TOKEN) go together');
-  if (f.profile !== 'quick' && f.profile !== 'full') throw new ToolkitError('USAGE', `run: --profile must be quick or full, got '${f.profile}'`);
-  const control = controlUrl !== undefined && controlToken !== undefined ? { url: controlUrl.replace(/\/$/, ''), token: controlToken } : undefined;
+  if ((controlUrl === undefined) !== (controlToken === undefined))
+    throw new ToolkitError('USAGE', 'run: --control-url and its token (TRYON_CONTROL_TOKEN) go together');
+  if (f.profile !== 'quick' && f.profile !== 'full')
+    throw new ToolkitError('USAGE', `run: --profile must be quick or full, got '${f.profile}'`);
+  const control =
+    controlUrl !== undefined && controlToken !== undefined
+      ? { url: controlUrl.replace(/\/$/, ''), token: controlToken }
+      : undefined;
   const seed = f.seed === undefined ? Date.now() % 2 ** 31 : whole('--seed', f.seed, 0, 2 ** 31 - 1);
   const secondApiKey = f['second-api-key'] ?? env.TRYON_SECOND_API_KEY;
   const revokedApiKey = f['revoked-api-key'] ?? env.TRYON_REVOKED_API_KEY;
   const embedded = baseUrl === undefined;
   const fixtureBaseUrl = (f['fixture-base-url'] ?? env.TRYON_FIXTURE_BASE_URL)?.replace(/\/$/, '');
-  if (fixtureBaseUrl !== undefined && !/^https:\/\/[^/]+(\/.*)?$/.test(fixtureBaseUrl)) throw new ToolkitError('USAGE', `run: --fixture-base-url must be an https URL, got '${fixtureBaseUrl}'`);
-  if (f['fixture-behaviours'] && fixtureBaseUrl === undefined) throw new ToolkitError('USAGE', 'run: --fixture-behaviours needs --fixture-base-url');
+  if (fixtureBaseUrl !== undefined && !/^https:\/\/[^/]+(\/.*)?$/.test(fixtureBaseUrl))
+    throw new ToolkitError('USAGE', `run: --fixture-base-url must be an https URL, got '${fixtureBaseUrl}'`);
+  if (f['fixture-behaviours'] && fixtureBaseUrl === undefined)
+    throw new ToolkitError('USAGE', 'run: --fixture-behaviours needs --fixture-base-url');
   const balancePath = f['balance-path'] ?? env.TRYON_BALANCE_PATH;
   if (balancePath !== undefined && !/^(\/[^/]+)+$|^[^./][^.]*(\.[^.]+)*$/.test(balancePath)) {
-    throw new ToolkitError('USAGE', `run: --balance-path must be a JSON pointer (/credits) or a dotted path (data.credits), got '${balancePath}'`);
+    throw new ToolkitError(
+      'USAGE',
+      `run: --balance-path must be a JSON pointer (/credits) or a dotted path (data.credits), got '${balancePath}'`,
+    );
   }
   const options = {
     ...(apiKey !== undefined && { apiKey }),
@@ -108,7 +125,12 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     ...(balancePath !== undefined && { balancePath }),
     ...(control && { control }),
     ...(f.scenarios && { scenarios: true }),
-    creditBudget: f['credit-budget'] !== undefined ? whole('--credit-budget', f['credit-budget'], 0, 1_000_000) : embedded || control ? 10_000 : defaultCreditBudget,
+    creditBudget:
+      f['credit-budget'] !== undefined
+        ? whole('--credit-budget', f['credit-budget'], 0, 1_000_000)
+        : embedded || control
+          ? 10_000
+          : defaultCreditBudget,
     seed,
     ...(f.path !== undefined && { path: f.path }),
     ...(f['num-runs'] !== undefined && { numRuns: whole('--num-runs', f['num-runs'], 1, 100_000) }),
@@ -122,7 +144,9 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
     plan: f.plan,
     ...(f.grep !== undefined && { grep: f.grep }),
     reportRoot: f['report-dir'] ?? 'reports',
-    ...(f['generation-seconds'] !== undefined && { generationSeconds: seconds('--generation-seconds', f['generation-seconds'], 3_600) }),
+    ...(f['generation-seconds'] !== undefined && {
+      generationSeconds: seconds('--generation-seconds', f['generation-seconds'], 3_600),
+    }),
     ...(keptDir !== undefined && { keptDir }),
     ...(env.GITHUB_STEP_SUMMARY && { stepSummary: env.GITHUB_STEP_SUMMARY }),
   });
@@ -130,12 +154,14 @@ export function parseRunFlags(argv: readonly string[], env: Readonly<Record<stri
 
 function seconds(flag: string, raw: string, max: number): number {
   const n = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || n > max) throw new ToolkitError('USAGE', `run: ${flag} must be a number of seconds from 0 to ${max}`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || n > max)
+    throw new ToolkitError('USAGE', `run: ${flag} must be a number of seconds from 0 to ${max}`);
   return n;
 }
 
 function whole(flag: string, raw: string, min: number, max: number): number {
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ToolkitError('USAGE', `run: ${flag} must be a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(raw) || n < min || n > max)
+    throw new ToolkitError('USAGE', `run: ${flag} must be a whole number from ${min} to ${max}`);
   return n;
 }

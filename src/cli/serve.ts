@@ -34,7 +34,10 @@ Starts the reference Virtual Try-On server (fastify + SQLite + sharp) with the t
   -h, --help               this help`;
 
 /** Parses `serve` flags into frozen options, or throws a USAGE/CONFIG ToolkitError. */
-export function serveOptions(argv: readonly string[], env: NodeJS.ProcessEnv): { options: ServerOptions; host: string; port: number; gradeDir?: string } | 'help' {
+export function serveOptions(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { options: ServerOptions; host: string; port: number; gradeDir?: string } | 'help' {
   const f = parseFlags('serve', argv, {
     host: { type: 'string', default: '127.0.0.1' },
     port: { type: 'string', default: '8787' },
@@ -53,7 +56,8 @@ export function serveOptions(argv: readonly string[], env: NodeJS.ProcessEnv): {
   });
   if (f.help) return 'help';
   const port = integer('--port', f.port, 0, 65535);
-  if (f.outbound !== 'any' && f.outbound !== 'loopback') throw new ToolkitError('USAGE', 'serve: --outbound must be any or loopback');
+  if (f.outbound !== 'any' && f.outbound !== 'loopback')
+    throw new ToolkitError('USAGE', 'serve: --outbound must be any or loopback');
   if (Boolean(f['trusted-origin']) !== Boolean(f['trusted-ca'])) {
     throw new ToolkitError('USAGE', 'serve: --trusted-origin and --trusted-ca go together');
   }
@@ -66,20 +70,24 @@ export function serveOptions(argv: readonly string[], env: NodeJS.ProcessEnv): {
       generationLatencyMs: integer('--generation-latency-ms', f['generation-latency-ms'], 0, 600_000),
     }),
   });
-  const controlToken = f['no-control'] ? undefined : (f['control-token'] ?? env.TRYON_CONTROL_TOKEN ?? randomBytes(18).toString('base64url'));
+  const controlToken = f['no-control']
+    ? undefined
+    : (f['control-token'] ?? env.TRYON_CONTROL_TOKEN ?? randomBytes(18).toString('base64url'));
   const options: ServerOptions = Object.freeze({
     dbPath: f.db,
     settings,
     ...(f['public-url'] !== undefined && { publicUrl: f['public-url'] }),
     ...(controlToken !== undefined && { controlToken }),
     ...(f.outbound === 'loopback' && { connectGuard: isLoopback }),
-    ...(f['trusted-origin'] !== undefined && f['trusted-ca'] !== undefined && {
-      trustedOrigin: { origin: f['trusted-origin'], ca: readPem(f['trusted-ca']) },
-    }),
+    ...(f['trusted-origin'] !== undefined &&
+      f['trusted-ca'] !== undefined && {
+        trustedOrigin: { origin: f['trusted-origin'], ca: readPem(f['trusted-ca']) },
+      }),
     logger: f.log,
     ...(f['grade-clients'] !== undefined && { gradeClients: true }),
   });
-  if (f['grade-clients'] === '') throw new ToolkitError('USAGE', 'serve: --grade-clients needs a directory for the grade');
+  if (f['grade-clients'] === '')
+    throw new ToolkitError('USAGE', 'serve: --grade-clients needs a directory for the grade');
   return { options, host: f.host, port, ...(f['grade-clients'] !== undefined && { gradeDir: f['grade-clients'] }) };
 }
 
@@ -96,7 +104,10 @@ export async function serve(argv: readonly string[]): Promise<number> {
     url = await server.listen(parsed.host, parsed.port);
   } catch (error) {
     await server.close();
-    throw new ToolkitError('CONFIG', `serve: cannot listen on ${parsed.host}:${parsed.port}: ${(error as Error).message}`);
+    throw new ToolkitError(
+      'CONFIG',
+      `serve: cannot listen on ${parsed.host}:${parsed.port}: ${(error as Error).message}`,
+    );
   }
   process.stdout.write(banner(url, parsed.options));
   await new Promise<void>((resolve) => {
@@ -140,14 +151,18 @@ function banner(url: string, options: ServerOptions): string {
     lines.push('  Test control   off (--no-control): no API key can be created on this instance');
   }
   if (options.gradeClients) {
-    lines.push('', `Client grading on: each account's requests are graded against the spec's client rules${options.controlToken ? ` (GET ${url}/_control/client-grade?format=markdown)` : ''}; the grade is written on shutdown.`);
+    lines.push(
+      '',
+      `Client grading on: each account's requests are graded against the spec's client rules${options.controlToken ? ` (GET ${url}/_control/client-grade?format=markdown)` : ''}; the grade is written on shutdown.`,
+    );
   }
   return `${lines.join('\n')}\n\nCtrl-C stops it.\n`;
 }
 
 function integer(flag: string, raw: string, min: number, max: number): number {
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ToolkitError('USAGE', `serve: ${flag} must be a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(raw) || n < min || n > max)
+    throw new ToolkitError('USAGE', `serve: ${flag} must be a whole number from ${min} to ${max}`);
   return n;
 }
 
@@ -155,6 +170,9 @@ function readPem(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ToolkitError('CONFIG', `serve: cannot read --trusted-ca ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new ToolkitError(
+      'CONFIG',
+      `serve: cannot read --trusted-ca ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
   }
 }

@@ -10,7 +10,11 @@ import { redact, shellWord, toCurl } from './curl.ts';
 const key = 'vto_live_s3cr3tKEYvalue';
 const token = 'control-token-123';
 const secrets = { [key]: '$TRYON_API_KEY', [token]: '$TRYON_CONTROL_TOKEN' };
-const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', TRYON_API_KEY: 'pasted-key', TRYON_CONTROL_TOKEN: 'pasted-token' };
+const env = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  TRYON_API_KEY: 'pasted-key',
+  TRYON_CONTROL_TOKEN: 'pasted-token',
+};
 
 /** The arguments bash gives `curl` when `line` is pasted, with a shell function standing in for curl. */
 function pasted(line: string): string[] {
@@ -20,12 +24,46 @@ function pasted(line: string): string[] {
 
 describe('shellWord: one shell word, placeholders expanding, the rest literal', () => {
   const rows: Array<[string, { text: string; want: string; expands: string }]> = [
-    ['no secret: single quotes', { text: `it's $HOME \`x\` "q" \\ !`, want: `'it'\\''s $HOME \`x\` "q" \\ !'`, expands: `it's $HOME \`x\` "q" \\ !` }],
-    ['a bearer key: double quotes', { text: `authorization: Bearer ${key}`, want: '"authorization: Bearer $TRYON_API_KEY"', expands: 'authorization: Bearer pasted-key' }],
-    ['special characters beside a secret are escaped', { text: `x-note: $HOME \`id\` "q" \\n ${key}`, want: '"x-note: \\$HOME \\`id\\` \\"q\\" \\\\n $TRYON_API_KEY"', expands: 'x-note: $HOME `id` "q" \\n pasted-key' }],
-    ['a secret followed by name characters gets braces', { text: `${key}abc`, want: '"${TRYON_API_KEY}abc"', expands: 'pasted-keyabc' }],
-    ['a ! beside a secret goes in single quotes', { text: `{"k":"${key}","x":"hi!"}`, want: `'{"k":"'"\${TRYON_API_KEY}"'","x":"hi!"}'`, expands: '{"k":"pasted-key","x":"hi!"}' }],
-    ['two secrets in one word', { text: `${token}:${key}`, want: '"$TRYON_CONTROL_TOKEN:$TRYON_API_KEY"', expands: 'pasted-token:pasted-key' }],
+    [
+      'no secret: single quotes',
+      {
+        text: `it's $HOME \`x\` "q" \\ !`,
+        want: `'it'\\''s $HOME \`x\` "q" \\ !'`,
+        expands: `it's $HOME \`x\` "q" \\ !`,
+      },
+    ],
+    [
+      'a bearer key: double quotes',
+      {
+        text: `authorization: Bearer ${key}`,
+        want: '"authorization: Bearer $TRYON_API_KEY"',
+        expands: 'authorization: Bearer pasted-key',
+      },
+    ],
+    [
+      'special characters beside a secret are escaped',
+      {
+        text: `x-note: $HOME \`id\` "q" \\n ${key}`,
+        want: '"x-note: \\$HOME \\`id\\` \\"q\\" \\\\n $TRYON_API_KEY"',
+        expands: 'x-note: $HOME `id` "q" \\n pasted-key',
+      },
+    ],
+    [
+      'a secret followed by name characters gets braces',
+      { text: `${key}abc`, want: '"${TRYON_API_KEY}abc"', expands: 'pasted-keyabc' },
+    ],
+    [
+      'a ! beside a secret goes in single quotes',
+      {
+        text: `{"k":"${key}","x":"hi!"}`,
+        want: `'{"k":"'"\${TRYON_API_KEY}"'","x":"hi!"}'`,
+        expands: '{"k":"pasted-key","x":"hi!"}',
+      },
+    ],
+    [
+      'two secrets in one word',
+      { text: `${token}:${key}`, want: '"$TRYON_CONTROL_TOKEN:$TRYON_API_KEY"', expands: 'pasted-token:pasted-key' },
+    ],
   ];
 
   it.each(rows)('%s', (_name, { text, want, expands }) => {
@@ -44,7 +82,12 @@ describe('toCurl', () => {
   const request: RecordedRequest = {
     method: 'POST',
     url: 'http://127.0.0.1:8787/api/v1/tryons?x=$y',
-    headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'conf-7f3a9c', 'content-type': 'application/json', 'content-length': '42' },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'idempotency-key': 'conf-7f3a9c',
+      'content-type': 'application/json',
+      'content-length': '42',
+    },
     body: `{"title":"it's \`a\` $shirt!","consent":true}`,
   };
 
@@ -55,18 +98,41 @@ describe('toCurl', () => {
     );
     expect(line).not.toContain(key);
     expect(pasted(line)).toEqual([
-      '-sS', '-i', '-X', 'POST',
-      '-H', 'authorization: Bearer pasted-key',
-      '-H', 'idempotency-key: conf-7f3a9c',
-      '-H', 'content-type: application/json',
-      '--data-binary', `{"title":"it's \`a\` $shirt!","consent":true}`,
+      '-sS',
+      '-i',
+      '-X',
+      'POST',
+      '-H',
+      'authorization: Bearer pasted-key',
+      '-H',
+      'idempotency-key: conf-7f3a9c',
+      '-H',
+      'content-type: application/json',
+      '--data-binary',
+      `{"title":"it's \`a\` $shirt!","consent":true}`,
       'http://127.0.0.1:8787/api/v1/tryons?x=$y',
     ]);
   });
 
   it('describes a multipart body as -F, and redacts a secret in the URL', () => {
-    const line = toCurl({ method: 'POST', url: `http://h/api/v1/images?k=${key}`, headers: {}, multipart: { field: 'file', filename: 'a b.png', contentType: 'image/png', bytes: 9 } }, secrets);
-    expect(pasted(line)).toEqual(['-sS', '-i', '-X', 'POST', '-F', 'file=@a b.png;type=image/png', 'http://h/api/v1/images?k=pasted-key']);
+    const line = toCurl(
+      {
+        method: 'POST',
+        url: `http://h/api/v1/images?k=${key}`,
+        headers: {},
+        multipart: { field: 'file', filename: 'a b.png', contentType: 'image/png', bytes: 9 },
+      },
+      secrets,
+    );
+    expect(pasted(line)).toEqual([
+      '-sS',
+      '-i',
+      '-X',
+      'POST',
+      '-F',
+      'file=@a b.png;type=image/png',
+      'http://h/api/v1/images?k=pasted-key',
+    ]);
   });
 
   it('redact still replaces secrets in plain text', () => {

@@ -25,7 +25,11 @@ export function toCurl(request: RecordedRequest, secrets: Secrets = {}): string 
     if (name.toLowerCase() === 'content-length') continue;
     parts.push('-H', word(`${name}: ${value}`));
   }
-  if (request.multipart) parts.push('-F', word(`${request.multipart.field}=@${request.multipart.filename};type=${request.multipart.contentType}`));
+  if (request.multipart)
+    parts.push(
+      '-F',
+      word(`${request.multipart.field}=@${request.multipart.filename};type=${request.multipart.contentType}`),
+    );
   else if (request.body !== undefined) parts.push('--data-binary', word(request.body));
   parts.push(word(request.url));
   return parts.join(' ');
@@ -51,7 +55,8 @@ export function shellWord(text: string, secrets: Secrets = {}): string {
   const pieces = split(text, usable(secrets));
   if (!pieces.some((p) => p.variable !== undefined)) return singleQuoted(pieces.map((p) => p.text).join(''));
   const noBang = pieces.every((p) => p.variable !== undefined || !p.text.includes('!'));
-  if (noBang) return `"${pieces.map((p, i) => (p.variable === undefined ? escapeDouble(p.text) : expansion(p.variable, pieces[i + 1]?.text))).join('')}"`;
+  if (noBang)
+    return `"${pieces.map((p, i) => (p.variable === undefined ? escapeDouble(p.text) : expansion(p.variable, pieces[i + 1]?.text))).join('')}"`;
   return pieces.map((p) => (p.variable === undefined ? singleQuoted(p.text) : `"\${${p.variable}}"`)).join('');
 }
 
@@ -74,7 +79,9 @@ function split(text: string, secrets: ReadonlyArray<[string, string]>): Piece[] 
       const parts = p.text.split(secret);
       return parts.flatMap((part, i) => [
         ...(part === '' ? [] : [{ text: part }]),
-        ...(i < parts.length - 1 ? [name === undefined ? { text: placeholder } : { text: placeholder, variable: name }] : []),
+        ...(i < parts.length - 1
+          ? [name === undefined ? { text: placeholder } : { text: placeholder, variable: name }]
+          : []),
       ]);
     });
   }

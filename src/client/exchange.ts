@@ -5,7 +5,12 @@ export interface RecordedRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The body as text (JSON), or a description of a multipart body. */
   readonly body?: string;
-  readonly multipart?: { readonly field: string; readonly filename: string; readonly contentType: string; readonly bytes: number };
+  readonly multipart?: {
+    readonly field: string;
+    readonly filename: string;
+    readonly contentType: string;
+    readonly bytes: number;
+  };
 }
 
 export interface RecordedResponse {

@@ -72,7 +72,11 @@ describe('createSend', () => {
     stop.abort(new RunStopped('interrupted by SIGINT'));
     expect((await inFlight).error).toBe('interrupted: the run stopped (interrupted by SIGINT)');
     const later = await send({ method: 'GET', path: '/account' });
-    expect({ error: later.error, response: later.response, seen }).toEqual({ error: 'interrupted: the run stopped (interrupted by SIGINT)', response: undefined, seen: 1 });
+    expect({ error: later.error, response: later.response, seen }).toEqual({
+      error: 'interrupted: the run stopped (interrupted by SIGINT)',
+      response: undefined,
+      seen: 1,
+    });
   });
 
   it('sends nothing outside the target origin and the configured ones, whatever URL it is given', async () => {
@@ -82,10 +86,17 @@ describe('createSend', () => {
     const base = await listen((_req, res) => res.end('{}'));
     const origin = new URL(base).origin;
     const send = createSend({ baseUrl: base, alsoTo: [control], timeoutMs: 5_000, breakAfter: 1 });
-    const refused = [`${elsewhere}/i/r.png`, `${origin}@${elsewhere.slice('http://'.length)}/i/r.png`, `http://localhost:${new URL(base).port}/i/r.png`];
+    const refused = [
+      `${elsewhere}/i/r.png`,
+      `${origin}@${elsewhere.slice('http://'.length)}/i/r.png`,
+      `http://localhost:${new URL(base).port}/i/r.png`,
+    ];
     for (const path of refused) {
       const ex = await send({ method: 'GET', path, key: 'vto_live_secret' });
-      expect({ response: ex.response, error: ex.error }).toEqual({ response: undefined, error: expect.stringMatching(/^refused: .* is outside the target's origin/) });
+      expect({ response: ex.response, error: ex.error }).toEqual({
+        response: undefined,
+        error: expect.stringMatching(/^refused: .* is outside the target's origin/),
+      });
     }
     // A refusal says nothing of the target: the circuit (one failure here) stays closed.
     expect((await send({ method: 'GET', path: `${origin}/i/r.png` })).response?.status).toBe(200);
@@ -96,7 +107,12 @@ describe('createSend', () => {
   it('hands no reader a JSON body nested 200,000 levels deep, and says why', async () => {
     const base = await listen(answerJson('['.repeat(200_000) + ']'.repeat(200_000)));
     const ex = await createSend({ baseUrl: base })({ method: 'GET', path: '/account' });
-    expect({ status: ex.response?.status, json: ex.response?.json, unread: ex.response?.jsonUnread, text: ex.response?.text.length }).toEqual({
+    expect({
+      status: ex.response?.status,
+      json: ex.response?.json,
+      unread: ex.response?.jsonUnread,
+      text: ex.response?.text.length,
+    }).toEqual({
       status: 200,
       json: undefined,
       unread: `the target answered a JSON body nested deeper than ${maxJsonDepth} levels`,
@@ -110,7 +126,9 @@ describe('createSend', () => {
     expect({ json: ex.response?.json, truncated: ex.response?.truncated, unread: ex.response?.jsonUnread }).toEqual({
       json: undefined,
       truncated: false,
-      unread: expect.stringMatching(/^the target answered a body of \d+ bytes, over the 1048576 the runner reads as JSON$/),
+      unread: expect.stringMatching(
+        /^the target answered a body of \d+ bytes, over the 1048576 the runner reads as JSON$/,
+      ),
     });
   });
 });

@@ -17,7 +17,12 @@ export interface SendOptions {
   readonly json?: unknown;
   readonly rawBody?: string | Buffer;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly multipart?: { readonly field: string; readonly filename: string; readonly contentType: string; readonly bytes: Buffer };
+  readonly multipart?: {
+    readonly field: string;
+    readonly filename: string;
+    readonly contentType: string;
+    readonly bytes: Buffer;
+  };
   readonly operationId?: string;
   /** The whole exchange; default the client's. */
   readonly timeoutMs?: number;
@@ -82,9 +87,18 @@ export function createSend(options: ClientOptions): Send {
     let multipart: RecordedRequest['multipart'];
     if (o.multipart) {
       const form = new FormData();
-      form.append(o.multipart.field, new Blob([o.multipart.bytes], { type: o.multipart.contentType }), o.multipart.filename);
+      form.append(
+        o.multipart.field,
+        new Blob([o.multipart.bytes], { type: o.multipart.contentType }),
+        o.multipart.filename,
+      );
       body = form;
-      multipart = { field: o.multipart.field, filename: o.multipart.filename, contentType: o.multipart.contentType, bytes: o.multipart.bytes.length };
+      multipart = {
+        field: o.multipart.field,
+        filename: o.multipart.filename,
+        contentType: o.multipart.contentType,
+        bytes: o.multipart.bytes.length,
+      };
     }
     const recorded: RecordedRequest = {
       method: o.method,
@@ -102,7 +116,12 @@ export function createSend(options: ClientOptions): Send {
       return exchange;
     }
     if (failuresInARow >= breakAfter) {
-      const exchange: Exchange = { seq: ++seq, request: recorded, error: `circuit open: the target failed ${failuresInARow} requests in a row at the transport level`, ...op(o) };
+      const exchange: Exchange = {
+        seq: ++seq,
+        request: recorded,
+        error: `circuit open: the target failed ${failuresInARow} requests in a row at the transport level`,
+        ...op(o),
+      };
       options.onExchange?.(exchange);
       return exchange;
     }
@@ -110,12 +129,28 @@ export function createSend(options: ClientOptions): Send {
     const deadline = AbortSignal.timeout(o.timeoutMs ?? options.timeoutMs ?? defaultTimeoutMs);
     let exchange: Exchange;
     try {
-      const res = await request(url, { method: o.method as 'GET', headers, body: body ?? null, dispatcher, signal: AbortSignal.any([deadline, stop]) });
+      const res = await request(url, {
+        method: o.method as 'GET',
+        headers,
+        body: body ?? null,
+        dispatcher,
+        signal: AbortSignal.any([deadline, stop]),
+      });
       const { bytes, truncated } = await readBounded(res.body, maxBody);
       if (stop.aborted) throw stop.reason;
-      exchange = { seq: ++seq, request: recorded, response: toResponse(res, bytes, truncated, performance.now() - started), ...op(o) };
+      exchange = {
+        seq: ++seq,
+        request: recorded,
+        response: toResponse(res, bytes, truncated, performance.now() - started),
+        ...op(o),
+      };
     } catch (error) {
-      exchange = { seq: ++seq, request: recorded, error: stop.aborted ? interrupted(stop) : describe(error, deadline), ...op(o) };
+      exchange = {
+        seq: ++seq,
+        request: recorded,
+        error: stop.aborted ? interrupted(stop) : describe(error, deadline),
+        ...op(o),
+      };
     }
     // An interrupted request says nothing of the target: it does not count toward the circuit.
     if (!stop.aborted) failuresInARow = exchange.response ? 0 : failuresInARow + 1;
@@ -128,7 +163,10 @@ function op(o: SendOptions): { operationId?: string } {
   return o.operationId === undefined ? {} : { operationId: o.operationId };
 }
 
-async function readBounded(body: Dispatcher.ResponseData['body'], max: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+async function readBounded(
+  body: Dispatcher.ResponseData['body'],
+  max: number,
+): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -144,7 +182,12 @@ async function readBounded(body: Dispatcher.ResponseData['body'], max: number): 
   return { bytes: Buffer.concat(chunks), truncated: false };
 }
 
-function toResponse(res: Dispatcher.ResponseData, bytes: Buffer, truncated: boolean, durationMs: number): RecordedResponse {
+function toResponse(
+  res: Dispatcher.ResponseData,
+  bytes: Buffer,
+  truncated: boolean,
+  durationMs: number,
+): RecordedResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;

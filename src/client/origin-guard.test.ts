@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { refusalOf, targetOrigins } from './origin-guard.ts';
 
-const origins = targetOrigins('https://api.example.test/api/v1', ['http://127.0.0.1:7000/_control', undefined, 'embedded']);
+const origins = targetOrigins('https://api.example.test/api/v1', [
+  'http://127.0.0.1:7000/_control',
+  undefined,
+  'embedded',
+]);
 
 describe('refusalOf', () => {
   it.each([
@@ -24,12 +28,17 @@ describe('refusalOf', () => {
     ['a scheme-relative URL made absolute', 'https://evil.example.test//api.example.test/i/x'],
   ])('refuses %s, naming the URL and where the runner sends', (_name, url) => {
     const where = 'https://api.example.test, http://127.0.0.1:7000';
-    expect(refusalOf(url, origins)).toBe(`refused: ${url} is outside the target's origin (${where}); the runner sends nothing there, and nothing was sent`);
+    expect(refusalOf(url, origins)).toBe(
+      `refused: ${url} is outside the target's origin (${where}); the runner sends nothing there, and nothing was sent`,
+    );
   });
 
-  it.each(['/i/abc.png', 'not a url', 'file:///etc/passwd', 'javascript:alert(1)'])('refuses %j, which is no URL the runner sends to', (url) => {
-    expect(refusalOf(url, origins)).toBe(`refused: ${url} is not a URL the runner can send to; nothing was sent`);
-  });
+  it.each(['/i/abc.png', 'not a url', 'file:///etc/passwd', 'javascript:alert(1)'])(
+    'refuses %j, which is no URL the runner sends to',
+    (url) => {
+      expect(refusalOf(url, origins)).toBe(`refused: ${url} is not a URL the runner can send to; nothing was sent`);
+    },
+  );
 
   it('cuts a long URL in its message', () => {
     const url = `https://evil.example.test/${'a'.repeat(1000)}`;

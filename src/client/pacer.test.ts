@@ -94,7 +94,13 @@ describe('Pacer', () => {
   it('tells onWait about every wait', async () => {
     const told: Array<[Bucket, number]> = [];
     let now = 0;
-    const p = new Pacer({ limits: { starts: 1, polls: 1, uploads: 1 }, marginMs: 0, now: () => now, sleep: async (ms) => void (now += ms), onWait: (b, ms) => told.push([b, ms]) });
+    const p = new Pacer({
+      limits: { starts: 1, polls: 1, uploads: 1 },
+      marginMs: 0,
+      now: () => now,
+      sleep: async (ms) => void (now += ms),
+      onWait: (b, ms) => told.push([b, ms]),
+    });
     await p.take('acc', 'polls');
     await p.take('acc', 'polls');
     expect(told).toEqual([['polls', 60_000]]);

@@ -29,7 +29,9 @@ export function withRetry(send: Send, o: RetryOptions = {}): Send {
   return async (options: SendOptions) => {
     let exchange = await send(options);
     const retryable = (ex: Exchange) =>
-      (ex.response !== undefined || o.network !== false) && shouldRetry(ex) && !(ex.response && options.keep?.includes(ex.response.status));
+      (ex.response !== undefined || o.network !== false) &&
+      shouldRetry(ex) &&
+      !(ex.response && options.keep?.includes(ex.response.status));
     for (let attempt = 0; attempt < backoffMs.length && retryable(exchange); attempt++) {
       const asked = waitFor(exchange, attempt);
       if (o.giveUpAboveMs !== undefined && asked > o.giveUpAboveMs) break;

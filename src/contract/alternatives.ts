@@ -11,14 +11,20 @@ export const dimensions = {
   /** Image requirements: "Formats | JPEG or PNG". */
   'input format': { alternatives: ['JPEG', 'PNG'], quote: 'Formats | JPEG or PNG' },
   /** What the service does: "Each input is either a public HTTPS URL or the id of an image uploaded earlier." */
-  'input form': { alternatives: ['URL', 'uploaded id'], quote: 'Each input is either a public HTTPS URL or the id of an image uploaded earlier.' },
+  'input form': {
+    alternatives: ['URL', 'uploaded id'],
+    quote: 'Each input is either a public HTTPS URL or the id of an image uploaded earlier.',
+  },
   /**
    * What the service does: "Two ways to get the result: 1. Start a try-on (`POST /tryons`) … 2. Call
    * `POST /tryons/sync`".
    */
   endpoint: { alternatives: ['POST /tryons', 'POST /tryons/sync'], quote: 'Two ways to get the result' },
   /** States and transitions: "States of a try-on: `pending`, `success`, `failed`." (the two final ones). */
-  'final state': { alternatives: ['success', 'failed'], quote: 'poll `GET /tryons/{id}` until the status is `success` or `failed`' },
+  'final state': {
+    alternatives: ['success', 'failed'],
+    quote: 'poll `GET /tryons/{id}` until the status is `success` or `failed`',
+  },
 } as const;
 
 export type Dimension = keyof typeof dimensions;

@@ -19,15 +19,25 @@ function copyFile(name: string, content: string): URL {
 describe('loadOpenApi', () => {
   it("reads the build's parsed copy when it was parsed from the same text", () => {
     const document = { openapi: '3.1.0', info: { title: 'From the copy', version: '1' }, paths: {} };
-    expect(loadOpenApi(text, copyFile('same.json', JSON.stringify({ sha256: sha256Of(text), document })), undefined)).toEqual(document);
+    expect(
+      loadOpenApi(text, copyFile('same.json', JSON.stringify({ sha256: sha256Of(text), document })), undefined),
+    ).toEqual(document);
   });
 
   it('parses the YAML when the copy was made from other text, is broken, or is missing', () => {
     const document = { openapi: '3.1.0', info: { title: 'Stale', version: '1' }, paths: {} };
     const parsed = parseOpenApi(text);
-    expect(loadOpenApi(text, copyFile('stale.json', JSON.stringify({ sha256: sha256Of(`${text}#`), document })), undefined)).toEqual(parsed);
+    expect(
+      loadOpenApi(text, copyFile('stale.json', JSON.stringify({ sha256: sha256Of(`${text}#`), document })), undefined),
+    ).toEqual(parsed);
     expect(loadOpenApi(text, copyFile('broken.json', '{"sha256": '), undefined)).toEqual(parsed);
-    expect(loadOpenApi(text, copyFile('no-document.json', JSON.stringify({ sha256: sha256Of(text), document: [1] })), undefined)).toEqual(parsed);
+    expect(
+      loadOpenApi(
+        text,
+        copyFile('no-document.json', JSON.stringify({ sha256: sha256Of(text), document: [1] })),
+        undefined,
+      ),
+    ).toEqual(parsed);
     expect(loadOpenApi(text, pathToFileURL(join(dir, 'missing.json')), undefined)).toEqual(parsed);
   });
 

@@ -67,7 +67,11 @@ export function keptCopyFileOf(env: Readonly<Record<string, string | undefined>>
  * when either was parsed from this very text; else the YAML parsed now and kept for the next process (a
  * JSON read spares each worker and server instance a YAML parse). A copy made from other text is never read.
  */
-export function loadOpenApi(text: string, copyFile: URL = parsedCopyFile, keptFile: URL | undefined = keptCopyFileOf()): JsonObject {
+export function loadOpenApi(
+  text: string,
+  copyFile: URL = parsedCopyFile,
+  keptFile: URL | undefined = keptCopyFileOf(),
+): JsonObject {
   const sha256 = sha256Of(text);
   const copied = copyOf(copyFile, sha256) ?? (keptFile && copyOf(keptFile, sha256));
   if (copied) return copied;
@@ -128,7 +132,9 @@ export function responseCodes(doc: JsonObject, response: Json | undefined): stri
   return parts.flatMap((part) => {
     const props = isObject(part) && isObject(part.properties) ? part.properties : undefined;
     const code = props ? deref(doc, props.code) : undefined;
-    return isObject(code) && Array.isArray(code.enum) ? code.enum.filter((c): c is string => typeof c === 'string') : [];
+    return isObject(code) && Array.isArray(code.enum)
+      ? code.enum.filter((c): c is string => typeof c === 'string')
+      : [];
   });
 }
 
@@ -187,12 +193,19 @@ export function implementationDefinedPoints(doc: JsonObject = openapi): Implemen
     if (!isObject(node)) return;
     const point = node['x-point'];
     if (typeof point === 'string' && point !== '' && !found.has(point)) {
-      const text = (key: string): string | undefined => (typeof node[key] === 'string' ? (node[key] as string).trim() : undefined);
+      const text = (key: string): string | undefined =>
+        typeof node[key] === 'string' ? (node[key] as string).trim() : undefined;
       const referenceServer = text('x-reference-server');
       const conformance = text('x-conformance');
-      found.set(point, { point, where: pointer === '' ? '#' : `#${pointer}`, ...(referenceServer !== undefined && { referenceServer }), ...(conformance !== undefined && { conformance }) });
+      found.set(point, {
+        point,
+        where: pointer === '' ? '#' : `#${pointer}`,
+        ...(referenceServer !== undefined && { referenceServer }),
+        ...(conformance !== undefined && { conformance }),
+      });
     }
-    for (const [key, value] of Object.entries(node)) walk(value, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+    for (const [key, value] of Object.entries(node))
+      walk(value, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
   };
   walk(doc, '');
   return [...found.values()];

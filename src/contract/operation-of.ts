@@ -20,8 +20,15 @@ export const apiPrefix = '/api/v1';
 const matchers: readonly Matcher[] = listOperations()
   .map((operation) => {
     const segments = operation.path.split('/').filter(Boolean);
-    const regex = segments.map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
-    return { operation, pattern: new RegExp(`^/${regex}$`), literals: segments.filter((s) => !s.startsWith('{')).length, atHost: operation.path.startsWith('/i/') };
+    const regex = segments
+      .map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    return {
+      operation,
+      pattern: new RegExp(`^/${regex}$`),
+      literals: segments.filter((s) => !s.startsWith('{')).length,
+      atHost: operation.path.startsWith('/i/'),
+    };
   })
   .sort((a, b) => b.literals - a.literals);
 

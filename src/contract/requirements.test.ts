@@ -28,7 +28,8 @@ const excerptsOf = (r: Requirement): string[] => [r.quote, ...(r.alsoStated ?? [
 const allExcerpts = catalogue.flatMap(excerptsOf);
 const show = (u: SpecUnit): string =>
   `line ${u.line} [${u.section}${u.subsection === undefined ? '' : ` / ${u.subsection}`}] ${u.kind}: ${u.text}`;
-const informationalKey = (u: SpecUnit): string | undefined => Object.keys(informational).find((k) => u.text.includes(k));
+const informationalKey = (u: SpecUnit): string | undefined =>
+  Object.keys(informational).find((k) => u.text.includes(k));
 const coveredByRequirement = (u: SpecUnit): boolean => allExcerpts.some((q) => u.text.includes(q));
 
 function occurrences(text: string, needle: string): number[] {
@@ -73,7 +74,10 @@ describe('requirement IDs', () => {
   });
 
   it('looks a requirement up with its ID attached', () => {
-    expect(requirement('CREATE-IDEMPOTENCY-REPLAY')).toEqual({ ...requirements['CREATE-IDEMPOTENCY-REPLAY'], id: 'CREATE-IDEMPOTENCY-REPLAY' });
+    expect(requirement('CREATE-IDEMPOTENCY-REPLAY')).toEqual({
+      ...requirements['CREATE-IDEMPOTENCY-REPLAY'],
+      id: 'CREATE-IDEMPOTENCY-REPLAY',
+    });
   });
 
   it('rejects an unknown ID at compile time and at run time', () => {
@@ -122,12 +126,15 @@ describe('coverage of the spec', () => {
     expect(gaps.length, `sentences without a requirement:\n${gaps.join('\n')}`).toBe(0);
   });
 
-  it.each(Object.entries(informational))('informational "%s" names a unit that carries no requirement', (key, reason) => {
-    const matched = units.filter((u) => u.text.includes(key));
-    expect(matched.length).toBeGreaterThan(0);
-    expect(matched.filter(coveredByRequirement).map(show)).toEqual([]);
-    expect(reason.trim().length).toBeGreaterThan(10);
-  });
+  it.each(Object.entries(informational))(
+    'informational "%s" names a unit that carries no requirement',
+    (key, reason) => {
+      const matched = units.filter((u) => u.text.includes(key));
+      expect(matched.length).toBeGreaterThan(0);
+      expect(matched.filter(coveredByRequirement).map(show)).toEqual([]);
+      expect(reason.trim().length).toBeGreaterThan(10);
+    },
+  );
 
   it('keeps the informational list short', () => {
     expect(Object.keys(informational).length).toBeLessThanOrEqual(units.length / 10);
@@ -168,13 +175,15 @@ describe('observability', () => {
     expect(requirement(id).needs).toContain(capability);
   });
 
-  it.each<RequirementId>(['CREATE-URL-NO-PRIVATE-ADDRESS', 'CREATE-URL-HTTPS-ONLY', 'ERR-ENVELOPE-SHAPE', 'CREATE-IDEMPOTENCY-REPLAY'])(
-    '%s is observable with plain HTTP and one key',
-    (id) => {
-      expect(requirement(id).needs).toEqual([]);
-      expect(requirement(id).notObservable).toBeUndefined();
-    },
-  );
+  it.each<RequirementId>([
+    'CREATE-URL-NO-PRIVATE-ADDRESS',
+    'CREATE-URL-HTTPS-ONLY',
+    'ERR-ENVELOPE-SHAPE',
+    'CREATE-IDEMPOTENCY-REPLAY',
+  ])('%s is observable with plain HTTP and one key', (id) => {
+    expect(requirement(id).needs).toEqual([]);
+    expect(requirement(id).notObservable).toBeUndefined();
+  });
 });
 
 describe('points the spec leaves open', () => {
@@ -217,15 +226,23 @@ describe('points the spec leaves open', () => {
     expect(requirement(id).statement).toMatch(practice);
   });
 
-  it.each(catalogue.filter((r) => r.xPoint !== undefined))('$id points at an x-point that openapi.yaml defines', (r) => {
-    expect(openapiText).toMatch(new RegExp(`x-point: ${r.xPoint ?? ''}\\s*$`, 'm'));
-  });
+  it.each(catalogue.filter((r) => r.xPoint !== undefined))(
+    '$id points at an x-point that openapi.yaml defines',
+    (r) => {
+      expect(openapiText).toMatch(new RegExp(`x-point: ${r.xPoint ?? ''}\\s*$`, 'm'));
+    },
+  );
 });
 
 describe('the Errors table', () => {
   const rows = units
     .filter((u) => u.section === 'Errors' && u.kind === 'row')
-    .map((u) => u.text.split('|').map((cell) => cell.trim()).filter((cell) => cell !== ''))
+    .map((u) =>
+      u.text
+        .split('|')
+        .map((cell) => cell.trim())
+        .filter((cell) => cell !== ''),
+    )
     .map(([status = '', code = '']) => ({ status, code }));
 
   it('has the 18 codes of the spec', () => {
@@ -291,7 +308,13 @@ describe('parseSpecUnits', () => {
       { section: 'Errors', subsection: 'Sub part', kind: 'bullet', text: 'A bullet that continues.', line: 11 },
       { section: 'Errors', subsection: 'Sub part', kind: 'rule', text: 'A numbered rule.', line: 13 },
       { section: 'Errors', subsection: 'Sub part', kind: 'paragraph', text: 'First sentence here.', line: 18 },
-      { section: 'Errors', subsection: 'Sub part', kind: 'paragraph', text: 'Second sentence on the next line.', line: 18 },
+      {
+        section: 'Errors',
+        subsection: 'Sub part',
+        kind: 'paragraph',
+        text: 'Second sentence on the next line.',
+        line: 18,
+      },
     ]);
   });
 

@@ -25,7 +25,13 @@ export type SpecSection = (typeof specSections)[number];
  * What a black-box tester needs to observe a requirement. An empty list means plain HTTP with one API key.
  * `name-resolution`: the target resolves `.test` host names as the run tells it (openapi-control.yaml, /names).
  */
-export type Capability = 'second-account' | 'revoked-key' | 'test-control' | 'fixture-host' | 'scenarios' | 'name-resolution';
+export type Capability =
+  | 'second-account'
+  | 'revoked-key'
+  | 'test-control'
+  | 'fixture-host'
+  | 'scenarios'
+  | 'name-resolution';
 
 export interface RequirementSpec {
   readonly level: Level;
@@ -53,7 +59,8 @@ export interface RequirementSpec {
 }
 
 const CLIENT = 'client guidance: it describes what a caller does, not what the server answers';
-const CLIENT_GRADED = 'a client rule: a run against a server cannot show it; the sandbox grades each caller against it (serve --grade-clients)';
+const CLIENT_GRADED =
+  'a client rule: a run against a server cannot show it; the sandbox grades each caller against it (serve --grade-clients)';
 
 export const requirements = {
   // ## What the service does
@@ -142,7 +149,8 @@ export const requirements = {
     quote:
       'The shopper must be an adult, must be the person in the photo, and must agree to the photo being processed.',
     needs: [],
-    notObservable: 'an obligation on the caller towards its shopper; the server sees only the consent flag (ERR-CONSENT-REQUIRED)',
+    notObservable:
+      'an obligation on the caller towards its shopper; the server sees only the consent flag (ERR-CONSENT-REQUIRED)',
   },
   'SVC-TITLE-IMPROVES-RESULT': {
     level: 'SHOULD',
@@ -159,7 +167,8 @@ export const requirements = {
     level: 'MUST',
     section: 'Resources and their fields',
     subsection: 'Try-on',
-    statement: 'The create response carries the try-on id as a string, and GET /tryons/{id} with that id reads the try-on.',
+    statement:
+      'The create response carries the try-on id as a string, and GET /tryons/{id} with that id reads the try-on.',
     quote: 'Identifier of the try-on, returned on creation.',
     alsoStated: ['id | string | try-on id', 'the id returned at creation'],
     needs: [],
@@ -228,7 +237,8 @@ export const requirements = {
     level: 'MUST',
     section: 'Resources and their fields',
     subsection: 'Try-on',
-    statement: 'pollUrl appears in the create response and in a sync 202, and in no GET /tryons/{id} or sync 200 response.',
+    statement:
+      'pollUrl appears in the create response and in a sync 202, and in no GET /tryons/{id} or sync 200 response.',
     quote: 'Only in the create response and in a `202` from the sync endpoint.',
     needs: [],
   },
@@ -273,7 +283,10 @@ export const requirements = {
     subsection: 'Uploaded image',
     statement: 'After expiresAt the image id is permanently invalid: a create that uses it gets 400 INVALID_IMAGE_ID.',
     quote: 'After it the id is permanently invalid.',
-    alsoStated: ['Uploaded image id lifetime | 24 hours from upload', 'uploaded by this account within the last 24 hours'],
+    alsoStated: [
+      'Uploaded image id lifetime | 24 hours from upload',
+      'uploaded by this account within the last 24 hours',
+    ],
     needs: ['test-control'],
   },
   'RES-IMAGE-ID-REUSABLE-WITHIN-24H': {
@@ -291,7 +304,8 @@ export const requirements = {
     statement: 'Uploaded files are deleted automatically within 35 days of the upload.',
     quote: 'deleted automatically within 35 days',
     needs: [],
-    notObservable: 'storage is not visible over HTTP: the id is already invalid after 24 hours and no endpoint lists files',
+    notObservable:
+      'storage is not visible over HTTP: the id is already invalid after 24 hours and no endpoint lists files',
   },
   'ACCOUNT-OWN-CREDIT-BALANCE': {
     level: 'MUST',
@@ -307,14 +321,18 @@ export const requirements = {
     subsection: 'Account credits',
     statement: "An account's first API key adds 20 free credits; later keys of the same account add none.",
     quote: 'Its first API key adds 20 free credits, once per account.',
-    alsoStated: ['The first key adds 20 free credits to the account, once.', '20 free credits with the first key, once per account'],
+    alsoStated: [
+      'The first key adds 20 free credits to the account, once.',
+      '20 free credits with the first key, once per account',
+    ],
     needs: ['test-control'],
   },
   'ACCOUNT-NOT-PLUGIN-ALLOWANCE': {
     level: 'MUST',
     section: 'Resources and their fields',
     subsection: 'Account credits',
-    statement: "API try-ons spend the account's own credits, never the monthly allowance of a connected storefront plugin.",
+    statement:
+      "API try-ons spend the account's own credits, never the monthly allowance of a connected storefront plugin.",
     quote:
       "API try-ons use the account's own credits, not the monthly allowance of any connected storefront-platform plugin.",
     needs: [],
@@ -343,8 +361,7 @@ export const requirements = {
     level: 'MUST',
     section: 'Resources and their fields',
     subsection: 'Image requirements (all images)',
-    statement:
-      'An image of up to 4 MB is accepted (the spec does not say whether a MB is 10^6 or 2^20 bytes).',
+    statement: 'An image of up to 4 MB is accepted (the spec does not say whether a MB is 10^6 or 2^20 bytes).',
     quote: 'Maximum size | 4 MB per image',
     alsoStated: ['4 MB per image, JPEG or PNG'],
     needs: [],
@@ -382,7 +399,8 @@ export const requirements = {
   'STATE-PENDING-TO-SUCCESS': {
     level: 'MUST',
     section: 'States and transitions',
-    statement: 'A pending try-on becomes success once its image is produced and passes the safety checks, and resultUrl is then set.',
+    statement:
+      'A pending try-on becomes success once its image is produced and passes the safety checks, and resultUrl is then set.',
     quote: 'generation completes',
     needs: [],
   },
@@ -421,8 +439,7 @@ export const requirements = {
   'STATE-NOT-STARTED-NO-CREDIT-NO-STATE': {
     level: 'MUST',
     section: 'States and transitions',
-    statement:
-      'A start that fails with 502 START_FAILED makes no try-on (no id, nothing to read) and uses no credit.',
+    statement: 'A start that fails with 502 START_FAILED makes no try-on (no id, nothing to read) and uses no credit.',
     quote: 'A try-on that cannot be started (`START_FAILED`) uses no credit and has no state.',
     alsoStated: ['or cannot be started, is refunded automatically'],
     needs: ['scenarios', 'test-control'],
@@ -458,7 +475,8 @@ export const requirements = {
     level: 'MUST',
     section: 'Endpoints',
     subsection: 'POST /tryons : create try-on',
-    statement: 'POST /tryons answers as soon as the try-on is accepted, without waiting for the image, which is made in the background.',
+    statement:
+      'POST /tryons answers as soon as the try-on is accepted, without waiting for the image, which is made in the background.',
     quote: 'Returns immediately; the image is made in the background.',
     alsoStated: ['Generation is asynchronous.', 'id is returned immediately; generation runs in the background'],
     needs: [],
@@ -477,7 +495,8 @@ export const requirements = {
     level: 'MUST',
     section: 'Endpoints',
     subsection: 'POST /tryons : create try-on',
-    statement: 'Idempotency goes by key: a new Idempotency-Key starts a new try-on even when the body repeats an earlier one.',
+    statement:
+      'Idempotency goes by key: a new Idempotency-Key starts a new try-on even when the body repeats an earlier one.',
     quote: 'New per try-on',
     needs: [],
   },
@@ -517,7 +536,8 @@ export const requirements = {
     level: 'MUST',
     section: 'Endpoints',
     subsection: 'POST /tryons : create try-on',
-    statement: 'A create may take the person by URL and the garment by uploaded id, or the other way round, and is accepted.',
+    statement:
+      'A create may take the person by URL and the garment by uploaded id, or the other way round, and is accepted.',
     quote: 'URL and id forms may be mixed between person and garment.',
     needs: ['fixture-host'],
   },
@@ -534,7 +554,8 @@ export const requirements = {
     level: 'MUST',
     section: 'Endpoints',
     subsection: 'POST /tryons : create try-on',
-    statement: 'An image URL that names a port other than the HTTPS default (443) is refused with 400 INVALID_IMAGE_URL.',
+    statement:
+      'An image URL that names a port other than the HTTPS default (443) is refused with 400 INVALID_IMAGE_URL.',
     quote: 'default port only',
     needs: [],
   },
@@ -560,7 +581,8 @@ export const requirements = {
     level: 'MUST',
     section: 'Endpoints',
     subsection: 'POST /tryons : create try-on',
-    statement: 'A redirect from an image URL is not followed (its target is never fetched) and gives 400 IMAGE_DOWNLOAD_FAILED.',
+    statement:
+      'A redirect from an image URL is not followed (its target is never fetched) and gives 400 IMAGE_DOWNLOAD_FAILED.',
     quote: 'redirects are not followed and count as failures',
     needs: ['fixture-host'],
   },
@@ -618,7 +640,8 @@ export const requirements = {
     level: 'MUST',
     section: 'Endpoints',
     subsection: 'POST /tryons : create try-on',
-    statement: 'One Idempotency-Key is never charged twice, however often and on whichever create endpoint it is reused.',
+    statement:
+      'One Idempotency-Key is never charged twice, however often and on whichever create endpoint it is reused.',
     quote: 'instead of starting or charging again',
     alsoStated: ['one key can never be charged twice', 'without a second charge'],
     needs: ['test-control'],
@@ -714,7 +737,8 @@ export const requirements = {
     level: 'MUST',
     section: 'Endpoints',
     subsection: 'POST /tryons/sync : create try-on and wait',
-    statement: 'A try-on that fails within the wait gives 200 with {id, status: "failed", resultUrl: null, message: string}.',
+    statement:
+      'A try-on that fails within the wait gives 200 with {id, status: "failed", resultUrl: null, message: string}.',
     quote: 'finished within the wait, as `failed`',
     needs: ['scenarios'],
   },
@@ -929,7 +953,8 @@ export const requirements = {
   'AUTH-ONE-ACTIVE-KEY': {
     level: 'MUST',
     section: 'Authentication',
-    statement: 'An account has one active key at a time: once a new key is issued, the previous one gets 401 INVALID_API_KEY.',
+    statement:
+      'An account has one active key at a time: once a new key is issued, the previous one gets 401 INVALID_API_KEY.',
     quote: 'One active key per account.',
     alsoStated: ['API keys | one active per account'],
     needs: ['test-control'],
@@ -948,7 +973,10 @@ export const requirements = {
       'An integrator keeps the key on its server (environment variables), never in a browser or mobile bundle or a repository, where it could be copied to spend credits.',
     quote:
       'Keys must be kept on the server only (environment variables, not a frontend bundle or repository). Reason: a key in client code can be copied and used to spend credits.',
-    alsoStated: ['The API is called from a server only.', 'The API key must never reach a browser or mobile app bundle.'],
+    alsoStated: [
+      'The API is called from a server only.',
+      'The API key must never reach a browser or mobile app bundle.',
+    ],
     needs: [],
     notObservable: CLIENT_GRADED,
     clientGrade: true,
@@ -992,7 +1020,8 @@ export const requirements = {
   'EVENTS-OUTCOME-BY-POLL-OR-SYNC': {
     level: 'MUST',
     section: 'Events',
-    statement: "A try-on's outcome is available by polling GET /tryons/{id} or from POST /tryons/sync, with no callback to register.",
+    statement:
+      "A try-on's outcome is available by polling GET /tryons/{id} or from POST /tryons/sync, with no callback to register.",
     quote: "The only way to learn a try-on's outcome described is polling or the sync endpoint.",
     alsoStated: ['Two ways to get the result'],
     needs: [],
@@ -1242,14 +1271,18 @@ export const requirements = {
     statement:
       'An account may start 12 try-ons per minute across POST /tryons and POST /tryons/sync together; a start over that gets 429 RATE_LIMITED.',
     quote: '12 per minute per account, shared by `POST /tryons` and `POST /tryons/sync`',
-    alsoStated: ['12 try-on starts per minute per account, shared with `POST /tryons/sync`', 'rate limit (shared 12/minute)'],
+    alsoStated: [
+      '12 try-on starts per minute per account, shared with `POST /tryons/sync`',
+      'rate limit (shared 12/minute)',
+    ],
     needs: [],
     xPoint: 'check-order',
   },
   'LIMIT-STARTS-RAISED-ON-REQUEST': {
     level: 'MAY',
     section: 'Limits',
-    statement: "The provider may raise an account's start limit on request; a raised limit then applies instead of 12 per minute.",
+    statement:
+      "The provider may raise an account's start limit on request; a raised limit then applies instead of 12 per minute.",
     quote: 'raising it is by request to the provider',
     needs: ['test-control'],
   },
@@ -1272,7 +1305,8 @@ export const requirements = {
   'LIMIT-RATES-PER-ACCOUNT': {
     level: 'MUST',
     section: 'Limits',
-    statement: "Rate limits count per account: one account's starts, polls and uploads never use up another account's limits.",
+    statement:
+      "Rate limits count per account: one account's starts, polls and uploads never use up another account's limits.",
     quote: '12 per minute per account',
     needs: ['second-account'],
   },
@@ -1311,7 +1345,8 @@ export const requirements = {
     quote: 'the `code` values are stable',
     alsoStated: ['`code` is stable'],
     needs: [],
-    notObservable: "stability is across releases and one run sees one release; the ERR-* requirements check today's codes",
+    notObservable:
+      "stability is across releases and one run sees one release; the ERR-* requirements check today's codes",
   },
   'VER-DEPRECATION-POLICY-IMPL-DEFINED': {
     level: 'MAY',

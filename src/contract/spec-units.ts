@@ -81,7 +81,13 @@ export function parseSpecUnits(markdown: string): SpecUnit[] {
   let inFence = false;
 
   const push = (kind: UnitKind, text: string, line: number): void => {
-    units.push({ section, ...(subsection === undefined ? {} : { subsection }), kind, text: collapseWhitespace(text), line });
+    units.push({
+      section,
+      ...(subsection === undefined ? {} : { subsection }),
+      kind,
+      text: collapseWhitespace(text),
+      line,
+    });
   };
 
   const flush = (): void => {

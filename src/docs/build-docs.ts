@@ -51,7 +51,15 @@ export async function buildDocs(): Promise<{ index: string; catalogue: string }>
 async function renderApiReference(): Promise<string> {
   const scratch = join(docsPaths.dir, '.redoc-build.html');
   try {
-    await redocly(['build-docs', paths.openapi, '--inlineBundle', '--output', scratch, '--config', join(paths.root, 'redocly.yaml')]);
+    await redocly([
+      'build-docs',
+      paths.openapi,
+      '--inlineBundle',
+      '--output',
+      scratch,
+      '--config',
+      join(paths.root, 'redocly.yaml'),
+    ]);
     return await readFile(scratch, 'utf8');
   } finally {
     await rm(scratch, { force: true }).catch(() => undefined);
@@ -72,12 +80,21 @@ function redocly(args: readonly string[]): Promise<void> {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     child.on('error', (error) => reject(new ToolkitError('BUILD_FAILED', `cannot run redocly: ${error.message}`)));
     child.on('close', (code) => {
       if (code === 0) return resolve();
-      const last = output.trim().split('\n').filter((line) => line.trim() !== '').at(-1) ?? 'no output';
+      const last =
+        output
+          .trim()
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .at(-1) ?? 'no output';
       reject(new ToolkitError('BUILD_FAILED', `redocly ${args[0]} exited with ${code}: ${last.trim()}`));
     });
   });

@@ -28,9 +28,33 @@ const hostile: CatalogueEntry = {
 };
 const sample: readonly CatalogueEntry[] = [
   hostile,
-  { id: 'ERR-OPEN', level: 'MAY', section: 'Errors', statement: 'Open.', quote: 'q', needs: [], implementationDefined: true, xPoint: 'title-length' },
-  { id: 'ERR-CLIENT', level: 'SHOULD', section: 'Errors', statement: 'Client.', quote: 'q', needs: [], notObservable: 'about the client' },
-  { id: 'LIMIT-X', level: 'MUST', section: 'Limits', statement: 'Limit.', quote: 'q', needs: ['second-account', 'test-control'] },
+  {
+    id: 'ERR-OPEN',
+    level: 'MAY',
+    section: 'Errors',
+    statement: 'Open.',
+    quote: 'q',
+    needs: [],
+    implementationDefined: true,
+    xPoint: 'title-length',
+  },
+  {
+    id: 'ERR-CLIENT',
+    level: 'SHOULD',
+    section: 'Errors',
+    statement: 'Client.',
+    quote: 'q',
+    needs: [],
+    notObservable: 'about the client',
+  },
+  {
+    id: 'LIMIT-X',
+    level: 'MUST',
+    section: 'Limits',
+    statement: 'Limit.',
+    quote: 'q',
+    needs: ['second-account', 'test-control'],
+  },
 ];
 
 describe('renderCatalogueHtml', () => {
@@ -64,7 +88,10 @@ describe('renderCatalogueHtml', () => {
 
   it('counts per section and level, and says how each requirement is observed', () => {
     const page = renderCatalogueHtml(sample);
-    const errorsRow = '<tr><th scope="row"><a href="#errors">Errors</a></th>' + [1, 1, 1, 3, 1, 1].map((n) => `<td class="num">${n}</td>`).join('') + '</tr>';
+    const errorsRow =
+      '<tr><th scope="row"><a href="#errors">Errors</a></th>' +
+      [1, 1, 1, 3, 1, 1].map((n) => `<td class="num">${n}</td>`).join('') +
+      '</tr>';
     expect(page).toContain(errorsRow);
     expect(page).toContain('<td class="num"><strong>4</strong></td>');
     expect(page).toContain('<td>plain HTTP</td>');

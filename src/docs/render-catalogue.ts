@@ -47,7 +47,10 @@ function totals(summaries: readonly SectionSummary[]): Omit<SectionSummary, 'sec
 
 /** The anchor of a section heading, as GitHub would derive it from the heading text. */
 export function sectionAnchor(section: SpecSection): string {
-  return section.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+  return section
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
 }
 
 /** How a tester observes the requirement, in words. */
@@ -124,7 +127,10 @@ function htmlRow(e: CatalogueEntry): string {
     ...(e.implementationDefined ? ['<span class="impl">implementation-defined</span>'] : []),
     ...(e.xPoint === undefined ? [] : [`<span class="muted">x-point <code>${escapeHtml(e.xPoint)}</code></span>`]),
   ].join('<br>');
-  const observable = e.notObservable === undefined ? escapeHtml(observableVia(e)) : `<span class="muted">${escapeHtml(observableVia(e))}</span>`;
+  const observable =
+    e.notObservable === undefined
+      ? escapeHtml(observableVia(e))
+      : `<span class="muted">${escapeHtml(observableVia(e))}</span>`;
   return [
     `<tr id="${id}">`,
     `<td class="id"><a href="#${id}"><code>${id}</code></a></td>`,
@@ -194,7 +200,11 @@ export function escapeMarkdown(text: string): string {
 }
 
 /** A GFM table; columns from `numericFrom` on are right-aligned. */
-function markdownTable(head: readonly string[], rows: readonly (readonly string[])[], numericFrom = head.length): string {
+function markdownTable(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  numericFrom = head.length,
+): string {
   const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
   return [line(head), line(head.map((_, i) => (i >= numericFrom ? '---:' : '---'))), ...rows.map(line)].join('\n');
 }
@@ -213,7 +223,10 @@ export function renderCatalogueMarkdown(reqs: readonly CatalogueEntry[]): string
         `[${escapeMarkdown(s.section)}](#${sectionAnchor(s.section)})`,
         ...[...levels.map((l) => s.byLevel[l]), s.entries.length, s.implementationDefined, s.notObservable].map(String),
       ]),
-      ['**All sections**', ...[...levels.map((l) => t.byLevel[l]), t.all, t.implementationDefined, t.notObservable].map((n) => `**${n}**`)],
+      [
+        '**All sections**',
+        ...[...levels.map((l) => t.byLevel[l]), t.all, t.implementationDefined, t.notObservable].map((n) => `**${n}**`),
+      ],
     ],
     1,
   );

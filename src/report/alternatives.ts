@@ -7,7 +7,6 @@
 import { alternativesOf } from '../contract/alternatives.ts';
 import type { DimensionSeen, Ran, RequirementResult } from './types.ts';
 
-
 /** The alternatives met per requirement id, over every test that ran (failed and passed alike). */
 export function alternativesSeen(ran: readonly Ran[]): ReadonlyMap<string, readonly DimensionSeen[]> {
   const counts = new Map<string, Map<string, Map<string, number>>>();
@@ -31,7 +30,9 @@ export function alternativesSeen(ran: readonly Ran[]): ReadonlyMap<string, reado
           const order = [...named, ...[...byAlternative.keys()].filter((k) => !named.includes(k)).sort()];
           return {
             dimension,
-            seen: order.filter((alt) => byAlternative.has(alt)).map((alternative) => ({ alternative, count: byAlternative.get(alternative) ?? 0 })),
+            seen: order
+              .filter((alt) => byAlternative.has(alt))
+              .map((alternative) => ({ alternative, count: byAlternative.get(alternative) ?? 0 })),
             unseen: named.filter((alt) => !byAlternative.has(alt)),
           };
         }),
@@ -41,7 +42,10 @@ export function alternativesSeen(ran: readonly Ran[]): ReadonlyMap<string, reado
 }
 
 /** The requirement with the alternatives its checks met, marked partial when it passed on only some of them. */
-export function withAlternatives(result: RequirementResult, seen: readonly DimensionSeen[] | undefined): RequirementResult {
+export function withAlternatives(
+  result: RequirementResult,
+  seen: readonly DimensionSeen[] | undefined,
+): RequirementResult {
   if (seen === undefined || seen.length === 0) return result;
   const partial = result.verdict === 'pass' && seen.some((d) => d.unseen.length > 0);
   return { ...result, alternatives: seen, ...(partial && { coverage: 'partial' as const }) };
@@ -56,7 +60,11 @@ export function seenText(d: DimensionSeen): string {
 export function partialText(r: Pick<RequirementResult, 'alternatives'>): string {
   return (r.alternatives ?? [])
     .filter((d) => d.unseen.length > 0)
-    .map((d) => (d.seen.length === 0 ? `no ${d.dimension} seen` : `only ${d.seen.map((s) => s.alternative).join(', ')} seen (${d.dimension}; never ${d.unseen.join(', ')})`))
+    .map((d) =>
+      d.seen.length === 0
+        ? `no ${d.dimension} seen`
+        : `only ${d.seen.map((s) => s.alternative).join(', ')} seen (${d.dimension}; never ${d.unseen.join(', ')})`,
+    )
     .join('; ');
 }
 
@@ -64,6 +72,9 @@ export function partialText(r: Pick<RequirementResult, 'alternatives'>): string 
  * The verdict as every format writes it: "pass (partially exercised: only JPEG seen (result format; never
  * PNG))" for a partial pass.
  */
-export function verdictText(r: Pick<RequirementResult, 'verdict' | 'coverage' | 'alternatives'>, label: string): string {
+export function verdictText(
+  r: Pick<RequirementResult, 'verdict' | 'coverage' | 'alternatives'>,
+  label: string,
+): string {
   return r.coverage === 'partial' ? `${label} (partially exercised: ${partialText(r)})` : label;
 }

@@ -18,7 +18,9 @@ describe('compareReports', () => {
 
   it('finds nothing between a report and itself', () => {
     expect(compareReports(a, a)).toEqual([]);
-    expect(formatComparison([], { a: 'runs/1', b: 'runs/2' })).toBe('No requirement changed its verdict between runs/1 and runs/2.\n');
+    expect(formatComparison([], { a: 'runs/1', b: 'runs/2' })).toBe(
+      'No requirement changed its verdict between runs/1 and runs/2.\n',
+    );
   });
 
   it('lists every requirement whose verdict differs, regressions first, then in spec order', () => {
@@ -37,8 +39,14 @@ describe('compareReports', () => {
   });
 
   it('formats the changes as an aligned table', () => {
-    const b = withVerdicts(a, { 'AUTH-BEARER-REQUIRED': 'fail', 'CREATE-IDEMPOTENCY-REPLAY': 'pass', 'SVC-TYPICAL-CLIENT-FLOW': 'skip' });
-    expect(formatComparison(compareReports(a, b), { a: 'reports/2025-11-21/report.json', b: 'reports/latest/report.json' })).toBe(
+    const b = withVerdicts(a, {
+      'AUTH-BEARER-REQUIRED': 'fail',
+      'CREATE-IDEMPOTENCY-REPLAY': 'pass',
+      'SVC-TYPICAL-CLIENT-FLOW': 'skip',
+    });
+    expect(
+      formatComparison(compareReports(a, b), { a: 'reports/2025-11-21/report.json', b: 'reports/latest/report.json' }),
+    ).toBe(
       [
         'A: reports/2025-11-21/report.json',
         'B: reports/latest/report.json',
@@ -58,27 +66,49 @@ describe('compareReports', () => {
 
 describe('compareChoices', () => {
   const a = fakeReport();
-  const choice = (point: string, ...values: string[]): ChoiceResult => ({ point, values: values.map((value) => ({ value, count: 1, tests: ['t'] })) });
+  const choice = (point: string, ...values: string[]): ChoiceResult => ({
+    point,
+    values: values.map((value) => ({ value, count: 1, tests: ['t'] })),
+  });
   const b: Report = {
     ...a,
     choices: [
-      { ...choice('idempotency-different-body', '422 IDEMPOTENCY_KEY_REUSED'), requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED' },
+      {
+        ...choice('idempotency-different-body', '422 IDEMPOTENCY_KEY_REUSED'),
+        requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED',
+      },
       choice('malformed-json', '400 INVALID_REQUEST'),
       // Same values, other counts and tests: no difference.
-      { ...choice('title-length', 'counted in UTF-16 code units'), values: [{ value: 'counted in UTF-16 code units', count: 7, tests: ['x', 'y'] }] },
+      {
+        ...choice('title-length', 'counted in UTF-16 code units'),
+        values: [{ value: 'counted in UTF-16 code units', count: 7, tests: ['x', 'y'] }],
+      },
     ],
   };
 
   it('finds nothing between a report and itself', () => {
     expect(compareChoices(a, a)).toEqual([]);
-    expect(formatChoiceComparison(a, a)).toBe('No implementation-defined point differs: both targets chose the same where both were seen.\n');
+    expect(formatChoiceComparison(a, a)).toBe(
+      'No implementation-defined point differs: both targets chose the same where both were seen.\n',
+    );
   });
 
   it('lists the points chosen differently, then the points seen in one run only', () => {
     expect(compareChoices(b, a)).toEqual([
-      { point: 'idempotency-different-body', requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED', a: ['422 IDEMPOTENCY_KEY_REUSED'], b: ['409 IDEMPOTENCY_KEY_CONFLICT'], kind: 'differs' },
+      {
+        point: 'idempotency-different-body',
+        requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED',
+        a: ['422 IDEMPOTENCY_KEY_REUSED'],
+        b: ['409 IDEMPOTENCY_KEY_CONFLICT'],
+        kind: 'differs',
+      },
       { point: 'malformed-json', a: ['400 INVALID_REQUEST'], kind: 'only-a' },
-      { point: 'retry-after-window', requirement: 'LIMIT-429-RETRY-AFTER', b: ['rolling window, Retry-After 47 s'], kind: 'only-b' },
+      {
+        point: 'retry-after-window',
+        requirement: 'LIMIT-429-RETRY-AFTER',
+        b: ['rolling window, Retry-After 47 s'],
+        kind: 'only-b',
+      },
     ]);
     expect(formatChoiceComparison(b, a)).toBe(
       [

@@ -35,9 +35,19 @@ export function compareReports(a: Report, b: Report): VerdictChange[] {
     const vb: VerdictOrAbsent = rb?.verdict ?? 'absent';
     if (va === vb) continue;
     const r = (rb ?? ra) as RequirementResult;
-    changes.push({ id, level: r.level, section: r.section, a: va, b: vb, kind: vb === 'fail' ? 'regressed' : va === 'fail' && vb === 'pass' ? 'fixed' : 'changed' });
+    changes.push({
+      id,
+      level: r.level,
+      section: r.section,
+      a: va,
+      b: vb,
+      kind: vb === 'fail' ? 'regressed' : va === 'fail' && vb === 'pass' ? 'fixed' : 'changed',
+    });
   }
-  return changes.map((c, i) => [c, i] as const).sort(([x, i], [y, j]) => kindOrder[x.kind] - kindOrder[y.kind] || i - j).map(([c]) => c);
+  return changes
+    .map((c, i) => [c, i] as const)
+    .sort(([x, i], [y, j]) => kindOrder[x.kind] - kindOrder[y.kind] || i - j)
+    .map(([c]) => c);
 }
 
 export interface ComparisonLabels {
@@ -57,7 +67,11 @@ export function formatComparison(changes: readonly VerdictChange[], labels: Comp
   const rows = changes.map((c) => [mark[c.kind], c.id, c.level, label(c.a), label(c.b)]);
   const header = ['', 'Requirement', 'Level', 'A', 'B'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const count = (k: VerdictChange['kind']): number => changes.filter((c) => c.kind === k).length;
   return [
     `A: ${a}`,
@@ -120,12 +134,18 @@ export function compareChoices(a: Report, b: Report): ChoiceChange[] {
 export function formatChoiceComparison(a: Report, b: Report, labels: ComparisonLabels = {}): string {
   const la = labels.a ?? 'A';
   const lb = labels.b ?? 'B';
-  const old = [a.schemaVersion === 1 && `A (${la})`, b.schemaVersion === 1 && `B (${lb})`].filter((x): x is string => typeof x === 'string');
-  if (old.length > 0) return `Implementation-defined points: not compared; ${old.join(' and ')} ${old.length === 1 ? 'was' : 'were'} written before choices were recorded (report.json schema v1).\n`;
+  const old = [a.schemaVersion === 1 && `A (${la})`, b.schemaVersion === 1 && `B (${lb})`].filter(
+    (x): x is string => typeof x === 'string',
+  );
+  if (old.length > 0)
+    return `Implementation-defined points: not compared; ${old.join(' and ')} ${old.length === 1 ? 'was' : 'were'} written before choices were recorded (report.json schema v1).\n`;
   const changes = compareChoices(a, b);
-  if (changes.length === 0) return 'No implementation-defined point differs: both targets chose the same where both were seen.\n';
-  const show = (values: readonly string[] | undefined): string => (values === undefined ? '(not seen)' : values.join(' | '));
-  const line = (c: ChoiceChange): string => `  ${c.point}${c.requirement === undefined ? '' : ` (${c.requirement})`}: ${c.kind === 'only-b' ? `B ${show(c.b)}` : c.kind === 'only-a' ? `A ${show(c.a)}` : `A ${show(c.a)}, B ${show(c.b)}`}`;
+  if (changes.length === 0)
+    return 'No implementation-defined point differs: both targets chose the same where both were seen.\n';
+  const show = (values: readonly string[] | undefined): string =>
+    values === undefined ? '(not seen)' : values.join(' | ');
+  const line = (c: ChoiceChange): string =>
+    `  ${c.point}${c.requirement === undefined ? '' : ` (${c.requirement})`}: ${c.kind === 'only-b' ? `B ${show(c.b)}` : c.kind === 'only-a' ? `A ${show(c.a)}` : `A ${show(c.a)}, B ${show(c.b)}`}`;
   const group = (kind: ChoiceChange['kind'], title: string): string[] => {
     const rows = changes.filter((c) => c.kind === kind);
     return rows.length === 0 ? [] : [title, ...rows.map(line), ''];

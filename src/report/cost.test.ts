@@ -8,7 +8,11 @@ import { renderHtml } from './write-html.ts';
 import { renderJson } from './write-json.ts';
 import { renderMarkdown } from './write-markdown.ts';
 
-const planned: PlannedCost = { estimate: { credits: 6, wallSeconds: 435 }, bound: { credits: 8, wallSeconds: 6120 }, basis: 'each test’s typical requests through the documented limits.' };
+const planned: PlannedCost = {
+  estimate: { credits: 6, wallSeconds: 435 },
+  bound: { credits: 8, wallSeconds: 6120 },
+  basis: 'each test’s typical requests through the documented limits.',
+};
 
 describe('errorPercent', () => {
   it.each<[number, number, number | null]>([
@@ -22,8 +26,17 @@ describe('errorPercent', () => {
   });
 
   it('writes the sign, and n/a where there is no ratio', () => {
-    expect([formatError(-0.9), formatError(33.3), formatError(0), formatError(null)]).toEqual(['−0.9%', '+33.3%', '±0%', 'n/a']);
-    expect([formatWallSeconds(42), formatWallSeconds(439.4), formatWallSeconds(6120)]).toEqual(['42 s', '7 min 19 s', '1 h 42 min']);
+    expect([formatError(-0.9), formatError(33.3), formatError(0), formatError(null)]).toEqual([
+      '−0.9%',
+      '+33.3%',
+      '±0%',
+      'n/a',
+    ]);
+    expect([formatWallSeconds(42), formatWallSeconds(439.4), formatWallSeconds(6120)]).toEqual([
+      '42 s',
+      '7 min 19 s',
+      '1 h 42 min',
+    ]);
   });
 });
 
@@ -57,7 +70,11 @@ describe('the report of a run with a plan', () => {
   });
 
   it('counts no credits of a run with test control: its accounts are its own', () => {
-    const controlled = buildReport(fakeModules(), { ...fakeInfo, capabilities: new Map([['test-control', true]]), plannedCost: planned });
+    const controlled = buildReport(fakeModules(), {
+      ...fakeInfo,
+      capabilities: new Map([['test-control', true]]),
+      plannedCost: planned,
+    });
     expect(controlled.cost?.actual.credits).toBeNull();
     expect(controlled.cost?.actual.creditsCounted).toMatch(/^not counted: with test control/);
   });
@@ -74,6 +91,8 @@ describe('the report of a run with a plan', () => {
     expect(md).toContain('| Wall time | 7 min 15 s | at most 1 h 42 min | 7 min 19 s | −1% |');
     const html = renderHtml(report);
     expect(html).toContain('<h2>Cost: planned against actual</h2>');
-    expect(html).toContain('<tr><td>Wall time</td><td>7 min 15 s</td><td>at most 1 h 42 min</td><td>7 min 19 s</td><td>−1%</td></tr>');
+    expect(html).toContain(
+      '<tr><td>Wall time</td><td>7 min 15 s</td><td>at most 1 h 42 min</td><td>7 min 19 s</td><td>−1%</td></tr>',
+    );
   });
 });

@@ -79,7 +79,19 @@ export function formatWallSeconds(seconds: number): string {
 export function costRows(cost: RunCost): Array<readonly [string, string, string, string, string]> {
   const { planned, actual, errorPercent: e } = cost;
   return [
-    ['Credits', String(planned.estimate.credits), `at most ${planned.bound.credits}`, actual.credits === null ? 'not counted' : String(actual.credits), formatError(e.credits)],
-    ['Wall time', formatWallSeconds(planned.estimate.wallSeconds), `at most ${formatWallSeconds(planned.bound.wallSeconds)}`, formatWallSeconds(actual.wallSeconds), formatError(e.wallSeconds)],
+    [
+      'Credits',
+      String(planned.estimate.credits),
+      `at most ${planned.bound.credits}`,
+      actual.credits === null ? 'not counted' : String(actual.credits),
+      formatError(e.credits),
+    ],
+    [
+      'Wall time',
+      formatWallSeconds(planned.estimate.wallSeconds),
+      `at most ${formatWallSeconds(planned.bound.wallSeconds)}`,
+      formatWallSeconds(actual.wallSeconds),
+      formatError(e.wallSeconds),
+    ],
   ];
 }

@@ -35,7 +35,10 @@ export function headline(f: Pick<Failure, 'message' | 'expected' | 'received' | 
     const line = text.split('\n')[0] ?? '';
     return line.length > 120 ? `${line.slice(0, 120)}…` : line;
   };
-  const parts = [...(f.received === undefined ? [] : [`received ${short(f.received)}`]), ...(f.expected === undefined ? [] : [`documented ${short(f.expected)}`])];
+  const parts = [
+    ...(f.received === undefined ? [] : [`received ${short(f.received)}`]),
+    ...(f.expected === undefined ? [] : [`documented ${short(f.expected)}`]),
+  ];
   return `${first}: ${parts.join('; ')}`;
 }
 
@@ -46,8 +49,14 @@ export function failureOfRule(b: BrokenRule): FailureText {
 
 /** The message and values, narrowed to the differing fields when both values are JSON objects or arrays. */
 function withDiff(message: string, expected: string | undefined, received: string | undefined): FailureText {
-  const diff = expected === undefined || received === undefined ? undefined : diffValues(expected, received, { subset: isSubsetMatch(message) });
-  const text = diff === undefined ? { message, expected, received } : { message: describeDiff(message, diff), expected: diff.expected, received: diff.received };
+  const diff =
+    expected === undefined || received === undefined
+      ? undefined
+      : diffValues(expected, received, { subset: isSubsetMatch(message) });
+  const text =
+    diff === undefined
+      ? { message, expected, received }
+      : { message: describeDiff(message, diff), expected: diff.expected, received: diff.received };
   return {
     message: clip(text.message),
     ...(text.expected !== undefined && { expected: clip(text.expected) }),
@@ -105,7 +114,9 @@ function parseExpectation(message: string): { expected?: string; received?: stri
 
 /** Cuts very long text (a whole counterexample, a huge body) with a note of how much was left out. */
 export function clip(text: string): string {
-  return text.length <= maxMessageChars ? text : `${text.slice(0, maxMessageChars)}… (${text.length - maxMessageChars} more characters)`;
+  return text.length <= maxMessageChars
+    ? text
+    : `${text.slice(0, maxMessageChars)}… (${text.length - maxMessageChars} more characters)`;
 }
 
 interface NamedTest {
@@ -113,7 +124,12 @@ interface NamedTest {
 }
 
 /** The seed and path that replay a failed test (from fast-check's report, else the run's), and the command. */
-export function replayOf(test: NamedTest, meta: TaskMeta, errors: readonly ErrorLike[], info: Pick<RunInfo, 'seed' | 'target'>): Replay {
+export function replayOf(
+  test: NamedTest,
+  meta: TaskMeta,
+  errors: readonly ErrorLike[],
+  info: Pick<RunInfo, 'seed' | 'target'>,
+): Replay {
   const texts = [meta.counterexample ?? '', ...errors.map((e) => e.message)].join('\n');
   const seedText = /\{ seed: (-?\d+)/.exec(texts)?.[1] ?? /--seed (-?\d+)/.exec(texts)?.[1];
   const path = /\bpath: "([\d:]+)"/.exec(texts)?.[1] ?? /--path ([\d:]+)/.exec(texts)?.[1];
@@ -121,7 +137,12 @@ export function replayOf(test: NamedTest, meta: TaskMeta, errors: readonly Error
   return {
     seed,
     ...(path !== undefined && { path }),
-    command: replayCommand({ seed, path, testName: test.name, baseUrl: info.target.embedded ? undefined : info.target.baseUrl }),
+    command: replayCommand({
+      seed,
+      path,
+      testName: test.name,
+      baseUrl: info.target.embedded ? undefined : info.target.baseUrl,
+    }),
   };
 }
 

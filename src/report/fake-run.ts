@@ -5,7 +5,14 @@
  */
 import type { TaskMeta } from 'vitest';
 import { requirement, type RequirementId } from '../contract/requirements.ts';
-import { buildReport, type ErrorLike, type Report, type RunInfo, type TestCaseLike, type TestModuleLike } from './model.ts';
+import {
+  buildReport,
+  type ErrorLike,
+  type Report,
+  type RunInfo,
+  type TestCaseLike,
+  type TestModuleLike,
+} from './model.ts';
 
 export interface FakeTest {
   readonly name: string;
@@ -23,7 +30,18 @@ export interface FakeTest {
 export function fakeTest(t: FakeTest): TestCaseLike {
   // A test of a real run that passed sent something (or its requirements are not observable): one exchange
   // unless the row says otherwise.
-  const sent = t.state === 'passed' && t.meta?.evidence === undefined ? { evidence: [{ curl: "curl -sS -i 'http://127.0.0.1:8787/api/v1/tryons/ton_00'", status: 404, body: '{"error":"No such try-on.","code":"NOT_FOUND"}' }] } : {};
+  const sent =
+    t.state === 'passed' && t.meta?.evidence === undefined
+      ? {
+          evidence: [
+            {
+              curl: "curl -sS -i 'http://127.0.0.1:8787/api/v1/tryons/ton_00'",
+              status: 404,
+              body: '{"error":"No such try-on.","code":"NOT_FOUND"}',
+            },
+          ],
+        }
+      : {};
   const meta: TaskMeta = { requirements: [...t.requirements], ...sent, ...t.meta };
   return {
     name: t.name,
@@ -39,7 +57,11 @@ export function fakeTest(t: FakeTest): TestCaseLike {
   };
 }
 
-export function fakeModule(file: string, tests: readonly TestCaseLike[], errors: readonly ErrorLike[] = []): TestModuleLike {
+export function fakeModule(
+  file: string,
+  tests: readonly TestCaseLike[],
+  errors: readonly ErrorLike[] = [],
+): TestModuleLike {
   const failed = errors.length > 0 || tests.some((t) => t.result().state === 'failed');
   return {
     relativeModuleId: file,
@@ -80,7 +102,10 @@ export function fakeModules(): TestModuleLike[] {
         name: 'a revoked key gets 401 INVALID_API_KEY',
         state: 'skipped',
         requirements: ['AUTH-REVOKED-KEY-401'],
-        meta: { skipReason: 'needs revoked-key: no revoked key was given (TRYON_REVOKED_API_KEY) and the target has no test control' },
+        meta: {
+          skipReason:
+            'needs revoked-key: no revoked key was given (TRYON_REVOKED_API_KEY) and the target has no test control',
+        },
       }),
     ]),
     fakeModule('src/suite/idempotency.suite.ts', [
@@ -93,12 +118,36 @@ export function fakeModules(): TestModuleLike[] {
           cost: { credits: 2, starts: 4, polls: 0, uploads: 0 },
           counterexample,
           choices: [
-            { point: 'idempotency-different-body', value: '409 IDEMPOTENCY_KEY_CONFLICT', requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED' },
-            { point: 'idempotency-different-body', value: '409 IDEMPOTENCY_KEY_CONFLICT', requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED' },
+            {
+              point: 'idempotency-different-body',
+              value: '409 IDEMPOTENCY_KEY_CONFLICT',
+              requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED',
+            },
+            {
+              point: 'idempotency-different-body',
+              value: '409 IDEMPOTENCY_KEY_CONFLICT',
+              requirement: 'CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED',
+            },
           ],
           evidence: [
-            { curl: curl('POST', '/tryons', '{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true,"title":"<script>alert(1)</script>"}'), status: 200, body: '{"id":"ton_01","status":"pending","pollUrl":"/api/v1/tryons/ton_01"}' },
-            { curl: curl('POST', '/tryons', '{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true,"title":"<script>alert(1)</script>"}'), status: 200, body: '{"id":"ton_02","status":"pending","pollUrl":"/api/v1/tryons/ton_02","title":"<script>alert(1)</script>"}' },
+            {
+              curl: curl(
+                'POST',
+                '/tryons',
+                '{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true,"title":"<script>alert(1)</script>"}',
+              ),
+              status: 200,
+              body: '{"id":"ton_01","status":"pending","pollUrl":"/api/v1/tryons/ton_01"}',
+            },
+            {
+              curl: curl(
+                'POST',
+                '/tryons',
+                '{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true,"title":"<script>alert(1)</script>"}',
+              ),
+              status: 200,
+              body: '{"id":"ton_02","status":"pending","pollUrl":"/api/v1/tryons/ton_02","title":"<script>alert(1)</script>"}',
+            },
           ],
         },
         errors: [
@@ -119,13 +168,43 @@ export function fakeModules(): TestModuleLike[] {
         meta: {
           cost: { credits: 0, starts: 3, polls: 0, uploads: 0 },
           findings: [
-            { check: 'status-documented', requirement: 'CREATE-TITLE-OPTIONAL-UP-TO-120', title: 'Undocumented status code', message: 'Received: 500\nDocumented: 200, 400, 401, 402, 409, 415, 422, 429, 500, 503', severity: 'error', exchange: 1 },
-            { check: 'envelope', requirement: 'ERR-ENVELOPE-SHAPE', title: 'Error body is not the {error, code} envelope', message: 'Received: {"message":"Internal Server Error"}\nDocumented: {"error": string, "code": ErrorCode}', severity: 'error', exchange: 1 },
+            {
+              check: 'status-documented',
+              requirement: 'CREATE-TITLE-OPTIONAL-UP-TO-120',
+              title: 'Undocumented status code',
+              message: 'Received: 500\nDocumented: 200, 400, 401, 402, 409, 415, 422, 429, 500, 503',
+              severity: 'error',
+              exchange: 1,
+            },
+            {
+              check: 'envelope',
+              requirement: 'ERR-ENVELOPE-SHAPE',
+              title: 'Error body is not the {error, code} envelope',
+              message:
+                'Received: {"message":"Internal Server Error"}\nDocumented: {"error": string, "code": ErrorCode}',
+              severity: 'error',
+              exchange: 1,
+            },
           ],
-          evidence: [{ curl: curl('POST', '/tryons', `{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true,"title":"${'x'.repeat(121)}"}`), status: 500, body: '{"message":"Internal Server Error"}' }],
+          evidence: [
+            {
+              curl: curl(
+                'POST',
+                '/tryons',
+                `{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true,"title":"${'x'.repeat(121)}"}`,
+              ),
+              status: 500,
+              body: '{"message":"Internal Server Error"}',
+            },
+          ],
           choices: [{ point: 'title-length', value: 'counted in UTF-16 code units' }],
         },
-        errors: [{ message: '2 check(s) failed on the exchanges of this test:\n- [CREATE-TITLE-OPTIONAL-UP-TO-120] Undocumented status code\n- [ERR-ENVELOPE-SHAPE] Error body is not the {error, code} envelope' }],
+        errors: [
+          {
+            message:
+              '2 check(s) failed on the exchanges of this test:\n- [CREATE-TITLE-OPTIONAL-UP-TO-120] Undocumented status code\n- [ERR-ENVELOPE-SHAPE] Error body is not the {error, code} envelope',
+          },
+        ],
         annotations: [{ type: 'observed', message: 'title of 121 code points → 500' }],
         durationMs: 95,
       }),
@@ -142,13 +221,33 @@ export function fakeModules(): TestModuleLike[] {
             {
               requirement: 'CREATE-ACCEPTED-IS-200',
               message: "expected { op: 'createTryOn', …(3) } to deeply equal { op: 'createTryOn', …(3) }",
-              expected: JSON.stringify({ op: 'createTryOn', status: 200, keys: ['id', 'pollUrl', 'status'], contentType: 'application/json' }, null, 2),
-              actual: JSON.stringify({ op: 'createTryOn', status: 201, keys: ['id', 'pollUrl', 'status'], contentType: 'application/json' }, null, 2),
+              expected: JSON.stringify(
+                { op: 'createTryOn', status: 200, keys: ['id', 'pollUrl', 'status'], contentType: 'application/json' },
+                null,
+                2,
+              ),
+              actual: JSON.stringify(
+                { op: 'createTryOn', status: 201, keys: ['id', 'pollUrl', 'status'], contentType: 'application/json' },
+                null,
+                2,
+              ),
             },
           ],
-          evidence: [{ curl: curl('POST', '/tryons', '{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true}'), status: 201, body: '{"id":"ton_05","status":"pending","pollUrl":"/api/v1/tryons/ton_05"}' }],
+          evidence: [
+            {
+              curl: curl('POST', '/tryons', '{"personImageId":"img_a1","garmentImageId":"img_b2","consent":true}'),
+              status: 201,
+              body: '{"id":"ton_05","status":"pending","pollUrl":"/api/v1/tryons/ton_05"}',
+            },
+          ],
         },
-        errors: [{ name: 'RuleBroken', message: "[CREATE-ACCEPTED-IS-200] expected { op: 'createTryOn', …(3) } to deeply equal { op: 'createTryOn', …(3) }" }],
+        errors: [
+          {
+            name: 'RuleBroken',
+            message:
+              "[CREATE-ACCEPTED-IS-200] expected { op: 'createTryOn', …(3) } to deeply equal { op: 'createTryOn', …(3) }",
+          },
+        ],
         durationMs: 160,
       }),
     ]),
@@ -158,8 +257,16 @@ export function fakeModules(): TestModuleLike[] {
         name: 'accepts a JPEG of exactly 4 MB',
         state: 'failed',
         requirements: ['RES-IMAGE-UP-TO-4MB-ACCEPTED'],
-        meta: { cost: { credits: 0, starts: 0, polls: 0, uploads: 1 }, inconclusive: 'the fixture host answered 503 for the 4 MB image, so the upload could not be tried' },
-        errors: [{ name: 'Inconclusive', message: 'inconclusive: the fixture host answered 503 for the 4 MB image, so the upload could not be tried' }],
+        meta: {
+          cost: { credits: 0, starts: 0, polls: 0, uploads: 1 },
+          inconclusive: 'the fixture host answered 503 for the 4 MB image, so the upload could not be tried',
+        },
+        errors: [
+          {
+            name: 'Inconclusive',
+            message: 'inconclusive: the fixture host answered 503 for the 4 MB image, so the upload could not be tried',
+          },
+        ],
         durationMs: 230,
       }),
     ]),
@@ -169,8 +276,19 @@ export function fakeModules(): TestModuleLike[] {
         name: 'the 13th start in a minute gets 429 RATE_LIMITED with Retry-After',
         state: 'passed',
         requirements: ['LIMIT-STARTS-12-PER-MINUTE', 'LIMIT-429-RETRY-AFTER'],
-        meta: { cost: { credits: 0, starts: 13, polls: 0, uploads: 0 }, choices: [{ point: 'retry-after-window', value: 'rolling window, Retry-After 47 s', requirement: 'LIMIT-429-RETRY-AFTER' }] },
-        annotations: [{ type: 'observed', message: 'Retry-After on the 13th start: 47 s (refused requests filled the window)' }],
+        meta: {
+          cost: { credits: 0, starts: 13, polls: 0, uploads: 0 },
+          choices: [
+            {
+              point: 'retry-after-window',
+              value: 'rolling window, Retry-After 47 s',
+              requirement: 'LIMIT-429-RETRY-AFTER',
+            },
+          ],
+        },
+        annotations: [
+          { type: 'observed', message: 'Retry-After on the 13th start: 47 s (refused requests filled the window)' },
+        ],
         durationMs: 61_200,
       }),
     ]),
@@ -181,7 +299,16 @@ export function fakeModules(): TestModuleLike[] {
         state: 'passed',
         requirements: ['ROUTING-UNKNOWN-PATH-404', 'ERR-NOT-FOUND'],
         meta: {
-          findings: [{ check: 'error-message', requirement: 'ROUTING-UNKNOWN-PATH-404', title: 'Error message is terse', message: 'Received: "Not Found"\nDocumented: a human-readable sentence', severity: 'warning', exchange: 3 }],
+          findings: [
+            {
+              check: 'error-message',
+              requirement: 'ROUTING-UNKNOWN-PATH-404',
+              title: 'Error message is terse',
+              message: 'Received: "Not Found"\nDocumented: a human-readable sentence',
+              severity: 'warning',
+              exchange: 3,
+            },
+          ],
         },
         durationMs: 40,
       }),
@@ -209,7 +336,10 @@ export function fakeModules(): TestModuleLike[] {
         name: 'a failed try-on gives its credit back',
         state: 'skipped',
         requirements: ['SVC-FAILED-TRYON-REFUNDED'],
-        meta: { skipReason: 'needs scenarios: the target is not known to follow the tryon-scenario convention (set TRYON_SCENARIOS=1 if it does)' },
+        meta: {
+          skipReason:
+            'needs scenarios: the target is not known to follow the tryon-scenario convention (set TRYON_SCENARIOS=1 if it does)',
+        },
       }),
     ]),
   ];

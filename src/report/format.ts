@@ -44,7 +44,9 @@ export function headline(report: Report): string {
   if (stop === undefined) return verdicts;
   const judged = report.summary.requirements.pass + report.summary.requirements.fail;
   const head = `Interrupted: ${stop.reason} at ${formatTimestamp(stop.at)}`;
-  return judged === 0 && report.summary.errors === 0 ? `${head}; no requirement was judged before it` : `${head}; the verdicts so far, of the tests that ran: ${verdicts}`;
+  return judged === 0 && report.summary.errors === 0
+    ? `${head}; no requirement was judged before it`
+    : `${head}; the verdicts so far, of the tests that ran: ${verdicts}`;
 }
 
 function outcomeHeadline(report: Report): string {
@@ -57,15 +59,22 @@ function outcomeHeadline(report: Report): string {
     return `Run error: no requirement was judged; every test that ran stopped before judging (${s.requirements.inconclusive} inconclusive)`;
   }
   if (s.outcome === 'error') {
-    const also = [binding > 0 && `${plural(binding, 'MUST requirement')} failing`, inconclusive].filter((r): r is string => typeof r === 'string');
+    const also = [binding > 0 && `${plural(binding, 'MUST requirement')} failing`, inconclusive].filter(
+      (r): r is string => typeof r === 'string',
+    );
     return `Run error: ${plural(s.errors, 'error')} of the run itself; the verdicts are incomplete${also.length === 0 ? '' : ` (${also.join(', ')})`}`;
   }
   if (s.outcome === 'pass') {
-    const notes = [others > 0 && `${others} SHOULD/MAY or implementation-defined failing`, inconclusive].filter((r): r is string => typeof r === 'string');
+    const notes = [others > 0 && `${others} SHOULD/MAY or implementation-defined failing`, inconclusive].filter(
+      (r): r is string => typeof r === 'string',
+    );
     if (notes.length === 0) return 'Conforms: every exercised requirement passes';
     return `Conforms: every judged MUST requirement passes (${notes.join(', ')})`;
   }
-  const reasons = [binding > 0 && `${plural(binding, 'MUST requirement')} failing`, binding === 0 && 'a test without requirements failed'].filter((r): r is string => typeof r === 'string');
+  const reasons = [
+    binding > 0 && `${plural(binding, 'MUST requirement')} failing`,
+    binding === 0 && 'a test without requirements failed',
+  ].filter((r): r is string => typeof r === 'string');
   return `Does not conform: ${reasons.join(', ')}`;
 }
 
@@ -100,14 +109,19 @@ export interface SectionGroup {
 
 /** Requirements grouped by spec section, in the spec's order (unknown sections last, as read). */
 export function bySection(requirements: readonly RequirementResult[]): SectionGroup[] {
-  const order = [...specSections as readonly string[], ...requirements.map((r) => r.section)];
+  const order = [...(specSections as readonly string[]), ...requirements.map((r) => r.section)];
   const sections = [...new Set(order)];
-  return sections.map((section) => ({ section, requirements: requirements.filter((r) => r.section === section) })).filter((g) => g.requirements.length > 0);
+  return sections
+    .map((section) => ({ section, requirements: requirements.filter((r) => r.section === section) }))
+    .filter((g) => g.requirements.length > 0);
 }
 
 /** The anchor of a section (as GitHub derives one from the heading text). */
 export function sectionAnchor(section: string): string {
-  return section.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+  return section
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
 }
 
 /**
@@ -149,7 +163,10 @@ export function prettyCurl(curl: string): string {
   const lines: string[] = [];
   for (const token of tokens) {
     const last = lines.length - 1;
-    const startsLine = lines.length === 0 || (token.startsWith('-') && !['-X', '-sS', '-i'].includes(token)) || (/^['"]http/.test(token) && last >= 0);
+    const startsLine =
+      lines.length === 0 ||
+      (token.startsWith('-') && !['-X', '-sS', '-i'].includes(token)) ||
+      (/^['"]http/.test(token) && last >= 0);
     if (startsLine || last < 0) lines.push(token);
     else lines[last] = `${lines[last]} ${token}`;
   }

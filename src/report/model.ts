@@ -35,7 +35,11 @@ export * from './types.ts';
  * something (one that sent nothing makes it not-observable); skip if all covering tests skipped;
  * else not-observable with the catalogue's reason, or not-covered; the rules are in `verdict.ts`).
  */
-export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, catalogue: readonly Requirement[] = allRequirements()): Report {
+export function buildReport(
+  modules: readonly TestModuleLike[],
+  info: RunInfo,
+  catalogue: readonly Requirement[] = allRequirements(),
+): Report {
   const ran: Ran[] = [];
   const errors: RunError[] = [];
   for (const module of modules) {
@@ -55,7 +59,9 @@ export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, c
     at: typeof info.interrupted.at === 'string' ? info.interrupted.at : info.interrupted.at.toISOString(),
   };
   const seen = alternativesSeen(ran);
-  const requirements = catalogue.map((req) => withAlternatives(notRunIfInterrupted(judge(req, ran, { seed: info.seed, target }), interrupted), seen.get(req.id)));
+  const requirements = catalogue.map((req) =>
+    withAlternatives(notRunIfInterrupted(judge(req, ran, { seed: info.seed, target }), interrupted), seen.get(req.id)),
+  );
   const tests = ran.map((r) => r.entry);
   return {
     schemaVersion: reportSchemaVersion,
@@ -66,7 +72,9 @@ export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, c
     ...(info.path !== undefined && { path: info.path }),
     ...(info.grep !== undefined && { grep: info.grep }),
     profile: info.profile,
-    capabilities: Object.fromEntries(info.capabilities instanceof Map ? info.capabilities : Object.entries(info.capabilities)),
+    capabilities: Object.fromEntries(
+      info.capabilities instanceof Map ? info.capabilities : Object.entries(info.capabilities),
+    ),
     startedAt: typeof info.startedAt === 'string' ? info.startedAt : info.startedAt.toISOString(),
     durationMs: Math.round(info.durationMs),
     ...(interrupted && { interrupted }),
@@ -87,7 +95,8 @@ export function buildReport(modules: readonly TestModuleLike[], info: RunInfo, c
  */
 function costOf(planned: PlannedCost, ran: readonly Ran[], info: RunInfo): RunCost {
   const used = Math.max(0, ...ran.map((r) => r.meta.creditsUsed ?? 0));
-  const capabilities = info.capabilities instanceof Map ? info.capabilities : new Map(Object.entries(info.capabilities));
+  const capabilities =
+    info.capabilities instanceof Map ? info.capabilities : new Map(Object.entries(info.capabilities));
   const control = capabilities.get('test-control') === true;
   return runCost(planned, {
     credits: control ? null : used,
@@ -102,7 +111,11 @@ function costOf(planned: PlannedCost, ran: readonly Ran[], info: RunInfo): RunCo
  * The choices of every test, one entry per point (sorted by name), each value counted once per
  * `t.choose` call, with openapi.yaml's text for the point where it has an `x-point` of that name.
  */
-export function choicesOf(ran: readonly Ran[], catalogue: readonly Requirement[] = allRequirements(), documented: readonly ImplementationDefinedPoint[] = implementationDefinedPoints()): ChoiceResult[] {
+export function choicesOf(
+  ran: readonly Ran[],
+  catalogue: readonly Requirement[] = allRequirements(),
+  documented: readonly ImplementationDefinedPoint[] = implementationDefinedPoints(),
+): ChoiceResult[] {
   type Point = { requirement?: string | undefined; values: Map<string, { count: number; tests: Set<string> }> };
   const points = new Map<string, Point>();
   for (const r of ran) {
@@ -123,13 +136,18 @@ export function choicesOf(ran: readonly Ran[], catalogue: readonly Requirement[]
       point,
       ...(p.requirement !== undefined && { requirement: p.requirement }),
       ...textOf(documented.find((d) => d.point === point)),
-      values: [...p.values].sort((a, b) => b[1].count - a[1].count).map(([value, v]) => ({ value, count: v.count, tests: [...v.tests] })),
+      values: [...p.values]
+        .sort((a, b) => b[1].count - a[1].count)
+        .map(([value, v]) => ({ value, count: v.count, tests: [...v.tests] })),
     }));
 }
 
 function textOf(d: ImplementationDefinedPoint | undefined): Pick<ChoiceResult, 'referenceServer' | 'conformance'> {
   if (d === undefined) return {};
-  return { ...(d.referenceServer !== undefined && { referenceServer: d.referenceServer }), ...(d.conformance !== undefined && { conformance: d.conformance }) };
+  return {
+    ...(d.referenceServer !== undefined && { referenceServer: d.referenceServer }),
+    ...(d.conformance !== undefined && { conformance: d.conformance }),
+  };
 }
 
 function describeTest(test: TestCaseLike, file: string, grep: string | undefined): Ran {
@@ -146,7 +164,10 @@ function describeTest(test: TestCaseLike, file: string, grep: string | undefined
     requirements: [...(meta.requirements ?? [])],
     ...(state === 'skipped' && { skipReason: skipReasonOf(meta, result, grep) }),
     errors: state === 'failed' ? errors.map((e) => clip(e.message)) : [],
-    findings: { errors: findings.filter((f) => f.severity === 'error').length, warnings: findings.filter((f) => f.severity === 'warning').length },
+    findings: {
+      errors: findings.filter((f) => f.severity === 'error').length,
+      warnings: findings.filter((f) => f.severity === 'warning').length,
+    },
     ...(meta.cost !== undefined && { cost: meta.cost }),
   };
   return { test, entry: { ...entry, outcome: testOutcome({ entry, meta, errors }).outcome }, meta, errors };
@@ -171,7 +192,11 @@ function skipReasonOf(meta: TaskMeta, result: TestResultLike, grep: string | und
  */
 function notRunIfInterrupted(result: RequirementResult, interrupted: Interrupted | undefined): RequirementResult {
   if (interrupted === undefined || result.verdict !== 'not-covered') return result;
-  return { ...result, verdict: 'skip', reason: `not run: the run was interrupted (${interrupted.reason}) before any test of it` };
+  return {
+    ...result,
+    verdict: 'skip',
+    reason: `not run: the run was interrupted (${interrupted.reason}) before any test of it`,
+  };
 }
 
 /** The base URL without credentials, query or fragment: nothing secret goes into a report. */

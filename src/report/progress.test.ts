@@ -24,7 +24,13 @@ describe('ProgressReporter', () => {
   it('prints one plain line per finished test in CI: ✓, ✗ with the failed requirement or the first line of the error, ? with why it is inconclusive, ↓ with the reason', () => {
     let out = '';
     let clock = 0;
-    const reporter = new ProgressReporter({ live: false, write: (t) => (out += t), creditBudget: 8, now: () => clock, events: new ProgressEvents() });
+    const reporter = new ProgressReporter({
+      live: false,
+      write: (t) => (out += t),
+      creditBudget: 8,
+      now: () => clock,
+      events: new ProgressEvents(),
+    });
     reporter.onTestRunStart();
     const tests = allFakeTests();
     for (const t of tests) {
@@ -59,12 +65,22 @@ describe('ProgressReporter', () => {
     let out = '';
     let clock = 1_000;
     const events = new ProgressEvents();
-    const reporter = new ProgressReporter({ live: true, write: (t) => (out += t), columns: () => 120, creditBudget: 8, now: () => clock, events, tickMs: 60_000 });
+    const reporter = new ProgressReporter({
+      live: true,
+      write: (t) => (out += t),
+      columns: () => 120,
+      creditBudget: 8,
+      now: () => clock,
+      events,
+      tickMs: 60_000,
+    });
     const [a, b] = allFakeTests();
     reporter.onTestRunStart(['auth.suite.ts', 'idempotency.suite.ts']);
     reporter.onTestModuleCollected({ children: { allTests: () => allFakeTests().slice(0, 2) } });
     reporter.onTestCaseReady(a!);
-    expect(reporter.statusLine()).toBe('0/2+ tests · file 1/2 │ ✓ 0 ✗ 0 ↓ 0 │ credits ≤ 0 of 8 │ AUTH-BEARER-REQUIRED +1 │ authentication > gives 401 INVALID_…');
+    expect(reporter.statusLine()).toBe(
+      '0/2+ tests · file 1/2 │ ✓ 0 ✗ 0 ↓ 0 │ credits ≤ 0 of 8 │ AUTH-BEARER-REQUIRED +1 │ authentication > gives 401 INVALID_…',
+    );
     expect([...reporter.statusLine()]).toHaveLength(119);
 
     events.emit('wait', { bucket: 'starts', ms: 42_000 });
@@ -74,20 +90,56 @@ describe('ProgressReporter', () => {
     clock += 40_000;
     expect(reporter.statusLine()).not.toContain('waiting');
 
-    reporter.onTestCaseResult(fakeTest({ name: 'x', state: 'passed', requirements: ['AUTH-BEARER-REQUIRED'], meta: { cost: { credits: 3, starts: 0, polls: 0, uploads: 0 } } }));
+    reporter.onTestCaseResult(
+      fakeTest({
+        name: 'x',
+        state: 'passed',
+        requirements: ['AUTH-BEARER-REQUIRED'],
+        meta: { cost: { credits: 3, starts: 0, polls: 0, uploads: 0 } },
+      }),
+    );
     reporter.onTestModuleCollected({ children: { allTests: () => allFakeTests().slice(2) } });
     reporter.onTestCaseReady(b!);
-    expect(reporter.statusLine()).toBe('1/11 tests · file 2/2 │ ✓ 1 ✗ 0 ↓ 0 │ credits ≤ 3 of 8 │ AUTH-REVOKED-KEY-401 │ authentication > a revoked key gets 40…');
+    expect(reporter.statusLine()).toBe(
+      '1/11 tests · file 2/2 │ ✓ 1 ✗ 0 ↓ 0 │ credits ≤ 3 of 8 │ AUTH-REVOKED-KEY-401 │ authentication > a revoked key gets 40…',
+    );
     // Every redraw starts with a carriage return and a line clear, and the line never wraps.
-    expect(out.split('\r\x1b[2K').slice(1).every((line) => [...line].length < 120)).toBe(true);
+    expect(
+      out
+        .split('\r\x1b[2K')
+        .slice(1)
+        .every((line) => [...line].length < 120),
+    ).toBe(true);
 
     out = '';
-    reporter.onTestCaseResult(fakeTest({ name: 'breaks', describe: 'd', state: 'failed', requirements: ['ERR-NOT-FOUND'], errors: [{ message: 'expected 500 to be 404' }] }));
-    expect(out.startsWith('\r\x1b[2K✗ d > breaks [ERR-NOT-FOUND]\n    expected 500 to be 404\n\r\x1b[2K2/11 tests')).toBe(true);
+    reporter.onTestCaseResult(
+      fakeTest({
+        name: 'breaks',
+        describe: 'd',
+        state: 'failed',
+        requirements: ['ERR-NOT-FOUND'],
+        errors: [{ message: 'expected 500 to be 404' }],
+      }),
+    );
+    expect(
+      out.startsWith('\r\x1b[2K✗ d > breaks [ERR-NOT-FOUND]\n    expected 500 to be 404\n\r\x1b[2K2/11 tests'),
+    ).toBe(true);
 
     out = '';
-    reporter.onTestCaseResult(fakeTest({ name: 'times out', describe: 'd', state: 'failed', requirements: ['ERR-NOT-FOUND'], errors: [{ message: 'Test timed out in 120000ms.' }] }));
-    expect(out.startsWith('\r\x1b[2K? d > times out [ERR-NOT-FOUND] (inconclusive: Test timed out in 120000ms.)\n\r\x1b[2K3/11 tests · file 2/2 │ ✓ 1 ✗ 1 ? 1 ↓ 0 │')).toBe(true);
+    reporter.onTestCaseResult(
+      fakeTest({
+        name: 'times out',
+        describe: 'd',
+        state: 'failed',
+        requirements: ['ERR-NOT-FOUND'],
+        errors: [{ message: 'Test timed out in 120000ms.' }],
+      }),
+    );
+    expect(
+      out.startsWith(
+        '\r\x1b[2K? d > times out [ERR-NOT-FOUND] (inconclusive: Test timed out in 120000ms.)\n\r\x1b[2K3/11 tests · file 2/2 │ ✓ 1 ✗ 1 ? 1 ↓ 0 │',
+      ),
+    ).toBe(true);
 
     out = '';
     reporter.onTestRunEnd([], []);
@@ -101,28 +153,53 @@ describe('ProgressReporter', () => {
     // Vite's cache would land in <root>/node_modules; keep it out of src/.
     const cacheDir = await mkdtemp(join(tmpdir(), 'tryon-progress-'));
     try {
-      const vitest = await startVitest('test', [], { root, config: false, include: ['*.fixture.ts'], watch: false, reporters: [reporter] }, { cacheDir });
+      const vitest = await startVitest(
+        'test',
+        [],
+        { root, config: false, include: ['*.fixture.ts'], watch: false, reporters: [reporter] },
+        { cacheDir },
+      );
       await vitest.close();
     } finally {
       await rm(cacheDir, { recursive: true, force: true });
     }
     expect(out).toContain('… waiting 7 s for the starts rate limit\n');
     expect(out).toContain('✓ waits on the starts limit [LIMIT-STARTS-12-PER-MINUTE]\n');
-    expect(out).toContain('↓ is skipped for want of a capability [AUTH-REVOKED-KEY-401] (needs revoked-key: not offered)\n');
+    expect(out).toContain(
+      '↓ is skipped for want of a capability [AUTH-REVOKED-KEY-401] (needs revoked-key: not offered)\n',
+    );
     expect(out).toMatch(/Tests: 2 \(1 passed, 0 failed, 1 skipped\) · credits ≤ 2 · /);
   });
 
   it('shows what a target wrote into names, reasons and errors, never obeys it: no ESC, BEL or C1 of its own reaches the terminal', () => {
     const osc = '\x1b]0;pwned\x07';
     const tests = [
-      fakeTest({ name: `clears \x1b[2J`, describe: osc, state: 'failed', requirements: ['ERR-NOT-FOUND'], errors: [{ message: `expected ${osc} to be \x9b2J` }] }),
-      fakeTest({ name: 'stops', state: 'failed', requirements: ['ERR-NOT-FOUND'], meta: { inconclusive: `the target answered \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\` } }),
+      fakeTest({
+        name: `clears \x1b[2J`,
+        describe: osc,
+        state: 'failed',
+        requirements: ['ERR-NOT-FOUND'],
+        errors: [{ message: `expected ${osc} to be \x9b2J` }],
+      }),
+      fakeTest({
+        name: 'stops',
+        state: 'failed',
+        requirements: ['ERR-NOT-FOUND'],
+        meta: { inconclusive: `the target answered \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\` },
+      }),
       fakeTest({ name: 'skips', state: 'skipped', requirements: ['AUTH-REVOKED-KEY-401'], note: `no\rFAKE \u202e` }),
     ];
     for (const live of [false, true]) {
       let out = '';
       const events = new ProgressEvents();
-      const reporter = new ProgressReporter({ live, write: (t) => (out += t), columns: () => 200, now: () => 0, events, tickMs: 60_000 });
+      const reporter = new ProgressReporter({
+        live,
+        write: (t) => (out += t),
+        columns: () => 200,
+        now: () => 0,
+        events,
+        tickMs: 60_000,
+      });
       reporter.onTestRunStart(['x.suite.ts']);
       reporter.onTestModuleCollected({ children: { allTests: () => tests } });
       events.emit('wait', { bucket: `starts${osc}`, ms: 6_000 });

@@ -11,7 +11,12 @@ import { terminalLine, terminalText } from '../shared/escape.ts';
 import { failureOfFinding, failureOfRule, headline } from './failures.ts';
 import { formatDuration } from './format.ts';
 import type { TestResultLike } from './model.ts';
-import { progressEvents, waitArtifactType, type ProgressEventMap, type ProgressEvents } from '../shared/progress-events.ts';
+import {
+  progressEvents,
+  waitArtifactType,
+  type ProgressEventMap,
+  type ProgressEvents,
+} from '../shared/progress-events.ts';
 import type { TestOutcome } from './types.ts';
 import { testOutcome } from './verdict.ts';
 
@@ -34,7 +39,10 @@ export interface ProgressOptions {
 }
 
 /** The TTY/CI decision, for the caller to pass as `live`: a terminal, and not CI. */
-export function liveProgress(stdout: { readonly isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): boolean {
+export function liveProgress(
+  stdout: { readonly isTTY?: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
   return stdout.isTTY === true && !ci;
 }
@@ -50,7 +58,15 @@ export interface ProgressModule {
   readonly children: { allTests(): Iterable<unknown> };
 }
 
-type Hooks = Pick<Reporter, 'onTestRunStart' | 'onTestModuleCollected' | 'onTestCaseReady' | 'onTestCaseResult' | 'onTestCaseArtifactRecord' | 'onTestRunEnd'>;
+type Hooks = Pick<
+  Reporter,
+  | 'onTestRunStart'
+  | 'onTestModuleCollected'
+  | 'onTestCaseReady'
+  | 'onTestCaseResult'
+  | 'onTestCaseArtifactRecord'
+  | 'onTestRunEnd'
+>;
 
 const clearLine = '\r\x1b[2K';
 
@@ -81,7 +97,14 @@ export class ProgressReporter implements Hooks {
   }
 
   onTestRunStart(specifications: ReadonlyArray<unknown> = []): void {
-    this.#total = this.#passed = this.#failed = this.#inconclusive = this.#skipped = this.#declaredCredits = this.#filesCollected = 0;
+    this.#total =
+      this.#passed =
+      this.#failed =
+      this.#inconclusive =
+      this.#skipped =
+      this.#declaredCredits =
+      this.#filesCollected =
+        0;
     this.#files = specifications.length;
     this.#current = this.#wait = undefined;
     this.#startedAt = this.#now();
@@ -136,7 +159,9 @@ export class ProgressReporter implements Hooks {
       `Tests: ${done} (${this.#passed} passed, ${this.#failed} failed, ${inconclusive}${this.#skipped} skipped)`,
       this.#credits(),
       formatDuration(this.#now() - this.#startedAt),
-      ...(unhandledErrors.length > 0 ? [`${unhandledErrors.length} unhandled error${unhandledErrors.length === 1 ? '' : 's'}`] : []),
+      ...(unhandledErrors.length > 0
+        ? [`${unhandledErrors.length} unhandled error${unhandledErrors.length === 1 ? '' : 's'}`]
+        : []),
     ];
     this.#write(`${parts.join(' · ')}\n`);
   }
@@ -165,7 +190,9 @@ export class ProgressReporter implements Hooks {
   #credits(): string {
     const budget = this.#o.creditBudget === undefined ? '' : ` of ${this.#o.creditBudget}`;
     if (this.#o.creditsSpent) return `credits ${this.#o.creditsSpent()}${budget}`;
-    return this.#creditsUsed !== undefined ? `credits ${this.#creditsUsed}${budget}` : `credits ≤ ${this.#declaredCredits}${budget}`;
+    return this.#creditsUsed !== undefined
+      ? `credits ${this.#creditsUsed}${budget}`
+      : `credits ≤ ${this.#declaredCredits}${budget}`;
   }
 
   /** The live status line, cut to the terminal width so `\r` can always redraw it. */
@@ -211,7 +238,8 @@ export class ProgressReporter implements Hooks {
 /** The test as a whole, judged per requirement as the report does. */
 function outcomeOfTest(result: TestResultLike, meta: TaskMeta): TestOutcome {
   const state = result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
-  return testOutcome({ entry: { requirements: meta.requirements ?? [], state }, meta, errors: result.errors ?? [] }).outcome;
+  return testOutcome({ entry: { requirements: meta.requirements ?? [], state }, meta, errors: result.errors ?? [] })
+    .outcome;
 }
 
 function finishedLine(test: ProgressTest, result: TestResultLike, meta: TaskMeta, outcome: TestOutcome): string {
@@ -227,8 +255,15 @@ function finishedLine(test: ProgressTest, result: TestResultLike, meta: TaskMeta
     return `? ${test.fullName}${tag} (inconclusive: ${reason})`;
   }
   const broken = meta.broken ?? [];
-  if (broken.length > 0) return `✗ ${test.fullName}${tag}${broken.map((b) => `\n    ${b.requirement}: ${firstLine(failureOfRule(b).message)}`).join('')}`;
-  const findings = [...new Set((meta.findings ?? []).filter((f) => f.severity === 'error').map((f) => `${f.requirement}: ${headline(failureOfFinding(f, 1))}`))];
+  if (broken.length > 0)
+    return `✗ ${test.fullName}${tag}${broken.map((b) => `\n    ${b.requirement}: ${firstLine(failureOfRule(b).message)}`).join('')}`;
+  const findings = [
+    ...new Set(
+      (meta.findings ?? [])
+        .filter((f) => f.severity === 'error')
+        .map((f) => `${f.requirement}: ${headline(failureOfFinding(f, 1))}`),
+    ),
+  ];
   if (findings.length > 0) return `✗ ${test.fullName}${tag}${findings.map((f) => `\n    ${f}`).join('')}`;
   const first = result.errors?.[0];
   const cause = (first as { cause?: { message?: unknown } } | undefined)?.cause?.message;

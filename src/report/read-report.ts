@@ -32,7 +32,9 @@ function validate(): ValidateFunction {
  */
 export function reportProblems(value: unknown): string[] {
   const fn = validate();
-  return fn(value) ? [] : (fn.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}`);
+  return fn(value)
+    ? []
+    : (fn.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}`);
 }
 
 /** Thrown when a file is not a report this version can read; `file` and `problems` say why. */
@@ -44,7 +46,9 @@ export class InvalidReportError extends Error {
     readonly file: string,
     readonly problems: readonly string[],
   ) {
-    super(`${file} is not a tryon-conformance report.json: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`);
+    super(
+      `${file} is not a tryon-conformance report.json: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`,
+    );
   }
 }
 

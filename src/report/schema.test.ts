@@ -19,22 +19,54 @@ describe('report.schema.json', () => {
   });
 
   it('accepts an interrupted run, whose requirements no test that ran covers are skips, and says so in the headline', () => {
-    const report = buildReport([], { ...fakeInfo, interrupted: { signal: 'SIGINT', reason: 'stopped by SIGINT (Ctrl-C)', at: new Date('2026-11-23T10:00:00Z') } });
+    const report = buildReport([], {
+      ...fakeInfo,
+      interrupted: { signal: 'SIGINT', reason: 'stopped by SIGINT (Ctrl-C)', at: new Date('2026-11-23T10:00:00Z') },
+    });
     expect(reportProblems(JSON.parse(renderJson(report)))).toEqual([]);
-    expect(report.interrupted).toEqual({ signal: 'SIGINT', reason: 'stopped by SIGINT (Ctrl-C)', at: '2026-11-23T10:00:00.000Z' });
+    expect(report.interrupted).toEqual({
+      signal: 'SIGINT',
+      reason: 'stopped by SIGINT (Ctrl-C)',
+      at: '2026-11-23T10:00:00.000Z',
+    });
     const covered = report.requirements.filter((r) => r.verdict !== 'not-observable');
-    expect(new Set(covered.map((r) => `${r.verdict}: ${r.reason ?? ''}`))).toEqual(new Set(['skip: not run: the run was interrupted (stopped by SIGINT (Ctrl-C)) before any test of it']));
-    expect(headline(report)).toBe('Interrupted: stopped by SIGINT (Ctrl-C) at 2026-11-23 10:00:00 UTC; no requirement was judged before it');
-    const judged = buildReport(fakeModules(), { ...fakeInfo, interrupted: { reason: "the run's wall-time bound of 30 min was reached", at: new Date('2026-11-23T10:00:00Z') } });
-    expect(headline(judged)).toMatch(/^Interrupted: the run's wall-time bound of 30 min was reached at 2026-11-23 10:00:00 UTC; the verdicts so far, of the tests that ran: (Does not conform|Conforms|Run error)/);
+    expect(new Set(covered.map((r) => `${r.verdict}: ${r.reason ?? ''}`))).toEqual(
+      new Set(['skip: not run: the run was interrupted (stopped by SIGINT (Ctrl-C)) before any test of it']),
+    );
+    expect(headline(report)).toBe(
+      'Interrupted: stopped by SIGINT (Ctrl-C) at 2026-11-23 10:00:00 UTC; no requirement was judged before it',
+    );
+    const judged = buildReport(fakeModules(), {
+      ...fakeInfo,
+      interrupted: { reason: "the run's wall-time bound of 30 min was reached", at: new Date('2026-11-23T10:00:00Z') },
+    });
+    expect(headline(judged)).toMatch(
+      /^Interrupted: the run's wall-time bound of 30 min was reached at 2026-11-23 10:00:00 UTC; the verdicts so far, of the tests that ran: (Does not conform|Conforms|Run error)/,
+    );
     expect(reportProblems(JSON.parse(renderJson(judged)))).toEqual([]);
   });
 
   const broken: Array<[string, (r: Record<string, unknown>) => void, string]> = [
-    ['an unknown verdict', (r) => ((r.requirements as Array<Record<string, unknown>>)[0]!.verdict = 'maybe'), '/requirements/0/verdict'],
-    ['a fail without failures', (r) => ((r.requirements as Array<Record<string, unknown>>).find((q) => q.verdict === 'fail')!.failures = []), '/failures'],
-    ['a skip without a reason', (r) => delete (r.requirements as Array<Record<string, unknown>>).find((q) => q.verdict === 'skip')!.reason, 'reason'],
-    ['credentials in the base URL', (r) => ((r.target as Record<string, unknown>).baseUrl = 'https://user:pw@example.com/api/v1'), '/target/baseUrl'],
+    [
+      'an unknown verdict',
+      (r) => ((r.requirements as Array<Record<string, unknown>>)[0]!.verdict = 'maybe'),
+      '/requirements/0/verdict',
+    ],
+    [
+      'a fail without failures',
+      (r) => ((r.requirements as Array<Record<string, unknown>>).find((q) => q.verdict === 'fail')!.failures = []),
+      '/failures',
+    ],
+    [
+      'a skip without a reason',
+      (r) => delete (r.requirements as Array<Record<string, unknown>>).find((q) => q.verdict === 'skip')!.reason,
+      'reason',
+    ],
+    [
+      'credentials in the base URL',
+      (r) => ((r.target as Record<string, unknown>).baseUrl = 'https://user:pw@example.com/api/v1'),
+      '/target/baseUrl',
+    ],
     ['a field the model does not have', (r) => (r.extra = 1), 'additional properties'],
   ];
 
@@ -59,7 +91,9 @@ describe('report.schema.json', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tryon-report-'));
     try {
       await writeFile(join(dir, 'report.json'), renderJson(fakeReport()));
-      expect((await readReport(join(dir, 'report.json'))).summary.requirements.total).toBe(fakeReport().requirements.length);
+      expect((await readReport(join(dir, 'report.json'))).summary.requirements.total).toBe(
+        fakeReport().requirements.length,
+      );
       await writeFile(join(dir, 'other.json'), '{"hello": "world"}');
       const error = await readReport(join(dir, 'other.json')).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InvalidReportError);

@@ -8,7 +8,14 @@ function emptyCounts(): { -readonly [K in keyof Counts]: number } {
   return { total: 0, pass: 0, fail: 0, inconclusive: 0, skip: 0, notObservable: 0, notCovered: 0 };
 }
 
-const countKey = { pass: 'pass', fail: 'fail', inconclusive: 'inconclusive', skip: 'skip', 'not-observable': 'notObservable', 'not-covered': 'notCovered' } as const satisfies Record<Verdict, keyof Counts>;
+const countKey = {
+  pass: 'pass',
+  fail: 'fail',
+  inconclusive: 'inconclusive',
+  skip: 'skip',
+  'not-observable': 'notObservable',
+  'not-covered': 'notCovered',
+} as const satisfies Record<Verdict, keyof Counts>;
 
 /** The counts key of a verdict (`not-observable` → `notObservable`). */
 export function countOf(counts: Counts, verdict: Verdict): number {
@@ -16,7 +23,11 @@ export function countOf(counts: Counts, verdict: Verdict): number {
 }
 
 /** Counts the verdicts and tests of a run. */
-export function summarise(requirements: readonly RequirementResult[], tests: readonly TestEntry[], errors: number): Summary {
+export function summarise(
+  requirements: readonly RequirementResult[],
+  tests: readonly TestEntry[],
+  errors: number,
+): Summary {
   const all = emptyCounts();
   const byLevel = { MUST: emptyCounts(), SHOULD: emptyCounts(), MAY: emptyCounts() };
   let binding = 0;

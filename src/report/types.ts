@@ -135,7 +135,13 @@ export interface Summary {
    * Tests by what each says as a whole: `failed` failed a requirement; `inconclusive` stopped without
    * failing one (absent in version 1, where `failed` counted both).
    */
-  readonly tests: { readonly total: number; readonly passed: number; readonly failed: number; readonly inconclusive: number; readonly skipped: number };
+  readonly tests: {
+    readonly total: number;
+    readonly passed: number;
+    readonly failed: number;
+    readonly inconclusive: number;
+    readonly skipped: number;
+  };
   readonly errors: number;
 }
 

@@ -10,12 +10,20 @@ import type { Finding } from '../checks/finding.ts';
 import type { Requirement } from '../contract/requirements.ts';
 import type { ExchangeSummary } from '../suite/conformance.ts';
 import { failureOfError, failureOfFinding, failureOfRule, replayOf } from './failures.ts';
-import type { ErrorLike, Evidence, Observation, Ran, RequirementResult, RunInfo, TestEntry, TestOutcome, Verdict } from './types.ts';
+import type {
+  ErrorLike,
+  Evidence,
+  Observation,
+  Ran,
+  RequirementResult,
+  RunInfo,
+  TestEntry,
+  TestOutcome,
+  Verdict,
+} from './types.ts';
 
 /** At most this many exchanges of a failing test go into each of its failures. */
 export const evidencePerFailure = 10;
-
-
 
 /**
  * The outcome of requirement `id` in one test, per requirement and not per test: an error finding
@@ -23,7 +31,14 @@ export const evidencePerFailure = 10;
  * test stopped by another requirement's rule, by a precondition of the run's own or by our timeout
  * is inconclusive for the rest; a bare assertion (not yet tied to one requirement) fails them all.
  */
-export function outcomeOf(r: { readonly entry: Pick<TestEntry, 'requirements' | 'state'>; readonly meta: TaskMeta; readonly errors: readonly ErrorLike[] }, id: string): TestOutcome | undefined {
+export function outcomeOf(
+  r: {
+    readonly entry: Pick<TestEntry, 'requirements' | 'state'>;
+    readonly meta: TaskMeta;
+    readonly errors: readonly ErrorLike[];
+  },
+  id: string,
+): TestOutcome | undefined {
   const meta = r.meta;
   if ((meta.findings ?? []).some((f) => f.severity === 'error' && f.requirement === id)) return 'fail';
   if ((meta.broken ?? []).some((b) => b.requirement === id)) return 'fail';
@@ -41,11 +56,20 @@ export function outcomeOf(r: { readonly entry: Pick<TestEntry, 'requirements' | 
  * covers. A failed property wraps it (fast-check's report, the assertion as `cause`), so the causes count too.
  */
 function isBareAssertion(e: ErrorLike): boolean {
-  for (let at: unknown = e, depth = 0; depth < 5 && typeof at === 'object' && at !== null; at = (at as ErrorLike).cause, depth++) {
+  for (
+    let at: unknown = e, depth = 0;
+    depth < 5 && typeof at === 'object' && at !== null;
+    at = (at as ErrorLike).cause, depth++
+  ) {
     const x = at as ErrorLike;
     if (typeof x.message !== 'string') return false;
     if (x.name === 'RuleBroken' || x.name === 'Inconclusive') return false;
-    if (x.name === 'AssertionError' || (x.expected !== undefined && x.actual !== undefined) || /^(AssertionError: )?expected /m.test(x.message)) return true;
+    if (
+      x.name === 'AssertionError' ||
+      (x.expected !== undefined && x.actual !== undefined) ||
+      /^(AssertionError: )?expected /m.test(x.message)
+    )
+      return true;
   }
   return false;
 }
@@ -54,8 +78,15 @@ function isBareAssertion(e: ErrorLike): boolean {
  * What one test says as a whole, for a progress line: fail if it failed any requirement, else pass,
  * inconclusive or skip.
  */
-export function testOutcome(r: Parameters<typeof outcomeOf>[0]): { readonly outcome: TestOutcome; readonly failed: readonly string[] } {
-  const named = new Set([...r.entry.requirements, ...(r.meta.findings ?? []).map((f) => f.requirement), ...(r.meta.broken ?? []).map((b) => b.requirement)]);
+export function testOutcome(r: Parameters<typeof outcomeOf>[0]): {
+  readonly outcome: TestOutcome;
+  readonly failed: readonly string[];
+} {
+  const named = new Set([
+    ...r.entry.requirements,
+    ...(r.meta.findings ?? []).map((f) => f.requirement),
+    ...(r.meta.broken ?? []).map((b) => b.requirement),
+  ]);
   const failed = [...named].filter((id) => outcomeOf(r, id) === 'fail');
   if (failed.length > 0) return { outcome: 'fail', failed };
   if (r.entry.state === 'skipped') return { outcome: 'skip', failed };
@@ -74,11 +105,18 @@ function inconclusiveReason(r: Ran): string {
 }
 
 /** Judges one requirement against every test of the run. */
-export function judge(req: Requirement, ran: readonly Ran[], info: Pick<RunInfo, 'seed' | 'target'>): RequirementResult {
-  const outcomes = ran.map((r) => [r, outcomeOf(r, req.id)] as const).filter((x): x is readonly [Ran, TestOutcome] => x[1] !== undefined);
+export function judge(
+  req: Requirement,
+  ran: readonly Ran[],
+  info: Pick<RunInfo, 'seed' | 'target'>,
+): RequirementResult {
+  const outcomes = ran
+    .map((r) => [r, outcomeOf(r, req.id)] as const)
+    .filter((x): x is readonly [Ran, TestOutcome] => x[1] !== undefined);
   const having = (o: TestOutcome): Ran[] => outcomes.filter(([, x]) => x === o).map(([r]) => r);
   const covering = ran.filter((r) => r.entry.requirements.includes(req.id));
-  const errorFindings = (r: Ran): Finding[] => (r.meta.findings ?? []).filter((f) => f.severity === 'error' && f.requirement === req.id);
+  const errorFindings = (r: Ran): Finding[] =>
+    (r.meta.findings ?? []).filter((f) => f.severity === 'error' && f.requirement === req.id);
   const brokenRules = (r: Ran) => (r.meta.broken ?? []).filter((b) => b.requirement === req.id);
   const failing = having('fail');
 
@@ -89,7 +127,9 @@ export function judge(req: Requirement, ran: readonly Ran[], info: Pick<RunInfo,
   else if (having('pass').length > 0) {
     // A verdict is earned by an exchange: a test that sent nothing observed nothing.
     verdict = 'not-observable';
-    reason = `${having('pass').map((r) => `"${r.entry.name}"`).join(', ')} ran to its end without sending anything to the target, so nothing of the target was observed`;
+    reason = `${having('pass')
+      .map((r) => `"${r.entry.name}"`)
+      .join(', ')} ran to its end without sending anything to the target, so nothing of the target was observed`;
   } else if (having('inconclusive').length > 0) {
     verdict = 'inconclusive';
     reason = [...new Set(having('inconclusive').map(inconclusiveReason))].join('; ');
@@ -113,7 +153,8 @@ export function judge(req: Requirement, ran: readonly Ran[], info: Pick<RunInfo,
     };
     const findings = errorFindings(r);
     const rules = brokenRules(r).map((b) => ({ ...failureOfRule(b), ...common }));
-    if (findings.length > 0 || rules.length > 0) return [...rules, ...dedupe(findings).map(([f, n]) => ({ ...failureOfFinding(f, n), ...common }))];
+    if (findings.length > 0 || rules.length > 0)
+      return [...rules, ...dedupe(findings).map(([f, n]) => ({ ...failureOfFinding(f, n), ...common }))];
     return [{ ...failureOfError(r.errors, r.meta), ...common }];
   });
 
@@ -164,10 +205,12 @@ function observationsOf(id: string, covering: readonly Ran[], ran: readonly Ran[
     seen.add(key);
     out.push(o);
   };
-  for (const r of covering) for (const a of r.test.annotations()) add({ test: r.entry.name, type: a.type, message: a.message });
+  for (const r of covering)
+    for (const a of r.test.annotations()) add({ test: r.entry.name, type: a.type, message: a.message });
   for (const r of ran) {
     for (const f of r.meta.findings ?? []) {
-      if (f.severity === 'warning' && f.requirement === id) add({ test: r.entry.name, type: 'warning', message: `${f.title}: ${f.message.replaceAll('\n', '; ')}` });
+      if (f.severity === 'warning' && f.requirement === id)
+        add({ test: r.entry.name, type: 'warning', message: `${f.title}: ${f.message.replaceAll('\n', '; ')}` });
     }
   }
   return out;

@@ -8,10 +8,32 @@
 import { escapeHtml as h } from '../shared/escape.ts';
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows } from './cost.ts';
-import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, outcomeMark, prettyCurl, sectionAnchor, verdictLabel } from './format.ts';
+import {
+  bySection,
+  choiceTests,
+  failingFirstByLevel,
+  formatDuration,
+  formatRate,
+  formatTimestamp,
+  headline,
+  outcomeMark,
+  prettyCurl,
+  sectionAnchor,
+  verdictLabel,
+} from './format.ts';
 import { reportJs } from './html-script.ts';
 import { reportCss } from './html-style.ts';
-import { levels, verdicts, type ChoiceResult, type Evidence, type Failure, type Report, type RequirementResult, type TestEntry, type Verdict } from './model.ts';
+import {
+  levels,
+  verdicts,
+  type ChoiceResult,
+  type Evidence,
+  type Failure,
+  type Report,
+  type RequirementResult,
+  type TestEntry,
+  type Verdict,
+} from './model.ts';
 import { countOf } from './summary.ts';
 
 /** The report as one HTML page. */
@@ -86,12 +108,18 @@ function summary(r: Report): string {
     'not-covered': 'no test yet',
   };
   const cards = verdicts
-    .map((v) => `<button type="button" class="card v-${v}${countOf(s.requirements, v) === 0 ? ' zero' : ''}" data-filter="${v}" aria-pressed="false"><span class="num">${countOf(s.requirements, v)}</span><span class="lbl">${verdictLabel[v]}</span><span class="sub">${h(sub[v] ?? '')}</span></button>`)
+    .map(
+      (v) =>
+        `<button type="button" class="card v-${v}${countOf(s.requirements, v) === 0 ? ' zero' : ''}" data-filter="${v}" aria-pressed="false"><span class="num">${countOf(s.requirements, v)}</span><span class="lbl">${verdictLabel[v]}</span><span class="sub">${h(sub[v] ?? '')}</span></button>`,
+    )
     .join('');
   const total = Math.max(1, s.requirements.total);
   const bar = verdicts
     .filter((v) => countOf(s.requirements, v) > 0)
-    .map((v) => `<span class="v-${v}" style="width:${((countOf(s.requirements, v) / total) * 100).toFixed(2)}%" title="${countOf(s.requirements, v)} ${verdictLabel[v]}"></span>`)
+    .map(
+      (v) =>
+        `<span class="v-${v}" style="width:${((countOf(s.requirements, v) / total) * 100).toFixed(2)}%" title="${countOf(s.requirements, v)} ${verdictLabel[v]}"></span>`,
+    )
     .join('');
   const legend = verdicts
     .filter((v) => countOf(s.requirements, v) > 0)
@@ -108,7 +136,11 @@ function summary(r: Report): string {
     })
     .join('');
   const caps = Object.entries(r.capabilities)
-    .map(([name, v]) => (v === true ? `<li class="on" title="offered">✓ ${h(name)}</li>` : `<li class="off" title="${h(v)}">✗ ${h(name)}</li>`))
+    .map(([name, v]) =>
+      v === true
+        ? `<li class="on" title="offered">✓ ${h(name)}</li>`
+        : `<li class="off" title="${h(v)}">✗ ${h(name)}</li>`,
+    )
     .join('');
   return `<section class="wrap summary" aria-label="Summary">
 <div class="cards" role="group" aria-label="Filter by verdict">${cards}</div>
@@ -137,7 +169,10 @@ ${costPanel(r)}</div>
 function costPanel(r: Report): string {
   if (r.cost === undefined) return '';
   const rows = costRows(r.cost)
-    .map(([what, estimate, bound, actual, error]) => `<tr><td>${h(what)}</td><td>${h(estimate)}</td><td>${h(bound)}</td><td>${h(actual)}</td><td>${h(error)}</td></tr>`)
+    .map(
+      ([what, estimate, bound, actual, error]) =>
+        `<tr><td>${h(what)}</td><td>${h(estimate)}</td><td>${h(bound)}</td><td>${h(actual)}</td><td>${h(error)}</td></tr>`,
+    )
     .join('');
   return `<div class="panel">
 <h2>Cost: planned against actual</h2>
@@ -147,13 +182,25 @@ function costPanel(r: Report): string {
 `;
 }
 
-const shortLabel: Readonly<Record<Verdict, string>> = { fail: 'fail', pass: 'pass', inconclusive: 'inc', skip: 'skip', 'not-observable': 'n/o', 'not-covered': 'n/c' };
+const shortLabel: Readonly<Record<Verdict, string>> = {
+  fail: 'fail',
+  pass: 'pass',
+  inconclusive: 'inc',
+  skip: 'skip',
+  'not-observable': 'n/o',
+  'not-covered': 'n/c',
+};
 
 function toolbar(r: Report): string {
   const chips = verdicts
-    .map((v) => `<button type="button" class="chip v-${v}" data-filter="${v}" aria-pressed="false"><span class="dot"></span>${verdictLabel[v]}<b>${countOf(r.summary.requirements, v)}</b></button>`)
+    .map(
+      (v) =>
+        `<button type="button" class="chip v-${v}" data-filter="${v}" aria-pressed="false"><span class="dot"></span>${verdictLabel[v]}<b>${countOf(r.summary.requirements, v)}</b></button>`,
+    )
     .join('');
-  const levelChips = levels.map((l) => `<button type="button" class="chip" data-level-filter="${l}" aria-pressed="false">${l}</button>`).join('');
+  const levelChips = levels
+    .map((l) => `<button type="button" class="chip" data-level-filter="${l}" aria-pressed="false">${l}</button>`)
+    .join('');
   return `<div class="toolbar"><div class="wrap">
 <div class="group" role="group" aria-label="Verdict">${chips}</div>
 <span class="sep"></span>
@@ -172,7 +219,22 @@ function runErrors(r: Report): string {
 }
 
 function searchText(r: RequirementResult, extra: readonly string[] = []): string {
-  return h([r.id, r.level, r.section, r.subsection ?? '', r.statement, r.reason ?? '', verdictLabel[r.verdict], ...r.tests, ...r.observations.map((o) => o.message), ...extra].join(' ').toLowerCase());
+  return h(
+    [
+      r.id,
+      r.level,
+      r.section,
+      r.subsection ?? '',
+      r.statement,
+      r.reason ?? '',
+      verdictLabel[r.verdict],
+      ...r.tests,
+      ...r.observations.map((o) => o.message),
+      ...extra,
+    ]
+      .join(' ')
+      .toLowerCase(),
+  );
 }
 
 function failuresSection(r: Report): string {
@@ -187,7 +249,10 @@ ${failing.map(failureCard).join('\n')}
 
 function failureCard(q: RequirementResult): string {
   const tests = new Set(q.failures.map((f) => f.test)).size;
-  return `<details class="failure" id="fail-${h(q.id)}" data-verdict="fail" data-level="${q.level}" data-search="${searchText(q, q.failures.map((f) => f.message))}">
+  return `<details class="failure" id="fail-${h(q.id)}" data-verdict="fail" data-level="${q.level}" data-search="${searchText(
+    q,
+    q.failures.map((f) => f.message),
+  )}">
 <summary><span class="f-head"><span class="badge v-fail">fail</span><span class="lvl lvl-${q.level}">${q.level}</span><code class="rid">${h(q.id)}</code>${q.implementationDefined ? '<span class="tag">implementation-defined</span>' : ''}</span><span class="f-stmt">${h(q.statement)}</span><span class="f-meta">${h(q.section)}${q.subsection === undefined ? '' : ` › ${h(q.subsection)}`} · ${q.failures.length} failure${q.failures.length === 1 ? '' : 's'} in ${tests} test${tests === 1 ? '' : 's'} · <a href="#req-${h(q.id)}">in the matrix</a></span></summary>
 <div class="f-body">${q.failures.map(failureCase).join('')}</div>
 </details>`;
@@ -203,8 +268,11 @@ function failureCase(f: Failure): string {
       `<div class="diff"><div class="exp"><div class="k">Expected</div><pre>${h(f.expected ?? '—')}</pre></div><div class="rec"><div class="k">Received</div><pre>${h(f.received ?? '—')}</pre></div></div>`,
     );
   }
-  if (f.counterexample !== undefined) parts.push(`<div class="block"><div class="k">Counterexample</div><pre>${h(f.counterexample)}</pre></div>`);
-  parts.push(`<div class="block"><div class="k">Replay <button type="button" class="copy" data-copy="${h(f.replay.command)}">Copy</button></div><pre class="cmd">${h(f.replay.command)}</pre></div>`);
+  if (f.counterexample !== undefined)
+    parts.push(`<div class="block"><div class="k">Counterexample</div><pre>${h(f.counterexample)}</pre></div>`);
+  parts.push(
+    `<div class="block"><div class="k">Replay <button type="button" class="copy" data-copy="${h(f.replay.command)}">Copy</button></div><pre class="cmd">${h(f.replay.command)}</pre></div>`,
+  );
   if (f.evidence.length > 0) parts.push(evidenceBlock(f.evidence, f.evidenceOmitted ?? 0));
   return `<article class="case">${parts.join('\n')}</article>`;
 }
@@ -237,12 +305,15 @@ function exchange(e: Evidence): string {
   const tone = e.status === null ? 's0' : `s${String(e.status)[0]}`;
   const status = `<span class="status ${tone}">${e.status ?? 'no response'}</span>`;
   return `<li><div class="ex-head">${status}<code>${h(`${method} ${target}`.trim())}</code><button type="button" class="copy" data-copy="${h(e.curl)}">Copy</button></div><pre class="curl">${h(prettyCurl(e.curl))}</pre>${
-    e.body === '' ? '' : `<pre class="ex-body ${tone}" title="${e.status === null ? 'the network error' : 'the start of the response body'}">${h(e.body)}</pre>`
+    e.body === ''
+      ? ''
+      : `<pre class="ex-body ${tone}" title="${e.status === null ? 'the network error' : 'the start of the response body'}">${h(e.body)}</pre>`
   }</li>`;
 }
 
 function choicesSection(r: Report): string {
-  const lead = 'Where the spec leaves the answer open, the suite records what this target did and never fails it for that.';
+  const lead =
+    'Where the spec leaves the answer open, the suite records what this target did and never fails it for that.';
   const body =
     r.choices.length === 0
       ? `<p class="hint">${lead} This run recorded no such choice.</p>`
@@ -258,15 +329,27 @@ ${body}
 
 function choiceRow(c: ChoiceResult, known: ReadonlySet<string>): string {
   const doc = [
-    c.conformance === undefined ? '' : `<div class="stmt-sub"><b>Accepted</b> ${h(c.conformance.replace(/^Accepted: /, ''))}</div>`,
-    c.referenceServer === undefined ? '' : `<div class="stmt-sub"><b>Reference server</b> ${h(c.referenceServer)}</div>`,
+    c.conformance === undefined
+      ? ''
+      : `<div class="stmt-sub"><b>Accepted</b> ${h(c.conformance.replace(/^Accepted: /, ''))}</div>`,
+    c.referenceServer === undefined
+      ? ''
+      : `<div class="stmt-sub"><b>Reference server</b> ${h(c.referenceServer)}</div>`,
   ].join('');
   // The tests once under the values when every value came from the same tests (one test recording several cases).
   const testsOf = (tests: readonly string[]): string => `<div class="stmt-sub">${tests.map(h).join(' · ')}</div>`;
   const shared = c.values.every((v) => v.tests.join('\u0000') === c.values[0]?.tests.join('\u0000'));
-  const items = c.values.map((v) => `<li><span class="value">${h(v.value)}</span>${v.count > 1 ? ` <span class="muted">×${v.count}</span>` : ''}${shared ? '' : testsOf(v.tests)}</li>`);
+  const items = c.values.map(
+    (v) =>
+      `<li><span class="value">${h(v.value)}</span>${v.count > 1 ? ` <span class="muted">×${v.count}</span>` : ''}${shared ? '' : testsOf(v.tests)}</li>`,
+  );
   const values = `<ul class="values">${items.join('')}</ul>${shared ? testsOf(choiceTests(c)) : ''}`;
-  const requirement = c.requirement === undefined ? '<span class="muted">—</span>' : known.has(c.requirement) ? `<a class="rid" href="#req-${h(c.requirement)}">${h(c.requirement)}</a>` : `<code class="rid">${h(c.requirement)}</code>`;
+  const requirement =
+    c.requirement === undefined
+      ? '<span class="muted">—</span>'
+      : known.has(c.requirement)
+        ? `<a class="rid" href="#req-${h(c.requirement)}">${h(c.requirement)}</a>`
+        : `<code class="rid">${h(c.requirement)}</code>`;
   return `<tr data-search="${h([c.point, c.requirement ?? '', ...choiceTests(c), ...c.values.map((v) => v.value)].join(' ').toLowerCase())}"><td><code class="point">${h(c.point)}</code>${doc}</td><td>${values}</td><td>${requirement}</td></tr>`;
 }
 
@@ -274,7 +357,8 @@ function choiceRow(c: ChoiceResult, known: ReadonlySet<string>): string {
 function alternativesSection(r: Report): string {
   const rows = r.requirements.filter((q) => q.alternatives !== undefined);
   if (rows.length === 0) return '';
-  const lead = 'Where the spec names alternatives (JPEG or PNG, URL or uploaded id, POST /tryons or /tryons/sync, success or failed), the checks of each requirement record which ones they met. A pass that met only some is partially exercised; it stays a pass.';
+  const lead =
+    'Where the spec names alternatives (JPEG or PNG, URL or uploaded id, POST /tryons or /tryons/sync, success or failed), the checks of each requirement record which ones they met. A pass that met only some is partially exercised; it stays a pass.';
   const body = `<p class="hint">${lead}</p>
 <table class="choices"><colgroup><col class="c-id"><col><col><col class="c-v"></colgroup>
 <thead><tr><th>Requirement</th><th>Seen</th><th>Never seen</th><th>Verdict</th></tr></thead>
@@ -289,7 +373,10 @@ ${body}
 function alternativesRow(q: RequirementResult): string {
   const dims = q.alternatives ?? [];
   const seen = dims.map((d) => `<div><b>${h(d.dimension)}</b>: ${h(seenText(d) || '—')}</div>`).join('');
-  const unseen = dims.map((d) => (d.unseen.length === 0 ? '' : `<div><b>${h(d.dimension)}</b>: ${h(d.unseen.join(', '))}</div>`)).join('') || '<span class="muted">—</span>';
+  const unseen =
+    dims
+      .map((d) => (d.unseen.length === 0 ? '' : `<div><b>${h(d.dimension)}</b>: ${h(d.unseen.join(', '))}</div>`))
+      .join('') || '<span class="muted">—</span>';
   const verdict = `<span class="badge v-${q.verdict}">${h(verdictText(q, verdictLabel[q.verdict]))}</span>`;
   return `<tr data-search="${h([q.id, ...dims.map((d) => d.dimension)].join(' ').toLowerCase())}"><td><a class="rid" href="#req-${h(q.id)}">${h(q.id)}</a></td><td>${seen}</td><td>${unseen}</td><td>${verdict}</td></tr>`;
 }
@@ -300,8 +387,12 @@ function matrix(r: Report, states: ReadonlyMap<string, ShownState>): string {
     const mini = verdicts
       .map((v) => [v, requirements.filter((q) => q.verdict === v).length] as const)
       .filter(([, n]) => n > 0);
-    const bar = mini.map(([v, n]) => `<span class="v-${v}" style="width:${((n / total) * 100).toFixed(2)}%"></span>`).join('');
-    const counts = mini.map(([v, n]) => `<span class="v-${v}"><span class="dot"></span>${n} ${verdictLabel[v]}</span>`).join('');
+    const bar = mini
+      .map(([v, n]) => `<span class="v-${v}" style="width:${((n / total) * 100).toFixed(2)}%"></span>`)
+      .join('');
+    const counts = mini
+      .map(([v, n]) => `<span class="v-${v}"><span class="dot"></span>${n} ${verdictLabel[v]}</span>`)
+      .join('');
     return `<section class="spec-section" id="sec-${sectionAnchor(section)}" aria-label="${h(section)}">
 <header><h3>${h(section)}</h3><span class="minibar" aria-hidden="true">${bar}</span><span class="sec-counts">${counts}</span></header>
 <table class="matrix"><colgroup><col class="c-id"><col class="c-lvl"><col><col class="c-v"><col class="c-t"></colgroup>
@@ -318,9 +409,17 @@ ${groups.join('\n')}
 }
 
 function matrixRow(q: RequirementResult, states: ReadonlyMap<string, ShownState>): string {
-  const sub = [q.subsection, q.implementationDefined ? 'implementation-defined' : undefined].filter((s): s is string => s !== undefined);
-  const verdict = q.verdict === 'fail' ? `<a class="badge v-fail" href="#fail-${h(q.id)}">fail</a>` : `<span class="badge v-${q.verdict}">${h(verdictText(q, verdictLabel[q.verdict]))}</span>`;
-  const obs = q.observations.length === 0 ? '' : `<ul class="obs">${q.observations.map((o) => `<li${o.type === 'warning' ? ' class="warning"' : ''} title="${h(o.test)}">${h(o.message)}</li>`).join('')}</ul>`;
+  const sub = [q.subsection, q.implementationDefined ? 'implementation-defined' : undefined].filter(
+    (s): s is string => s !== undefined,
+  );
+  const verdict =
+    q.verdict === 'fail'
+      ? `<a class="badge v-fail" href="#fail-${h(q.id)}">fail</a>`
+      : `<span class="badge v-${q.verdict}">${h(verdictText(q, verdictLabel[q.verdict]))}</span>`;
+  const obs =
+    q.observations.length === 0
+      ? ''
+      : `<ul class="obs">${q.observations.map((o) => `<li${o.type === 'warning' ? ' class="warning"' : ''} title="${h(o.test)}">${h(o.message)}</li>`).join('')}</ul>`;
   const tests =
     q.tests.length === 0
       ? '<span class="muted">—</span>'
@@ -350,7 +449,8 @@ function testsSection(tests: readonly TestEntry[]): string {
   const rows = tests
     .map((t) => {
       const state = stateOf(t);
-      const note = t.state === 'skipped' ? (t.skipReason ?? '') : t.state === 'failed' ? (t.errors[0]?.split('\n')[0] ?? '') : '';
+      const note =
+        t.state === 'skipped' ? (t.skipReason ?? '') : t.state === 'failed' ? (t.errors[0]?.split('\n')[0] ?? '') : '';
       return `<tr><td><span class="ts ts-${state}" title="${state}">${testMark[state]}</span>${h(t.name)}${note === '' ? '' : `<div class="stmt-sub">${h(note)}</div>`}</td><td><code>${h(t.file)}</code></td><td>${t.requirements.map((id) => `<a class="rid" href="#req-${h(id)}">${h(id)}</a>`).join('<br>')}</td><td class="num">${h(formatDuration(t.durationMs))}</td><td class="num">${t.cost?.credits ?? 0}</td></tr>`;
     })
     .join('\n');

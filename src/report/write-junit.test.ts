@@ -84,7 +84,8 @@ describe('junit.xml', () => {
     const cases = all(root, 'testcase');
     expect(cases.map((c) => c.attrs.name)).toEqual(expect.arrayContaining(report.requirements.map((r) => r.id)));
     expect(cases).toHaveLength(report.requirements.length);
-    for (const c of cases) expect(c.attrs.classname).toBe(report.requirements.find((r) => r.id === c.attrs.name)?.section);
+    for (const c of cases)
+      expect(c.attrs.classname).toBe(report.requirements.find((r) => r.id === c.attrs.name)?.section);
     expect(root.attrs).toMatchObject({ tests: '23', failures: '6', skipped: '8', errors: '0' });
   });
 
@@ -93,21 +94,29 @@ describe('junit.xml', () => {
     const byId = (id: string): XmlElement => cases.find((c) => c.attrs.name === id)!;
     const pending = byId('CREATE-RESPONSE-STATUS-PENDING');
     expect(all(pending, 'failure')).toEqual([]);
-    expect(all(pending, 'skipped')[0]?.attrs.message).toBe('inconclusive: the test stopped when CREATE-ACCEPTED-IS-200 failed');
-    expect(all(byId('ERR-TITLE-TOO-LONG-IMPL-DEFINED'), 'system-out')[0]?.text).toContain('Implementation-defined points (what this target chose; never judged):\n  - title-length: counted in UTF-16 code units');
+    expect(all(pending, 'skipped')[0]?.attrs.message).toBe(
+      'inconclusive: the test stopped when CREATE-ACCEPTED-IS-200 failed',
+    );
+    expect(all(byId('ERR-TITLE-TOO-LONG-IMPL-DEFINED'), 'system-out')[0]?.text).toContain(
+      'Implementation-defined points (what this target chose; never judged):\n  - title-length: counted in UTF-16 code units',
+    );
   });
 
   it('gives failing requirements a <failure> with the message and the evidence, and the others <skipped> with the reason', () => {
     const cases = all(parseXml(renderJunit(fakeReport())), 'testcase');
     const byId = (id: string): XmlElement => cases.find((c) => c.attrs.name === id)!;
     const failure = all(byId('CREATE-TITLE-OPTIONAL-UP-TO-120'), 'failure')[0];
-    expect(failure?.attrs.message).toBe('MUST: Undocumented status code: received 500; documented 200, 400, 401, 402, 409, 415, 422, 429, 500, 503');
+    expect(failure?.attrs.message).toBe(
+      'MUST: Undocumented status code: received 500; documented 200, 400, 401, 402, 409, 415, 422, 429, 500, 503',
+    );
     expect(failure?.text).toContain('Expected: 200, 400, 401');
     expect(failure?.text).toContain('Received: 500');
     expect(failure?.text).toContain('curl -sS -i -X POST -H "authorization: Bearer $TRYON_API_KEY"');
     expect(failure?.text).toContain('Replay: npx tryon-conformance run');
     expect(all(byId('AUTH-REVOKED-KEY-401'), 'skipped')[0]?.attrs.message).toMatch(/^skip: needs revoked-key/);
-    expect(all(byId('SVC-TYPICAL-CLIENT-FLOW'), 'skipped')[0]?.attrs.message).toMatch(/^not observable: client guidance/);
+    expect(all(byId('SVC-TYPICAL-CLIENT-FLOW'), 'skipped')[0]?.attrs.message).toMatch(
+      /^not observable: client guidance/,
+    );
     expect(all(byId('AUTH-BEARER-REQUIRED'), 'failure')).toEqual([]);
     expect(all(byId('AUTH-BEARER-REQUIRED'), 'skipped')).toEqual([]);
   });
@@ -118,17 +127,31 @@ describe('junit.xml', () => {
     const report: Report = {
       ...base,
       requirements: base.requirements.map((r) =>
-        r.verdict === 'fail' ? { ...r, statement: nasty, failures: r.failures.map((f) => ({ ...f, message: nasty, evidence: [{ curl: nasty, status: 500, body: nasty }] })) } : r,
+        r.verdict === 'fail'
+          ? {
+              ...r,
+              statement: nasty,
+              failures: r.failures.map((f) => ({
+                ...f,
+                message: nasty,
+                evidence: [{ curl: nasty, status: 500, body: nasty }],
+              })),
+            }
+          : r,
       ),
     };
     const root = parseXml(renderJunit(report));
     const failure = all(root, 'failure')[0]!;
-    expect(failure.attrs.message).toBe(`${base.requirements.find((r) => r.verdict === 'fail')?.level}: a <b> & "c" 'd' ]]> e\uFFFDf\uFFFDg`);
+    expect(failure.attrs.message).toBe(
+      `${base.requirements.find((r) => r.verdict === 'fail')?.level}: a <b> & "c" 'd' ]]> e\uFFFDf\uFFFDg`,
+    );
     expect(failure.text).toContain('a <b> & "c" \'d\' ]]> e\uFFFDf\uFFFDg\nnext line');
   });
 
   it('reports run errors as <error> test cases', () => {
-    const root = parseXml(renderJunit({ ...fakeReport(), errors: [{ file: 'src/suite/x.suite.ts', message: 'SyntaxError: <oops>' }] }));
+    const root = parseXml(
+      renderJunit({ ...fakeReport(), errors: [{ file: 'src/suite/x.suite.ts', message: 'SyntaxError: <oops>' }] }),
+    );
     expect(all(root, 'error')[0]?.attrs.message).toBe('SyntaxError: <oops>');
     expect(root.attrs.errors).toBe('1');
   });

@@ -20,7 +20,9 @@ export function renderJunit(report: Report): string {
     ['profile', report.profile],
     ['openapiSha256', report.openapiSha256],
     ['tool', `${report.tool.name} ${report.tool.version}`],
-    ...(report.interrupted === undefined ? [] : [['interrupted', `${report.interrupted.reason} at ${report.interrupted.at}`]]),
+    ...(report.interrupted === undefined
+      ? []
+      : [['interrupted', `${report.interrupted.reason} at ${report.interrupted.at}`]]),
   ];
   const suites = bySection(report.requirements).map((group) => {
     const count = (pick: (r: RequirementResult) => boolean): number => group.requirements.filter(pick).length;
@@ -38,7 +40,13 @@ export function renderJunit(report: Report): string {
       '    <properties>',
       ...properties.map(([name, value]) => `      <property ${attrs({ name: name ?? '', value: value ?? '' })}/>`),
       '    </properties>',
-      ...group.requirements.map((r) => testcase(r, secondsOf(r), report.choices.filter((c) => c.requirement === r.id))),
+      ...group.requirements.map((r) =>
+        testcase(
+          r,
+          secondsOf(r),
+          report.choices.filter((c) => c.requirement === r.id),
+        ),
+      ),
       '  </testsuite>',
     ].join('\n');
   });
@@ -70,10 +78,20 @@ function testcase(r: RequirementResult, time: number, choices: readonly ChoiceRe
     case 'fail': {
       const first = r.failures[0];
       const message = `${r.level}: ${first === undefined ? 'failed' : headline(first)}${r.failures.length > 1 ? ` (+${r.failures.length - 1} more)` : ''}`;
-      return [open, `      <failure ${attrs({ message, type: r.level })}>${cdata(failureText(r))}</failure>`, out, '    </testcase>'].join('\n');
+      return [
+        open,
+        `      <failure ${attrs({ message, type: r.level })}>${cdata(failureText(r))}</failure>`,
+        out,
+        '    </testcase>',
+      ].join('\n');
     }
     default:
-      return [open, `      <skipped ${attrs({ message: `${verdictLabel[r.verdict]}: ${r.reason ?? ''}` })}/>`, out, '    </testcase>'].join('\n');
+      return [
+        open,
+        `      <skipped ${attrs({ message: `${verdictLabel[r.verdict]}: ${r.reason ?? ''}` })}/>`,
+        out,
+        '    </testcase>',
+      ].join('\n');
   }
 }
 
@@ -83,25 +101,41 @@ function systemOut(r: RequirementResult, choices: readonly ChoiceResult[]): stri
     `Section: ${r.section}${r.subsection === undefined ? '' : ` › ${r.subsection}`}`,
     `Verdict: ${verdictLabel[r.verdict]}${r.reason === undefined ? '' : ` (${r.reason})`}`,
     ...(r.tests.length > 0 ? ['Tests:', ...r.tests.map((t) => `  - ${t}`)] : []),
-    ...(r.observations.length > 0 ? ['Observations:', ...r.observations.map((o) => `  - [${o.type}] ${o.message} (${o.test})`)] : []),
-    ...(choices.length > 0 ? ['Implementation-defined points (what this target chose; never judged):', ...choices.map((c) => `  - ${c.point}: ${choiceValues(c)}`)] : []),
+    ...(r.observations.length > 0
+      ? ['Observations:', ...r.observations.map((o) => `  - [${o.type}] ${o.message} (${o.test})`)]
+      : []),
+    ...(choices.length > 0
+      ? [
+          'Implementation-defined points (what this target chose; never judged):',
+          ...choices.map((c) => `  - ${c.point}: ${choiceValues(c)}`),
+        ]
+      : []),
   ].join('\n');
 }
 
 function failureText(r: RequirementResult): string {
-  return [`${r.id} (${r.level}): ${r.statement}`, ...r.failures.map((f, i) => describeFailure(f, i + 1, r.failures.length))].join('\n\n');
+  return [
+    `${r.id} (${r.level}): ${r.statement}`,
+    ...r.failures.map((f, i) => describeFailure(f, i + 1, r.failures.length)),
+  ].join('\n\n');
 }
 
 function describeFailure(f: Failure, n: number, of: number): string {
   const lines = [`Failure ${n} of ${of} — test: ${f.test}`, f.message];
-  if (f.check !== undefined) lines.push(`Check: ${f.check}${f.occurrences === undefined ? '' : ` (on ${f.occurrences} exchanges)`}`);
+  if (f.check !== undefined)
+    lines.push(`Check: ${f.check}${f.occurrences === undefined ? '' : ` (on ${f.occurrences} exchanges)`}`);
   if (f.expected !== undefined) lines.push(`Expected: ${f.expected}`);
   if (f.received !== undefined) lines.push(`Received: ${f.received}`);
   if (f.counterexample !== undefined) lines.push('Counterexample:', f.counterexample);
   lines.push(`Replay: ${f.replay.command}`);
   const last = f.evidence.at(-1);
   if (last !== undefined) {
-    lines.push(`Evidence (last of ${f.evidence.length + (f.evidenceOmitted ?? 0)} exchanges):`, last.curl, `→ ${last.status ?? 'no response'}`, last.body);
+    lines.push(
+      `Evidence (last of ${f.evidence.length + (f.evidenceOmitted ?? 0)} exchanges):`,
+      last.curl,
+      `→ ${last.status ?? 'no response'}`,
+      last.body,
+    );
   }
   return lines.join('\n');
 }
@@ -131,4 +165,3 @@ function attrs(values: Record<string, string | number>): string {
     .map(([k, v]) => `${k}="${escapeXmlAttr(String(v))}"`)
     .join(' ');
 }
-

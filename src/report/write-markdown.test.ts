@@ -11,7 +11,8 @@ function outsideFences(md: string): string {
   for (const line of md.split('\n')) {
     const bar = /^(`{3,})/.exec(line)?.[1];
     if (fence === undefined && bar !== undefined) fence = bar;
-    else if (fence !== undefined && bar !== undefined && line.trim() === bar && bar.length >= fence.length) fence = undefined;
+    else if (fence !== undefined && bar !== undefined && line.trim() === bar && bar.length >= fence.length)
+      fence = undefined;
     else if (fence === undefined) kept.push(line);
   }
   expect(fence, 'every fence is closed').toBeUndefined();
@@ -39,7 +40,9 @@ describe('report.md', () => {
     );
     // What the target did is its own text, so a code span, where nothing it wrote can link.
     // A point openapi.yaml does not name gets no text; one the test left without a requirement gets the catalogue's.
-    expect(section).toContain('| `retry-after-window` | `rolling window, Retry-After 47 s` | `LIMIT-429-RETRY-AFTER` |');
+    expect(section).toContain(
+      '| `retry-after-window` | `rolling window, Retry-After 47 s` | `LIMIT-429-RETRY-AFTER` |',
+    );
     expect(section).toContain('| `counted in UTF-16 code units` | `ERR-TITLE-TOO-LONG-IMPL-DEFINED` |');
     expect(renderMarkdown({ ...fakeReport(), choices: [] })).toContain('This run recorded no such choice.');
   });
@@ -52,23 +55,40 @@ describe('report.md', () => {
   });
 
   it('opens with the run errors when the run had errors of its own', () => {
-    const out = renderMarkdown({ ...fakeReport(), errors: [{ file: 'src/suite/x.suite.ts', message: 'SyntaxError: oops' }], summary: { ...fakeReport().summary, outcome: 'error', errors: 1 } });
-    expect(out.split('\n')[0]).toBe('## ⚠️ Run error: 1 error of the run itself; the verdicts are incomplete (5 MUST requirements failing, 2 inconclusive)');
+    const out = renderMarkdown({
+      ...fakeReport(),
+      errors: [{ file: 'src/suite/x.suite.ts', message: 'SyntaxError: oops' }],
+      summary: { ...fakeReport().summary, outcome: 'error', errors: 1 },
+    });
+    expect(out.split('\n')[0]).toBe(
+      '## ⚠️ Run error: 1 error of the run itself; the verdicts are incomplete (5 MUST requirements failing, 2 inconclusive)',
+    );
     expect(out.indexOf('### Run errors (1)')).toBeLessThan(out.indexOf('### Failures'));
     expect(out).toContain('Errors of the run itself, not findings about the target (exit status 2).');
-    const nothing = renderMarkdown({ ...fakeReport(), summary: { ...fakeReport().summary, outcome: 'error', errors: 0 } });
-    expect(nothing.split('\n')[0]).toBe('## ⚠️ Run error: no requirement was judged; every test that ran stopped before judging (2 inconclusive)');
+    const nothing = renderMarkdown({
+      ...fakeReport(),
+      summary: { ...fakeReport().summary, outcome: 'error', errors: 0 },
+    });
+    expect(nothing.split('\n')[0]).toBe(
+      '## ⚠️ Run error: no requirement was judged; every test that ran stopped before judging (2 inconclusive)',
+    );
   });
 
   it('lists failures first, MUST before SHOULD, each with its ID, statement, expected/received, replay command and curl', () => {
     const failures = md.slice(md.indexOf('### Failures'), md.indexOf('### Traceability'));
     expect(md.indexOf('### Failures')).toBeLessThan(md.indexOf('### Traceability'));
-    expect(failures.indexOf('`CREATE-TITLE-OPTIONAL-UP-TO-120`')).toBeLessThan(failures.indexOf('`SVC-MOST-RESULTS-UNDER-30-SECONDS`'));
+    expect(failures.indexOf('`CREATE-TITLE-OPTIONAL-UP-TO-120`')).toBeLessThan(
+      failures.indexOf('`SVC-MOST-RESULTS-UNDER-30-SECONDS`'),
+    );
     expect(failures).toContain('#### ❌ `CREATE-TITLE-OPTIONAL-UP-TO-120` · MUST');
-    expect(failures).toContain('> title is optional: a create without it, or with a product name of up to 120 characters, is accepted.');
+    expect(failures).toContain(
+      '> title is optional: a create without it, or with a product name of up to 120 characters, is accepted.',
+    );
     expect(failures).toContain('| **expected** | `200, 400, 401, 402, 409, 415, 422, 429, 500, 503` |');
     expect(failures).toContain('| **received** | `500` |');
-    expect(failures).toContain('```sh\nnpx tryon-conformance run --base-url "http://127.0.0.1:8787/api/v1" --seed 1234567 --path 2:0:1 --grep "replays the first try-on for a reused Idempotency-Key"\n```');
+    expect(failures).toContain(
+      '```sh\nnpx tryon-conformance run --base-url "http://127.0.0.1:8787/api/v1" --seed 1234567 --path 2:0:1 --grep "replays the first try-on for a reused Idempotency-Key"\n```',
+    );
     expect(failures).toMatch(/```sh\ncurl -sS -i -X POST \\\n {2}-H "authorization: Bearer \$TRYON_API_KEY" \\\n/);
   });
 
@@ -77,7 +97,9 @@ describe('report.md', () => {
     expect(md).toContain('| `CREATE-RESPONSE-STATUS-PENDING` | MUST | ');
     expect(md).toContain(' | ❔ inconclusive<br><sub>the test stopped when CREATE-ACCEPTED-IS-200 failed</sub> |');
     expect(md).toContain('<details><summary><b>Limits</b> — ✅ 2</summary>');
-    expect(md).toContain('| `AUTH-REVOKED-KEY-401` | MUST | A revoked key gets 401 INVALID_API_KEY on every endpoint. | ⏭️ skip<br><sub>needs revoked-key:');
+    expect(md).toContain(
+      '| `AUTH-REVOKED-KEY-401` | MUST | A revoked key gets 401 INVALID_API_KEY on every endpoint. | ⏭️ skip<br><sub>needs revoked-key:',
+    );
   });
 
   it('keeps untrusted text from breaking out: no raw HTML, no broken tables, no broken fences', () => {
@@ -87,7 +109,11 @@ describe('report.md', () => {
       requirements: base.requirements.map((r) => ({
         ...r,
         statement: '<script>alert(1)</script> a|b',
-        failures: r.failures.map((f) => ({ ...f, message: 'ends ``` here', evidence: [{ curl: 'curl ```x', status: 500, body: '<img src=x onerror=alert(1)>' }] })),
+        failures: r.failures.map((f) => ({
+          ...f,
+          message: 'ends ``` here',
+          evidence: [{ curl: 'curl ```x', status: 500, body: '<img src=x onerror=alert(1)>' }],
+        })),
       })),
     };
     const out = renderMarkdown(report);
@@ -132,14 +158,27 @@ const hostileText = [
 ].join(' ');
 
 // Words of the report's own vocabulary, which the writer looks up rather than prints.
-const ownWords = new Set(['verdict', 'level', 'outcome', 'profile', 'schemaVersion', 'state', 'startedAt', 'at', 'openapiSha256', 'coverage', 'dimension']);
+const ownWords = new Set([
+  'verdict',
+  'level',
+  'outcome',
+  'profile',
+  'schemaVersion',
+  'state',
+  'startedAt',
+  'at',
+  'openapiSha256',
+  'coverage',
+  'dimension',
+]);
 
 /** Every free-text string of a report (values, reasons, messages, evidence, names) with the hostile text appended. */
 function hostileReport(report: Report): Report {
   const walk = (value: unknown, key: string): unknown => {
     if (typeof value === 'string') return ownWords.has(key) ? value : `${value} ${hostileText}`;
     if (Array.isArray(value)) return value.map((v) => walk(v, key));
-    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    if (typeof value === 'object' && value !== null)
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
     return value;
   };
   return walk(report, '') as Report;

@@ -6,7 +6,17 @@
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows } from './cost.ts';
 import { codeCell, fence, inlineCode, markdownCell, markdownHtml, markdownText } from '../shared/escape.ts';
-import { bySection, choiceTests, failingFirstByLevel, formatDuration, formatRate, formatTimestamp, headline, prettyCurl, verdictLabel } from './format.ts';
+import {
+  bySection,
+  choiceTests,
+  failingFirstByLevel,
+  formatDuration,
+  formatRate,
+  formatTimestamp,
+  headline,
+  prettyCurl,
+  verdictLabel,
+} from './format.ts';
 import { levels, verdicts, type Failure, type Report, type RequirementResult, type Verdict } from './model.ts';
 import { countOf } from './summary.ts';
 
@@ -21,16 +31,29 @@ const icon: Readonly<Record<Verdict, string>> = {
 
 /** The report as GitHub-flavoured Markdown. */
 export function renderMarkdown(report: Report): string {
-  return [...summary(report), ...cost(report), ...runErrors(report), ...choices(report), ...alternatives(report), ...failures(report), ...traceability(report)].join('\n') + '\n';
+  return (
+    [
+      ...summary(report),
+      ...cost(report),
+      ...runErrors(report),
+      ...choices(report),
+      ...alternatives(report),
+      ...failures(report),
+      ...traceability(report),
+    ].join('\n') + '\n'
+  );
 }
 
 const outcomeIcon = { pass: '✅', fail: '❌', error: '⚠️' } as const;
 
 function summary(report: Report): string[] {
   const s = report.summary;
-  const target = report.target.embedded ? `${inlineCode(report.target.baseUrl)} (embedded reference server)` : inlineCode(report.target.baseUrl);
+  const target = report.target.embedded
+    ? `${inlineCode(report.target.baseUrl)} (embedded reference server)`
+    : inlineCode(report.target.baseUrl);
   const rows = verdicts.map(
-    (v) => `| ${icon[v]} ${verdictLabel[v]} | ${countOf(s.requirements, v)} | ${levels.map((l) => countOf(s.byLevel[l], v)).join(' | ')} |`,
+    (v) =>
+      `| ${icon[v]} ${verdictLabel[v]} | ${countOf(s.requirements, v)} | ${levels.map((l) => countOf(s.byLevel[l], v)).join(' | ')} |`,
   );
   const missing = Object.entries(report.capabilities).filter(([, v]) => v !== true);
   return [
@@ -45,10 +68,23 @@ function summary(report: Report): string[] {
     '',
     `Pass rate **${formatRate(s.passRate)}** of the judged requirements (${s.requirements.pass} of ${s.requirements.pass + s.requirements.fail}) · tests: ${s.tests.total} (${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.inconclusive > 0 ? `${s.tests.inconclusive} inconclusive, ` : ''}${s.tests.skipped} skipped)`,
     ...(s.requirements.inconclusive > 0
-      ? ['', `${s.requirements.inconclusive} requirement${s.requirements.inconclusive === 1 ? ' is' : 's are'} inconclusive: every test covering them stopped before judging them (another requirement failed first, a precondition of the run did not hold, or a timeout). They are neither passed nor failed; the traceability table gives each reason.`]
+      ? [
+          '',
+          `${s.requirements.inconclusive} requirement${s.requirements.inconclusive === 1 ? ' is' : 's are'} inconclusive: every test covering them stopped before judging them (another requirement failed first, a precondition of the run did not hold, or a timeout). They are neither passed nor failed; the traceability table gives each reason.`,
+        ]
       : []),
-    ...(s.outcome === 'pass' && s.requirements.fail > 0 ? ['', 'Failures of SHOULD, MAY and implementation-defined requirements are reported but do not change the outcome.'] : []),
-    ...(missing.length > 0 ? ['', `Not offered by this configuration: ${missing.map(([name]) => inlineCode(name)).join(', ')} (their requirements are skipped; see the traceability table).`] : []),
+    ...(s.outcome === 'pass' && s.requirements.fail > 0
+      ? [
+          '',
+          'Failures of SHOULD, MAY and implementation-defined requirements are reported but do not change the outcome.',
+        ]
+      : []),
+    ...(missing.length > 0
+      ? [
+          '',
+          `Not offered by this configuration: ${missing.map(([name]) => inlineCode(name)).join(', ')} (their requirements are skipped; see the traceability table).`,
+        ]
+      : []),
     '',
   ];
 }
@@ -71,7 +107,8 @@ function cost(report: Report): string[] {
 /** What the target chose where the spec leaves the answer open: recorded, never judged. */
 function choices(report: Report): string[] {
   const title = `### Implementation-defined points (${report.choices.length})`;
-  const lead = 'Where the spec leaves the answer open, the suite records what this target did and never fails it for that.';
+  const lead =
+    'Where the spec leaves the answer open, the suite records what this target did and never fails it for that.';
   if (report.choices.length === 0) return [title, '', `${lead} This run recorded no such choice.`, ''];
   return [
     title,
@@ -81,7 +118,10 @@ function choices(report: Report): string[] {
     '| Point | What this target did | Requirement | Tests |',
     '|:--|:--|:--|:--|',
     ...report.choices.map((c) => {
-      const doc = c.conformance === undefined ? '' : `<br><sub>Accepted: ${markdownCell(c.conformance.replace(/^Accepted: /, ''))}</sub>`;
+      const doc =
+        c.conformance === undefined
+          ? ''
+          : `<br><sub>Accepted: ${markdownCell(c.conformance.replace(/^Accepted: /, ''))}</sub>`;
       const requirement = c.requirement === undefined ? '—' : codeCell(c.requirement);
       return `| ${codeCell(c.point)}${doc} | ${c.values.map((v) => `${codeCell(v.value)}${v.count > 1 ? ` (×${v.count})` : ''}`).join('<br>')} | ${requirement} | ${choiceTests(c).map(markdownCell).join('<br>')} |`;
     }),
@@ -103,7 +143,11 @@ function alternatives(report: Report): string[] {
     ...rows.map((r) => {
       const dims = r.alternatives ?? [];
       const seen = dims.map((d) => `${markdownCell(d.dimension)}: ${markdownCell(seenText(d) || '—')}`).join('<br>');
-      const unseen = dims.filter((d) => d.unseen.length > 0).map((d) => `${markdownCell(d.dimension)}: ${markdownCell(d.unseen.join(', '))}`).join('<br>') || '—';
+      const unseen =
+        dims
+          .filter((d) => d.unseen.length > 0)
+          .map((d) => `${markdownCell(d.dimension)}: ${markdownCell(d.unseen.join(', '))}`)
+          .join('<br>') || '—';
       return `| ${codeCell(r.id)} | ${seen} | ${unseen} | ${icon[r.verdict]} ${markdownCell(verdictText(r, verdictLabel[r.verdict]))} |`;
     }),
     '',
@@ -129,7 +173,10 @@ function failureBlock(r: RequirementResult): string[] {
 }
 
 function oneFailure(f: Failure): string[] {
-  const out = [`**Test:** ${markdownText(f.test)}${f.check === undefined ? '' : ` · check ${inlineCode(f.check)}`}${f.occurrences === undefined ? '' : ` · on ${f.occurrences} exchanges`}`, ''];
+  const out = [
+    `**Test:** ${markdownText(f.test)}${f.check === undefined ? '' : ` · check ${inlineCode(f.check)}`}${f.occurrences === undefined ? '' : ` · on ${f.occurrences} exchanges`}`,
+    '',
+  ];
   out.push(fence(f.message, 'text'), '');
   if (f.expected !== undefined || f.received !== undefined) {
     out.push('| | |', '|:--|:--|');
@@ -137,12 +184,18 @@ function oneFailure(f: Failure): string[] {
     if (f.received !== undefined) out.push(`| **received** | ${clippedCode(f.received)} |`);
     out.push('');
   }
-  if (f.counterexample !== undefined) out.push('<details><summary>Counterexample</summary>', '', fence(f.counterexample, 'text'), '', '</details>', '');
+  if (f.counterexample !== undefined)
+    out.push('<details><summary>Counterexample</summary>', '', fence(f.counterexample, 'text'), '', '</details>', '');
   out.push('Replay:', '', fence(f.replay.command, 'sh'), '');
   const last = f.evidence.at(-1);
   if (last !== undefined) {
     const total = f.evidence.length + (f.evidenceOmitted ?? 0);
-    out.push(`Evidence, the last of ${total} exchange${total === 1 ? '' : 's'} (→ ${last.status ?? 'no response'}):`, '', fence(prettyCurl(last.curl), 'sh'), '');
+    out.push(
+      `Evidence, the last of ${total} exchange${total === 1 ? '' : 's'} (→ ${last.status ?? 'no response'}):`,
+      '',
+      fence(prettyCurl(last.curl), 'sh'),
+      '',
+    );
     if (last.body !== '') out.push(fence(last.body, 'text'), '');
   }
   return out;
@@ -160,7 +213,9 @@ function runErrors(report: Report): string[] {
     '',
     'Errors of the run itself, not findings about the target (exit status 2). They stopped tests from running; requirements they would have covered may show as not covered or inconclusive.',
     '',
-    ...report.errors.flatMap((e) => [`- ${e.file === undefined ? '' : `${inlineCode(e.file)}: `}${markdownText(e.message.split('\n')[0] ?? '')}`]),
+    ...report.errors.flatMap((e) => [
+      `- ${e.file === undefined ? '' : `${inlineCode(e.file)}: `}${markdownText(e.message.split('\n')[0] ?? '')}`,
+    ]),
     '',
   ];
 }

@@ -35,13 +35,18 @@ describe('writeReport', () => {
     const first = await writeReport(fakeReport(), { root });
     const second = await writeReport({ ...fakeReport(), seed: 42 }, { root });
     expect(second.dir).toBe(`${first.dir}-2`);
-    expect((await readdir(root)).filter((n) => !n.startsWith('.')).sort()).toEqual([`2025-11-22T05-37-00-000Z`, `2025-11-22T05-37-00-000Z-2`, 'latest']);
+    expect((await readdir(root)).filter((n) => !n.startsWith('.')).sort()).toEqual([
+      `2025-11-22T05-37-00-000Z`,
+      `2025-11-22T05-37-00-000Z-2`,
+      'latest',
+    ]);
     expect(JSON.parse(await readFile(second.latestFiles.json, 'utf8')).seed).toBe(42);
     expect(JSON.parse(await readFile(first.files.json, 'utf8')).seed).toBe(1234567);
     expect((await readdir(root)).filter((n) => n.startsWith('.latest'))).toEqual([]);
   });
 
   it('refuses a run name that would escape the reports directory or replace latest', async () => {
-    for (const name of ['latest', '../x', '.hidden', 'a/b']) await expect(writeReport(fakeReport(), { root, name })).rejects.toThrow('cannot name a run directory');
+    for (const name of ['latest', '../x', '.hidden', 'a/b'])
+      await expect(writeReport(fakeReport(), { root, name })).rejects.toThrow('cannot name a run directory');
   });
 });

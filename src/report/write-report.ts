@@ -12,7 +12,12 @@ import { renderJson } from './write-json.ts';
 import { renderJunit } from './write-junit.ts';
 import { renderMarkdown } from './write-markdown.ts';
 
-export const reportFiles = { json: 'report.json', junit: 'junit.xml', markdown: 'report.md', html: 'report.html' } as const;
+export const reportFiles = {
+  json: 'report.json',
+  junit: 'junit.xml',
+  markdown: 'report.md',
+  html: 'report.html',
+} as const;
 
 export type ReportFiles = { readonly [K in keyof typeof reportFiles]: string };
 
@@ -59,7 +64,8 @@ export async function writeReport(report: Report, options: WriteReportOptions = 
     html: renderHtml(report),
   };
   const files = filesIn(dir);
-  for (const key of Object.keys(reportFiles) as Array<keyof typeof reportFiles>) await writeFile(files[key], contents[key], 'utf8');
+  for (const key of Object.keys(reportFiles) as Array<keyof typeof reportFiles>)
+    await writeFile(files[key], contents[key], 'utf8');
 
   // Copy beside, then swap: `latest` is missing only between the rm and the rename.
   const latest = join(root, 'latest');

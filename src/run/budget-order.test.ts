@@ -7,7 +7,15 @@ const t = (name: string, credits: number, value: Value = 'rest'): CreditCandidat
 
 describe('allotCredits', () => {
   it('grants the happy path first, then the ledger, then the rest, whatever the file order', () => {
-    const a = allotCredits([t('content-type rule', 3), t('refunds', 2, 'ledger'), t('result url', 1, 'happy-path'), t('sync success', 1, 'happy-path')], 5);
+    const a = allotCredits(
+      [
+        t('content-type rule', 3),
+        t('refunds', 2, 'ledger'),
+        t('result url', 1, 'happy-path'),
+        t('sync success', 1, 'happy-path'),
+      ],
+      5,
+    );
     expect(a.granted.map((g) => g.name)).toEqual(['result url', 'sync success', 'refunds']);
     expect(a.refused).toEqual([{ name: 'content-type rule', credits: 3, value: 'rest', budgetThatRunsIt: 7 }]);
     expect(a.total).toBe(4);
@@ -25,6 +33,10 @@ describe('allotCredits', () => {
   });
 
   it('grants nothing to tests that spend nothing (they always run), and nothing from a budget of 0', () => {
-    expect(allotCredits([t('free', 0), t('paid', 1, 'happy-path')], 0)).toEqual({ granted: [], refused: [{ name: 'paid', credits: 1, value: 'happy-path', budgetThatRunsIt: 1 }], total: 0 });
+    expect(allotCredits([t('free', 0), t('paid', 1, 'happy-path')], 0)).toEqual({
+      granted: [],
+      refused: [{ name: 'paid', credits: 1, value: 'happy-path', budgetThatRunsIt: 1 }],
+      total: 0,
+    });
   });
 });

@@ -5,7 +5,6 @@
  * granted tests until they run; one not granted still runs if, at its turn, what is left is enough.
  */
 
-
 import { valueRanks, type Value } from '../suite/cost.ts';
 
 export interface CreditCandidate {
@@ -18,7 +17,12 @@ export interface Allotment {
   /** Credits granted up front, by test name, in the order of value. */
   readonly granted: ReadonlyArray<{ readonly name: string; readonly credits: number; readonly value: Value }>;
   /** Tests that spend credits and were not granted any, with the budget that would have run each. */
-  readonly refused: ReadonlyArray<{ readonly name: string; readonly credits: number; readonly value: Value; readonly budgetThatRunsIt: number }>;
+  readonly refused: ReadonlyArray<{
+    readonly name: string;
+    readonly credits: number;
+    readonly value: Value;
+    readonly budgetThatRunsIt: number;
+  }>;
   /** The credits granted in all. */
   readonly total: number;
 }
@@ -27,7 +31,12 @@ export interface Allotment {
 export function byValue<T extends CreditCandidate>(tests: readonly T[]): T[] {
   return tests
     .map((test, index) => ({ test, index }))
-    .sort((a, b) => valueRanks.indexOf(a.test.value) - valueRanks.indexOf(b.test.value) || a.test.credits - b.test.credits || a.index - b.index)
+    .sort(
+      (a, b) =>
+        valueRanks.indexOf(a.test.value) - valueRanks.indexOf(b.test.value) ||
+        a.test.credits - b.test.credits ||
+        a.index - b.index,
+    )
     .map((x) => x.test);
 }
 

@@ -19,7 +19,12 @@ import { packageRoot, suiteProject } from './suite-project.ts';
 /** The tests of the conformance project as declared (by full name), optionally narrowed like `--grep`. */
 export async function collectPlannedTests(config: SuiteConfig, grep?: string): Promise<PlannedTest[]> {
   const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest('test', { ...suiteProject, project: [...suiteProject.project], watch: false, provide: { suiteConfig: config } });
+  const vitest = await createVitest('test', {
+    ...suiteProject,
+    project: [...suiteProject.project],
+    watch: false,
+    provide: { suiteConfig: config },
+  });
   try {
     return (await collectionOf(vitest, grep)).tests;
   } finally {
@@ -28,7 +33,10 @@ export async function collectPlannedTests(config: SuiteConfig, grep?: string): P
 }
 
 /** The tests `vitest` collects, and whether every file loaded (a collection with errors is not kept: collection-cache.ts). */
-export async function collectionOf(vitest: Vitest, grep?: string): Promise<{ readonly tests: PlannedTest[]; readonly complete: boolean }> {
+export async function collectionOf(
+  vitest: Vitest,
+  grep?: string,
+): Promise<{ readonly tests: PlannedTest[]; readonly complete: boolean }> {
   const { testModules } = await vitest.collect();
   return { tests: plannedTestsOf(testModules, grep), complete: testModules.every((m) => m.errors().length === 0) };
 }

@@ -9,12 +9,27 @@ import { collectionCacheFor, collectionKey, type SuiteLocation } from './collect
 
 let root: string;
 let location: SuiteLocation;
-const config: SuiteConfig = { baseUrl: 'http://127.0.0.1/api/v1', control: { url: 'embedded', token: 'embedded' }, creditBudget: 10_000, seed: 1, profile: 'full' };
+const config: SuiteConfig = {
+  baseUrl: 'http://127.0.0.1/api/v1',
+  control: { url: 'embedded', token: 'embedded' },
+  creditBudget: 10_000,
+  seed: 1,
+  profile: 'full',
+};
 const write = (path: string, text: string) => {
   mkdirSync(join(root, path, '..'), { recursive: true });
   writeFileSync(join(root, path), text);
 };
-const tests: PlannedTest[] = [{ name: 'a > one', file: 'src/suite/a.suite.ts', requirements: [], needs: [], cost: { credits: 1, starts: 1, polls: 0, uploads: 0 }, value: 'rest' }];
+const tests: PlannedTest[] = [
+  {
+    name: 'a > one',
+    file: 'src/suite/a.suite.ts',
+    requirements: [],
+    needs: [],
+    cost: { credits: 1, starts: 1, polls: 0, uploads: 0 },
+    value: 'rest',
+  },
+];
 
 beforeEach(() => {
   root = `${mkdtempSync(join(tmpdir(), 'collection-cache-'))}/`;
@@ -94,7 +109,10 @@ describe('collectionCacheFor', () => {
     const { control: _control, ...remote } = config;
     expect(collectionCacheFor(location, remote, undefined, dir())).toBeUndefined();
     const off = keptDirOf(root, { TRYON_CACHE: 'off', TRYON_CACHE_DIR: dir() });
-    expect({ off, cache: collectionCacheFor(location, config, undefined, off) }).toEqual({ off: undefined, cache: undefined });
+    expect({ off, cache: collectionCacheFor(location, config, undefined, off) }).toEqual({
+      off: undefined,
+      cache: undefined,
+    });
     expect(keptDirOf(root, { TRYON_CACHE_DIR: dir() })).toBe(dir());
   });
 
@@ -110,7 +128,11 @@ describe('collectionCacheFor', () => {
 describe('cacheDirOf', () => {
   it('is the repository’s node_modules/.cache, or that of the project a package is installed in', () => {
     expect(cacheDirOf('/work/repo/')).toBe('/work/repo/node_modules/.cache/tryon-conformance');
-    expect(cacheDirOf('/work/app/node_modules/tryon-conformance/')).toBe('/work/app/node_modules/.cache/tryon-conformance');
-    expect(cacheDirOf('/w/app/node_modules/@acme/x/node_modules/tryon-conformance/')).toBe('/w/app/node_modules/@acme/x/node_modules/.cache/tryon-conformance');
+    expect(cacheDirOf('/work/app/node_modules/tryon-conformance/')).toBe(
+      '/work/app/node_modules/.cache/tryon-conformance',
+    );
+    expect(cacheDirOf('/w/app/node_modules/@acme/x/node_modules/tryon-conformance/')).toBe(
+      '/w/app/node_modules/@acme/x/node_modules/.cache/tryon-conformance',
+    );
   });
 });

@@ -40,7 +40,12 @@ export interface SuiteLocation {
  * The cache entry of a run of `config` narrowed by `grep`, in `dir` (the folder of kept files,
  * cache/kept-files.ts); undefined when the cache does not apply: no test control, or no folder.
  */
-export function collectionCacheFor(location: SuiteLocation, config: SuiteConfig, grep: string | undefined, dir: string | undefined): CollectionCache | undefined {
+export function collectionCacheFor(
+  location: SuiteLocation,
+  config: SuiteConfig,
+  grep: string | undefined,
+  dir: string | undefined,
+): CollectionCache | undefined {
   if (config.control === undefined || dir === undefined) return undefined;
   const file = join(dir, `collection-${collectionKey(location, config, grep)}.json`);
   return {
@@ -48,7 +53,9 @@ export function collectionCacheFor(location: SuiteLocation, config: SuiteConfig,
     read() {
       try {
         const entry = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; tests?: unknown };
-        return entry.version === entryVersion && Array.isArray(entry.tests) ? (entry.tests as PlannedTest[]) : undefined;
+        return entry.version === entryVersion && Array.isArray(entry.tests)
+          ? (entry.tests as PlannedTest[])
+          : undefined;
       } catch {
         return undefined;
       }
@@ -66,9 +73,18 @@ export function collectionCacheFor(location: SuiteLocation, config: SuiteConfig,
 export function collectionKey(location: SuiteLocation, config: SuiteConfig, grep: string | undefined): string {
   const hash = createHash('sha256');
   const { seed: _seed, ...declaring } = config;
-  hash.update(stableJson({ entryVersion, tool: toolVersion(location.root), project: location.project, grep: grep ?? null, config: declaring }));
+  hash.update(
+    stableJson({
+      entryVersion,
+      tool: toolVersion(location.root),
+      project: location.project,
+      grep: grep ?? null,
+      config: declaring,
+    }),
+  );
   const entries = [location.config, ...suiteEntries(location)];
-  for (const { file, source } of reachableFiles(entries, location.root)) hash.update(`\0${relative(location.root, file)}\0${source}`);
+  for (const { file, source } of reachableFiles(entries, location.root))
+    hash.update(`\0${relative(location.root, file)}\0${source}`);
   return hash.digest('hex').slice(0, 32);
 }
 

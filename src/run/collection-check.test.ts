@@ -41,7 +41,9 @@ describe('collectionDifference', () => {
 
 describe('stableJson', () => {
   it('gives equal text for equal values with keys in any order, nested too', () => {
-    expect(stableJson({ b: 1, a: { d: [1, { f: 1, e: 2 }], c: null } })).toBe(stableJson({ a: { c: null, d: [1, { e: 2, f: 1 }] }, b: 1 }));
+    expect(stableJson({ b: 1, a: { d: [1, { f: 1, e: 2 }], c: null } })).toBe(
+      stableJson({ a: { c: null, d: [1, { e: 2, f: 1 }] }, b: 1 }),
+    );
     expect(stableJson({ a: 1 })).not.toBe(stableJson({ a: 2 }));
   });
 });

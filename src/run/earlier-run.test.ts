@@ -19,12 +19,23 @@ const earlier: EarlierRun = {
 
 describe('estimateFromEarlier', () => {
   it('takes the earlier run’s wall time for the same tests', () => {
-    expect(estimateFromEarlier(earlier, ['a', 'b'])).toEqual({ wallSeconds: 40, basis: expect.stringContaining('took 40 s for the same tests') });
+    expect(estimateFromEarlier(earlier, ['a', 'b'])).toEqual({
+      wallSeconds: 40,
+      basis: expect.stringContaining('took 40 s for the same tests'),
+    });
   });
 
   it('scales it by the share of test time of the tests that run now', () => {
-    const big: EarlierRun = { ...earlier, tests: Array.from({ length: 10 }, (_, i) => ({ name: `t${i}`, state: 'passed', durationMs: 4_000 })) };
-    expect(estimateFromEarlier(big, big.tests.slice(0, 9).map((t) => t.name))?.wallSeconds).toBe(36);
+    const big: EarlierRun = {
+      ...earlier,
+      tests: Array.from({ length: 10 }, (_, i) => ({ name: `t${i}`, state: 'passed', durationMs: 4_000 })),
+    };
+    expect(
+      estimateFromEarlier(
+        big,
+        big.tests.slice(0, 9).map((t) => t.name),
+      )?.wallSeconds,
+    ).toBe(36);
   });
 
   it('goes by nothing when the earlier run missed more than a tenth of the tests', () => {
@@ -37,12 +48,21 @@ describe('readEarlierRun', () => {
   it('reads the first report of the same kind of target and profile, and passes over others and interrupted runs', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'earlier-run-'));
     try {
-      const report = (o: Record<string, unknown>) => JSON.stringify({ target: { embedded: true }, profile: 'full', durationMs: 40_000, tests: earlier.tests, ...o });
+      const report = (o: Record<string, unknown>) =>
+        JSON.stringify({ target: { embedded: true }, profile: 'full', durationMs: 40_000, tests: earlier.tests, ...o });
       await mkdir(join(dir, 'latest'));
       await writeFile(join(dir, 'latest', 'report.json'), report({ profile: 'quick' }));
-      await writeFile(join(dir, 'interrupted.json'), report({ interrupted: { reason: 'SIGINT', at: '2026-11-24T00:00:00Z' } }));
+      await writeFile(
+        join(dir, 'interrupted.json'),
+        report({ interrupted: { reason: 'SIGINT', at: '2026-11-24T00:00:00Z' } }),
+      );
       await writeFile(join(dir, 'reference.json'), report({}));
-      const files = [join(dir, 'missing.json'), join(dir, 'latest', 'report.json'), join(dir, 'interrupted.json'), join(dir, 'reference.json')];
+      const files = [
+        join(dir, 'missing.json'),
+        join(dir, 'latest', 'report.json'),
+        join(dir, 'interrupted.json'),
+        join(dir, 'reference.json'),
+      ];
       expect((await readEarlierRun(files, true, 'full'))?.source).toMatch(/reference\.json$/);
       expect((await readEarlierRun(files, true, 'quick'))?.source).toMatch(/latest\/report\.json$/);
       expect(await readEarlierRun(files, false, 'full')).toBeUndefined();

@@ -20,7 +20,10 @@ export interface EarlierRun {
  * The wall time `names` took in `earlier`: its whole duration, less the share of the tests that ran
  * then and will not now. Nothing when it ran none of them, or missed more than a tenth of them.
  */
-export function estimateFromEarlier(earlier: EarlierRun, names: readonly string[]): { wallSeconds: number; basis: string } | undefined {
+export function estimateFromEarlier(
+  earlier: EarlierRun,
+  names: readonly string[],
+): { wallSeconds: number; basis: string } | undefined {
   const ran = earlier.tests.filter((t) => t.state !== 'skipped');
   const byName = new Map(ran.map((t) => [t.name, t]));
   const found = names.filter((n) => byName.has(n));
@@ -38,12 +41,35 @@ export function estimateFromEarlier(earlier: EarlierRun, names: readonly string[
  * The first report among `<root>/latest/report.json` and `reports/reference/report.json` that
  * ran against the same kind of target (`embedded`) at `profile`; nothing when none does.
  */
-export async function readEarlierRun(candidates: readonly string[], embedded: boolean, profile: string): Promise<EarlierRun | undefined> {
+export async function readEarlierRun(
+  candidates: readonly string[],
+  embedded: boolean,
+  profile: string,
+): Promise<EarlierRun | undefined> {
   for (const file of candidates) {
     try {
-      const r = JSON.parse(await readFile(file, 'utf8')) as { target?: { embedded?: boolean }; profile?: string; durationMs?: number; tests?: EarlierRun['tests']; interrupted?: unknown };
-      if (r.target?.embedded !== embedded || r.profile !== profile || typeof r.durationMs !== 'number' || !Array.isArray(r.tests) || r.interrupted !== undefined) continue;
-      return { source: relative(process.cwd(), file) || file, embedded, profile, durationMs: r.durationMs, tests: r.tests };
+      const r = JSON.parse(await readFile(file, 'utf8')) as {
+        target?: { embedded?: boolean };
+        profile?: string;
+        durationMs?: number;
+        tests?: EarlierRun['tests'];
+        interrupted?: unknown;
+      };
+      if (
+        r.target?.embedded !== embedded ||
+        r.profile !== profile ||
+        typeof r.durationMs !== 'number' ||
+        !Array.isArray(r.tests) ||
+        r.interrupted !== undefined
+      )
+        continue;
+      return {
+        source: relative(process.cwd(), file) || file,
+        embedded,
+        profile,
+        durationMs: r.durationMs,
+        tests: r.tests,
+      };
     } catch {
       // No such report, or not one we read: try the next.
     }

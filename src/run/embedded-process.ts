@@ -23,7 +23,9 @@ export interface InstanceOptions {
 export type InstanceAnswer = { readonly origin: string } | { readonly error: string };
 
 /** One embedded instance, listening on loopback: in memory, with test control, trusting the fixture host. */
-export async function listenEmbeddedServer(options: InstanceOptions): Promise<{ server: ReferenceServer; origin: string }> {
+export async function listenEmbeddedServer(
+  options: InstanceOptions,
+): Promise<{ server: ReferenceServer; origin: string }> {
   const server = await createReferenceServer({
     dbPath: ':memory:',
     settings: withDefaults(options.settings),
@@ -58,7 +60,10 @@ async function main(): Promise<void> {
  * What the answers say does not matter here: the tests judge them.
  */
 async function warmUp(origin: string, token: string): Promise<void> {
-  const made = await fetch(`${origin}/_control/accounts`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const made = await fetch(`${origin}/_control/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
   const { apiKey } = (await made.json()) as { apiKey?: string };
   const authorization = `Bearer ${apiKey ?? ''}`;
   const upload = async (body: Buffer, name: string, type: string): Promise<string | undefined> => {
@@ -75,7 +80,11 @@ async function warmUp(origin: string, token: string): Promise<void> {
   ]);
   const start = await fetch(`${origin}/api/v1/tryons/sync`, {
     method: 'POST',
-    headers: { authorization, 'content-type': 'application/json', 'idempotency-key': `warm-up-${randomBytes(8).toString('hex')}` },
+    headers: {
+      authorization,
+      'content-type': 'application/json',
+      'idempotency-key': `warm-up-${randomBytes(8).toString('hex')}`,
+    },
     body: JSON.stringify({ personImageId, garmentImageId, consent: true }),
   });
   await start.arrayBuffer();
@@ -84,7 +93,8 @@ async function warmUp(origin: string, token: string): Promise<void> {
 // Only as the entry of a process: embedded-target.ts imports this module for its types and listenEmbeddedServer.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error: unknown) => {
-    if (process.connected) process.send?.({ error: error instanceof Error ? error.message : String(error) } satisfies InstanceAnswer);
+    if (process.connected)
+      process.send?.({ error: error instanceof Error ? error.message : String(error) } satisfies InstanceAnswer);
     process.exit(1);
   });
 }

@@ -13,7 +13,10 @@ const control = async (i: number, method: string, path: string, json?: unknown):
   if (!instance) throw new Error(`no instance ${i}`);
   const response = await fetch(`${instance.control.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${instance.control.token}`, ...(json !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${instance.control.token}`,
+      ...(json !== undefined && { 'content-type': 'application/json' }),
+    },
     ...(json !== undefined && { body: JSON.stringify(json) }),
   });
   expect(response.status, `${method} ${path}`).toBe(200);
@@ -23,7 +26,11 @@ const control = async (i: number, method: string, path: string, json?: unknown):
 describe('startEmbeddedTarget with several instances', () => {
   it('gives each instance its own address and control token, the first being the run configuration', () => {
     const [first, second] = embedded.instances;
-    expect(embedded.config).toMatchObject({ baseUrl: first?.baseUrl, control: first?.control, fixtureBehaviours: true });
+    expect(embedded.config).toMatchObject({
+      baseUrl: first?.baseUrl,
+      control: first?.control,
+      fixtureBehaviours: true,
+    });
     expect(second?.baseUrl).not.toBe(first?.baseUrl);
     expect(second?.control.token).not.toBe(first?.control.token);
   });
@@ -37,12 +44,16 @@ describe('startEmbeddedTarget with several instances', () => {
     expect(other - before).toBeLessThan(86_400_000);
     const account = await control(0, 'POST', '/accounts');
     const second = embedded.instances[1];
-    const answer = await fetch(`${second?.baseUrl}/account`, { headers: { authorization: `Bearer ${String(account.apiKey)}` } });
+    const answer = await fetch(`${second?.baseUrl}/account`, {
+      headers: { authorization: `Bearer ${String(account.apiKey)}` },
+    });
     expect(answer.status).toBe(401);
   });
 
   it('stops every instance on close', async () => {
-    const local = await startEmbeddedTarget({ creditBudget: 10, seed: 1, profile: 'full' }, undefined, { instances: 2 });
+    const local = await startEmbeddedTarget({ creditBudget: 10, seed: 1, profile: 'full' }, undefined, {
+      instances: 2,
+    });
     await local.close();
     for (const instance of local.instances) await expect(fetch(`${instance.control.url}/settings`)).rejects.toThrow();
   }, 120_000);

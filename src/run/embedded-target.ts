@@ -64,7 +64,10 @@ export async function startEmbeddedTarget(
   const trustedOrigin = fixturesStart.then((f) => ({ origin: f.origin, ca: f.ca }));
   // The instances' processes start with the fixture host's, and load their modules while it starts;
   // each is told the host's origin once it is known.
-  const attempts = count === 1 ? [trustedOrigin.then((t) => startInProcess(settings, t))] : Array.from({ length: count }, () => startInChild(settings, trustedOrigin));
+  const attempts =
+    count === 1
+      ? [trustedOrigin.then((t) => startInProcess(settings, t))]
+      : Array.from({ length: count }, () => startInChild(settings, trustedOrigin));
   const [fixturesSettled, ...settled] = await Promise.allSettled([fixturesStart, ...attempts]);
   const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = [fixturesSettled, ...settled].find((s): s is PromiseRejectedResult => s?.status === 'rejected');
@@ -75,7 +78,12 @@ export async function startEmbeddedTarget(
     throw failed?.reason ?? new Error('embedded target: no instance started');
   }
   const fixtures = fixturesSettled.value;
-  const config: SuiteConfig = Object.freeze({ ...base, ...first.instance, fixtureBaseUrl: `${fixtures.origin}/f`, fixtureBehaviours: true });
+  const config: SuiteConfig = Object.freeze({
+    ...base,
+    ...first.instance,
+    fixtureBaseUrl: `${fixtures.origin}/f`,
+    fixtureBehaviours: true,
+  });
   return {
     config,
     instances: started.map((s) => s.instance),
@@ -90,7 +98,10 @@ export async function startEmbeddedTarget(
 // The server and fixture modules load only for an instance in this process: a parallel run's
 // parent starts child processes and never needs them.
 async function fixturesInProcess(): Promise<FixtureHost> {
-  const [{ fixtureFiles }, { startFixtureHost }] = await Promise.all([import('../fixtures/export.ts'), import('../fixtures/fixture-host.ts')]);
+  const [{ fixtureFiles }, { startFixtureHost }] = await Promise.all([
+    import('../fixtures/export.ts'),
+    import('../fixtures/fixture-host.ts'),
+  ]);
   return startFixtureHost({ files: await fixtureFiles() });
 }
 
@@ -102,13 +113,22 @@ async function fixturesInChild(): Promise<FixtureHost> {
     await closeChild(child);
     throw new Error(`embedded target: the fixture host did not start: ${answer.error}`);
   }
-  return { origin: answer.origin, ca: answer.ca, url: (path) => `${answer.origin}${path}`, requests: [], close: () => closeChild(child) };
+  return {
+    origin: answer.origin,
+    ca: answer.ca,
+    url: (path) => `${answer.origin}${path}`,
+    requests: [],
+    close: () => closeChild(child),
+  };
 }
 
 const instanceOf = (origin: string, token: string): EmbeddedInstance =>
   Object.freeze({ baseUrl: `${origin}/api/v1`, control: Object.freeze({ url: `${origin}/_control`, token }) });
 
-async function startInProcess(settings: Partial<ServerSettings>, trustedOrigin: InstanceOptions['trustedOrigin']): Promise<Started> {
+async function startInProcess(
+  settings: Partial<ServerSettings>,
+  trustedOrigin: InstanceOptions['trustedOrigin'],
+): Promise<Started> {
   const token = randomBytes(16).toString('base64url');
   const { listenEmbeddedServer } = await import('./embedded-process.ts');
   const { server, origin } = await listenEmbeddedServer({ settings, controlToken: token, trustedOrigin });
@@ -137,7 +157,8 @@ function forkEntry(name: string): ChildProcess {
 /** The first message of `child`, or an error when it exits or fails first. */
 function answerOf<T>(child: ChildProcess, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onExit = (code: number | null): void => reject(new Error(`embedded target: ${what} exited (${code}) before it listened`));
+    const onExit = (code: number | null): void =>
+      reject(new Error(`embedded target: ${what} exited (${code}) before it listened`));
     child.once('exit', onExit);
     child.once('error', reject);
     child.once('message', (answer: T) => {
@@ -147,7 +168,10 @@ function answerOf<T>(child: ChildProcess, what: string): Promise<T> {
   });
 }
 
-async function startInChild(settings: Partial<ServerSettings>, trustedOrigin: Promise<InstanceOptions['trustedOrigin']>): Promise<Started> {
+async function startInChild(
+  settings: Partial<ServerSettings>,
+  trustedOrigin: Promise<InstanceOptions['trustedOrigin']>,
+): Promise<Started> {
   const token = randomBytes(16).toString('base64url');
   const child = forkEntry('embedded-process');
   const answered = answerOf<InstanceAnswer>(child, 'an instance');

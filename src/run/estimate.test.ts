@@ -1,11 +1,22 @@
 /** The estimate of a run: each test's typical requests through the documented limits, in run order. */
 import { describe, expect, it } from 'vitest';
-import { estimateRun, expected, finishSeconds, pollsPerFinish, remoteAssumptions, type EstimateAssumptions, type EstimatedTest } from './estimate.ts';
+import {
+  estimateRun,
+  expected,
+  finishSeconds,
+  pollsPerFinish,
+  remoteAssumptions,
+  type EstimateAssumptions,
+  type EstimatedTest,
+} from './estimate.ts';
 
 /** No start-up and no round trip, so the figures are the limits' alone. */
 const bare: EstimateAssumptions = { ...remoteAssumptions, startupSeconds: 0, roundTripSeconds: 0, fileSeconds: 0 };
 
-const test = (name: string, o: Partial<EstimatedTest['cost']> & { typical?: EstimatedTest['typical']; held?: number } = {}): EstimatedTest => ({
+const test = (
+  name: string,
+  o: Partial<EstimatedTest['cost']> & { typical?: EstimatedTest['typical']; held?: number } = {},
+): EstimatedTest => ({
   name,
   cost: { credits: o.credits ?? 0, starts: o.starts ?? 0, polls: o.polls ?? 0, uploads: o.uploads ?? 0 },
   held: o.held ?? 0,
@@ -31,10 +42,20 @@ describe('estimateRun', () => {
   });
 
   it('waits for an empty window before a test that sends its starts unpaced, and adds its own waits', () => {
-    const e = estimateRun([test('fill', { starts: 3 }), test('limit', { starts: 28, typical: { starts: 14, emptiesStartsWindow: true, waitsSeconds: 60 } })], 0, bare);
+    const e = estimateRun(
+      [
+        test('fill', { starts: 3 }),
+        test('limit', { starts: 28, typical: { starts: 14, emptiesStartsWindow: true, waitsSeconds: 60 } }),
+      ],
+      0,
+      bare,
+    );
     // The window empties 60 s (and the margin) after the last start; the Retry-After wait follows the 14 starts.
     expect(e.wallSeconds).toBe(120);
-    expect(estimateRun([test('limit', { starts: 28, typical: { starts: 14, emptiesStartsWindow: true } })], 0, bare).wallSeconds).toBe(0);
+    expect(
+      estimateRun([test('limit', { starts: 28, typical: { starts: 14, emptiesStartsWindow: true } })], 0, bare)
+        .wallSeconds,
+    ).toBe(0);
   });
 
   it('waits whole poll intervals for each try-on it waits for, and polls once more than the intervals', () => {
@@ -42,7 +63,9 @@ describe('estimateRun', () => {
     expect(finishSeconds(a)).toBe(5);
     expect(pollsPerFinish(a)).toBe(3);
     expect(finishSeconds({ ...a, generationSeconds: 0.2 })).toBe(2.5);
-    expect(estimateRun([test('a', { credits: 1, starts: 3, polls: 36, typical: { finishes: 2 } })], 1, a).wallSeconds).toBe(10);
+    expect(
+      estimateRun([test('a', { credits: 1, starts: 3, polls: 36, typical: { finishes: 2 } })], 1, a).wallSeconds,
+    ).toBe(10);
     expect(expected(test('a', { polls: 36, typical: { finishes: 2 } }), a).polls).toBe(6);
   });
 
@@ -65,7 +88,11 @@ describe('estimateRun', () => {
 
   it('counts the import of each file once, before its first test', () => {
     const inFile = (name: string, file: string): EstimatedTest => ({ ...test(name), file });
-    expect(estimateRun([inFile('a', 'x'), inFile('b', 'x'), inFile('c', 'y')], 0, { ...bare, fileSeconds: 2 }).steps.map((s) => s.at)).toEqual([2, 2, 4]);
+    expect(
+      estimateRun([inFile('a', 'x'), inFile('b', 'x'), inFile('c', 'y')], 0, { ...bare, fileSeconds: 2 }).steps.map(
+        (s) => s.at,
+      ),
+    ).toEqual([2, 2, 4]);
   });
 
   it('paces uploads at 30 a minute', () => {

@@ -61,7 +61,11 @@ export interface RunEstimate {
  * the credit budget. Each test's requests take the pacer's next free slot in their bucket's window;
  * its try-ons take the generation latency, seen at the poll interval; then the next test begins.
  */
-export function estimateRun(tests: readonly EstimatedTest[], budget: number, a: EstimateAssumptions = remoteAssumptions): RunEstimate {
+export function estimateRun(
+  tests: readonly EstimatedTest[],
+  budget: number,
+  a: EstimateAssumptions = remoteAssumptions,
+): RunEstimate {
   const sent: Record<Bucket, number[]> = { starts: [], polls: [], uploads: [] };
   let now = a.startupSeconds;
   let spent = 0;
@@ -73,7 +77,9 @@ export function estimateRun(tests: readonly EstimatedTest[], budget: number, a: 
     const window = sent[bucket];
     const limit = documentedLimits[bucket];
     const inWindow = window.filter((t) => t > at - a.windowSeconds - a.marginSeconds);
-    return inWindow.length < limit ? at : Math.max(at, (inWindow[inWindow.length - limit] ?? at) + a.windowSeconds + a.marginSeconds);
+    return inWindow.length < limit
+      ? at
+      : Math.max(at, (inWindow[inWindow.length - limit] ?? at) + a.windowSeconds + a.marginSeconds);
   };
   const take = (bucket: Bucket, paced = true): void => {
     if (paced) now = slot(bucket, now);
@@ -92,7 +98,8 @@ export function estimateRun(tests: readonly EstimatedTest[], budget: number, a: 
     steps.push({ name: test.name, at: Math.round(now * 10) / 10, credits: typical.credits });
     spent += typical.credits;
     for (let i = 0; i < typical.uploads; i++) take('uploads');
-    if (typical.emptiesStartsWindow) now = Math.max(now, (sent.starts.at(-1) ?? -Infinity) + a.windowSeconds + a.marginSeconds);
+    if (typical.emptiesStartsWindow)
+      now = Math.max(now, (sent.starts.at(-1) ?? -Infinity) + a.windowSeconds + a.marginSeconds);
     for (let i = 0; i < typical.starts; i++) take('starts', !typical.emptiesStartsWindow);
     // Each try-on waited for: polled at once, then each interval until generation has ended (api.ts `waitFinal`).
     now += typical.finishes * finishSeconds(a);

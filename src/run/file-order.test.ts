@@ -4,8 +4,15 @@ import { fileOrder, longestFirst } from './file-order.ts';
 import { CheapFirstSequencer } from './file-sequencer.ts';
 
 const specs = (names: readonly string[], maxWorkers: number): TestSpecification[] =>
-  names.map((name) => ({ moduleId: `/pkg/src/suite/${name}.suite.ts`, project: { config: { maxWorkers } } }) as unknown as TestSpecification);
-const names = (sorted: TestSpecification[]): string[] => sorted.map((s) => /([^/]+)\.suite\.ts$/.exec(s.moduleId)?.[1] ?? '');
+  names.map(
+    (name) =>
+      ({
+        moduleId: `/pkg/src/suite/${name}.suite.ts`,
+        project: { config: { maxWorkers } },
+      }) as unknown as TestSpecification,
+  );
+const names = (sorted: TestSpecification[]): string[] =>
+  sorted.map((s) => /([^/]+)\.suite\.ts$/.exec(s.moduleId)?.[1] ?? '');
 
 describe('CheapFirstSequencer', () => {
   const sequencer = new CheapFirstSequencer({} as Vitest);

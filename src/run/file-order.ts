@@ -44,4 +44,3 @@ export const longestFirst: readonly string[] = [
   'retrying-client',
   'auth',
 ];
-

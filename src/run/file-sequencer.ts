@@ -16,6 +16,10 @@ const parallel = (spec: TestSpecification): boolean => Number(spec.project.confi
 
 export class CheapFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return [...files].sort((a, b) => rank(parallel(a) ? longestFirst : fileOrder, a.moduleId) - rank(parallel(b) ? longestFirst : fileOrder, b.moduleId));
+    return [...files].sort(
+      (a, b) =>
+        rank(parallel(a) ? longestFirst : fileOrder, a.moduleId) -
+        rank(parallel(b) ? longestFirst : fileOrder, b.moduleId),
+    );
   }
 }

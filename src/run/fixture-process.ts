@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   });
   process.send({ origin: host.origin, ca: host.ca } satisfies FixtureAnswer);
   await files.catch((error: unknown) => {
-    process.stderr.write(`fixture-process: the fixtures could not be made: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `fixture-process: the fixtures could not be made: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

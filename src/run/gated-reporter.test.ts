@@ -5,7 +5,10 @@ import { reporterGate } from './gated-reporter.ts';
 describe('reporterGate', () => {
   it('passes nothing on until opened, then every hook its reporters have, to each', async () => {
     const heard: string[] = [];
-    const a: Reporter = { onTestRunStart: () => void heard.push('a start'), onTestModuleCollected: () => void heard.push('a collected') };
+    const a: Reporter = {
+      onTestRunStart: () => void heard.push('a start'),
+      onTestModuleCollected: () => void heard.push('a collected'),
+    };
     const b: Reporter = { onTestModuleCollected: () => void heard.push('b collected') };
     const gate = reporterGate([a, b]);
     await gate.reporter.onTestModuleCollected?.({} as never);

@@ -33,7 +33,10 @@ export function reporterGate(reporters: ReadonlyArray<Reporter>): ReporterGate {
   };
   const reporter = new Proxy({} as Reporter, {
     // Only the hooks one of the reporters has; never `then` (the object is no promise).
-    get: (_, name) => (typeof name === 'string' && name !== 'then' && reporters.some((r) => typeof method(r, name) === 'function') ? hook(name) : undefined),
+    get: (_, name) =>
+      typeof name === 'string' && name !== 'then' && reporters.some((r) => typeof method(r, name) === 'function')
+        ? hook(name)
+        : undefined,
     has: (_, name) => typeof name === 'string' && reporters.some((r) => name in r),
   });
   return {

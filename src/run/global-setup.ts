@@ -16,13 +16,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const fromEnv = configFromEnv(process.env);
   if (fromEnv) {
     // Files in parallel share a target's credits, limits and clock: only the embedded server's instances are apart.
-    if (parallel) throw new Error(`vitest project ${project.name} runs only against the embedded reference server; with TRYON_BASE_URL use project ${conformanceProjectName['any-target']}`);
+    if (parallel)
+      throw new Error(
+        `vitest project ${project.name} runs only against the embedded reference server; with TRYON_BASE_URL use project ${conformanceProjectName['any-target']}`,
+      );
     project.provide('suiteConfig', fromEnv);
     return async () => {};
   }
   // The embedded target has test control, so its budget is nominal.
   const base: Omit<SuiteConfig, 'baseUrl' | 'control'> = runOptionsFromEnv(process.env, 10_000);
-  const embedded = await startEmbeddedTarget(base, undefined, { instances: parallel ? Number(project.config.maxWorkers) : 1 });
+  const embedded = await startEmbeddedTarget(base, undefined, {
+    instances: parallel ? Number(project.config.maxWorkers) : 1,
+  });
   project.provide('suiteConfig', embedded.config);
   if (parallel) project.provide('embeddedInstances', [...embedded.instances]);
   return () => embedded.close();

@@ -11,7 +11,10 @@ import { dirname, resolve } from 'node:path';
 const relativeSpecifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bnew URL\(\s*)(['"])(\.\.?\/[^'"\n]+)\1/g;
 
 /** `entries` and every file under `within` they reach, each once, entries first; each file's text is read once. */
-export function reachableFiles(entries: readonly string[], within: string): Array<{ readonly file: string; readonly source: string }> {
+export function reachableFiles(
+  entries: readonly string[],
+  within: string,
+): Array<{ readonly file: string; readonly source: string }> {
   const seen = new Set<string>();
   const found: Array<{ file: string; source: string }> = [];
   const pending = entries.map((entry) => resolve(entry)).reverse();

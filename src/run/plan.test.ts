@@ -1,9 +1,21 @@
 /** The plan of a run, before anything is sent: what runs, what skips and why, credits and least wall time. */
 import { describe, expect, it } from 'vitest';
 import type { Capability, RequirementId } from '../contract/requirements.ts';
-import { formatCapabilityCosts, formatPlan, inRunOrder, makePlan, plannedCostOf, setupAllowanceSeconds, type PlannedTest } from './plan.ts';
+import {
+  formatCapabilityCosts,
+  formatPlan,
+  inRunOrder,
+  makePlan,
+  plannedCostOf,
+  setupAllowanceSeconds,
+  type PlannedTest,
+} from './plan.ts';
 
-const test = (name: string, requirements: RequirementId[], o: { needs?: Capability[]; credits?: number; starts?: number; polls?: number; uploads?: number } = {}): PlannedTest => ({
+const test = (
+  name: string,
+  requirements: RequirementId[],
+  o: { needs?: Capability[]; credits?: number; starts?: number; polls?: number; uploads?: number } = {},
+): PlannedTest => ({
   name,
   file: 'x.suite.ts',
   requirements,
@@ -12,13 +24,24 @@ const test = (name: string, requirements: RequirementId[], o: { needs?: Capabili
 });
 
 const offers = (missing: Partial<Record<Capability, string>> = {}) =>
-  new Map<Capability, true | string>((['test-control', 'second-account', 'revoked-key', 'fixture-host', 'scenarios', 'name-resolution'] as Capability[]).map((c) => [c, missing[c] ?? true]));
+  new Map<Capability, true | string>(
+    (
+      ['test-control', 'second-account', 'revoked-key', 'fixture-host', 'scenarios', 'name-resolution'] as Capability[]
+    ).map((c) => [c, missing[c] ?? true]),
+  );
 
 describe('makePlan', () => {
   it('skips a test whose capability is missing, with the reason the configuration gives', () => {
-    const plan = makePlan([test('a', ['AUTH-REVOKED-KEY-401'], { needs: ['revoked-key'] })], offers({ 'revoked-key': 'no revoked key was given' }), 8, false);
+    const plan = makePlan(
+      [test('a', ['AUTH-REVOKED-KEY-401'], { needs: ['revoked-key'] })],
+      offers({ 'revoked-key': 'no revoked key was given' }),
+      8,
+      false,
+    );
     expect(plan.tests[0]?.skip).toBe('needs revoked-key: no revoked key was given');
-    expect(plan.skipped).toEqual([{ id: 'AUTH-REVOKED-KEY-401', reason: 'needs revoked-key: no revoked key was given' }]);
+    expect(plan.skipped).toEqual([
+      { id: 'AUTH-REVOKED-KEY-401', reason: 'needs revoked-key: no revoked key was given' },
+    ]);
     expect(plan.exercised).toEqual([]);
   });
 
@@ -33,7 +56,11 @@ describe('makePlan', () => {
       8,
       false,
     );
-    expect(plan.tests.map((t) => t.skip ?? 'run')).toEqual(['run', 'needs up to 6 credits; the budget of 8 goes to higher-value tests first (a budget of 14 would run it)', 'run']);
+    expect(plan.tests.map((t) => t.skip ?? 'run')).toEqual([
+      'run',
+      'needs up to 6 credits; the budget of 8 goes to higher-value tests first (a budget of 14 would run it)',
+      'run',
+    ]);
     expect(plan.allotment.granted.map((g) => g.name)).toEqual(['c', 'a']);
     expect(plan.credits).toBe(8);
     expect([...plan.exercised].sort()).toEqual(['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'SYNC-200-ON-SUCCESS']);
@@ -42,7 +69,11 @@ describe('makePlan', () => {
 
   it('says what each missing capability costs: tests skipped, and requirements only they exercise', () => {
     const plan = makePlan(
-      [test('literal', ['ERR-INVALID-IMAGE-URL']), test('names', ['ERR-INVALID-IMAGE-URL'], { needs: ['name-resolution'] }), test('revoked', ['AUTH-REVOKED-KEY-401'], { needs: ['revoked-key'] })],
+      [
+        test('literal', ['ERR-INVALID-IMAGE-URL']),
+        test('names', ['ERR-INVALID-IMAGE-URL'], { needs: ['name-resolution'] }),
+        test('revoked', ['AUTH-REVOKED-KEY-401'], { needs: ['revoked-key'] }),
+      ],
       offers({ 'name-resolution': 'no test control', 'revoked-key': 'none given' }),
       8,
       false,
@@ -56,12 +87,28 @@ describe('makePlan', () => {
   });
 
   it('bounds the wall time by the allowances of the tests that run, plus the set-up', () => {
-    const plan = makePlan([{ ...test('a', []), allowanceMs: 180_000 }, { ...test('b', [], { needs: ['test-control'] }), allowanceMs: 600_000 }], offers({ 'test-control': 'none' }), 8, false);
+    const plan = makePlan(
+      [
+        { ...test('a', []), allowanceMs: 180_000 },
+        { ...test('b', [], { needs: ['test-control'] }), allowanceMs: 600_000 },
+      ],
+      offers({ 'test-control': 'none' }),
+      8,
+      false,
+    );
     expect(plan.wallBoundSeconds).toBe(setupAllowanceSeconds + 180);
   });
 
   it('counts a requirement as exercised when any test that runs covers it, and skipped only when none does', () => {
-    const plan = makePlan([test('a', ['ERR-NOT-FOUND'], { needs: ['test-control'] }), test('b', ['ERR-NOT-FOUND', 'ROUTING-UNKNOWN-PATH-404'])], offers({ 'test-control': 'none' }), 8, false);
+    const plan = makePlan(
+      [
+        test('a', ['ERR-NOT-FOUND'], { needs: ['test-control'] }),
+        test('b', ['ERR-NOT-FOUND', 'ROUTING-UNKNOWN-PATH-404']),
+      ],
+      offers({ 'test-control': 'none' }),
+      8,
+      false,
+    );
     expect([...plan.exercised].sort()).toEqual(['ERR-NOT-FOUND', 'ROUTING-UNKNOWN-PATH-404']);
     expect(plan.skipped).toEqual([]);
   });
@@ -79,7 +126,15 @@ describe('makePlan', () => {
   });
 
   it('does not count the requests of skipped tests', () => {
-    const plan = makePlan([test('a', ['AUTH-ONE-ACTIVE-KEY'], { starts: 40, needs: ['test-control'] }), test('b', ['ERR-NOT-FOUND'], { polls: 2 })], offers({ 'test-control': 'none' }), 8, false);
+    const plan = makePlan(
+      [
+        test('a', ['AUTH-ONE-ACTIVE-KEY'], { starts: 40, needs: ['test-control'] }),
+        test('b', ['ERR-NOT-FOUND'], { polls: 2 }),
+      ],
+      offers({ 'test-control': 'none' }),
+      8,
+      false,
+    );
     expect(plan.requests).toEqual({ starts: 0, polls: 2, uploads: 0 });
   });
 
@@ -100,7 +155,11 @@ describe('makePlan', () => {
 });
 
 describe('the estimate', () => {
-  const k = (name: string, file: string, o: { credits?: number; starts?: number; typical?: PlannedTest['typical']; value?: PlannedTest['value'] } = {}): PlannedTest => ({
+  const k = (
+    name: string,
+    file: string,
+    o: { credits?: number; starts?: number; typical?: PlannedTest['typical']; value?: PlannedTest['value'] } = {},
+  ): PlannedTest => ({
     ...test(name, [], { credits: o.credits ?? 0, starts: o.starts ?? 0 }),
     file,
     ...(o.typical && { typical: o.typical }),
@@ -108,14 +167,31 @@ describe('the estimate', () => {
   });
 
   it('plays the tests in the order their files run, whatever order they were collected in', () => {
-    expect(inRunOrder([k('s', 'src/suite/sync.suite.ts'), k('a', 'src/suite/auth.suite.ts'), k('x', 'src/suite/unknown.suite.ts'), k('a2', 'src/suite/auth.suite.ts')]).map((t) => t.name)).toEqual(['a', 'a2', 's', 'x']);
+    expect(
+      inRunOrder([
+        k('s', 'src/suite/sync.suite.ts'),
+        k('a', 'src/suite/auth.suite.ts'),
+        k('x', 'src/suite/unknown.suite.ts'),
+        k('a2', 'src/suite/auth.suite.ts'),
+      ]).map((t) => t.name),
+    ).toEqual(['a', 'a2', 's', 'x']);
   });
 
   it('prints one line with the expected credits and wall time next to the bounds', () => {
-    const plan = makePlan([k('a', 'src/suite/body-rules.suite.ts', { starts: 24, typical: { starts: 13 } }), k('b', 'src/suite/sync.suite.ts', { credits: 2, starts: 1, typical: { credits: 1 }, value: 'happy-path' })], offers(), 8, false);
+    const plan = makePlan(
+      [
+        k('a', 'src/suite/body-rules.suite.ts', { starts: 24, typical: { starts: 13 } }),
+        k('b', 'src/suite/sync.suite.ts', { credits: 2, starts: 1, typical: { credits: 1 }, value: 'happy-path' }),
+      ],
+      offers(),
+      8,
+      false,
+    );
     expect(plan.estimate.credits).toBe(1);
     expect(plan.estimate.wallSeconds).toBe(66);
-    expect(formatPlan(plan)).toMatch(/\n {2}Estimate: 1 credit, 1 min 6 s \(expected, not a bound; each test's typical requests through the documented limits/);
+    expect(formatPlan(plan)).toMatch(
+      /\n {2}Estimate: 1 credit, 1 min 6 s \(expected, not a bound; each test's typical requests through the documented limits/,
+    );
   });
 
   it('assumes the generation time it is given, and says so', () => {
@@ -129,16 +205,31 @@ describe('the estimate', () => {
   });
 
   it('bounds the credits by the budget or by what the tests that can run declare, if less', () => {
-    const tests = [k('a', 'src/suite/credits.suite.ts', { credits: 3 }), { ...k('b', 'src/suite/credits.suite.ts', { credits: 5 }), needs: ['scenarios' as const] }];
+    const tests = [
+      k('a', 'src/suite/credits.suite.ts', { credits: 3 }),
+      { ...k('b', 'src/suite/credits.suite.ts', { credits: 5 }), needs: ['scenarios' as const] },
+    ];
     expect(plannedCostOf(makePlan(tests, offers(), 8, false)).bound.credits).toBe(8);
     expect(plannedCostOf(makePlan(tests, offers({ scenarios: 'no' }), 8, false)).bound.credits).toBe(3);
-    expect(plannedCostOf(makePlan(tests, offers(), 2, false)).bound).toEqual({ credits: 2, wallSeconds: setupAllowanceSeconds });
+    expect(plannedCostOf(makePlan(tests, offers(), 2, false)).bound).toEqual({
+      credits: 2,
+      wallSeconds: setupAllowanceSeconds,
+    });
   });
 
   it('with test control, goes by an earlier run of the same tests, and says when there is none', () => {
     const tests = [k('a', 'src/suite/auth.suite.ts')];
-    const earlier = { source: 'reports/latest/report.json', embedded: true, profile: 'full', durationMs: 21_400, tests: [{ name: 'a', state: 'passed', durationMs: 900 }] };
-    expect(makePlan(tests, offers(), 10_000, true, { earlier }).estimate).toMatchObject({ wallSeconds: 21, basis: expect.stringContaining('the earlier run in reports/latest/report.json took 21 s') });
+    const earlier = {
+      source: 'reports/latest/report.json',
+      embedded: true,
+      profile: 'full',
+      durationMs: 21_400,
+      tests: [{ name: 'a', state: 'passed', durationMs: 900 }],
+    };
+    expect(makePlan(tests, offers(), 10_000, true, { earlier }).estimate).toMatchObject({
+      wallSeconds: 21,
+      basis: expect.stringContaining('the earlier run in reports/latest/report.json took 21 s'),
+    });
     expect(makePlan(tests, offers(), 10_000, true).estimate.basis).toMatch(/no earlier run of these tests to go by/);
   });
 });

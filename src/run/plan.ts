@@ -71,20 +71,31 @@ export interface EstimateInputs {
 export const setupAllowanceSeconds = 120;
 
 /** Computes the plan of `tests` against what the configuration offers and the credit budget. */
-export function makePlan(tests: readonly PlannedTest[], offers: Offers, creditBudget: number, limitsRaised: boolean, inputs: EstimateInputs = {}): Plan {
+export function makePlan(
+  tests: readonly PlannedTest[],
+  offers: Offers,
+  creditBudget: number,
+  limitsRaised: boolean,
+  inputs: EstimateInputs = {},
+): Plan {
   const capable = tests.map((test) => {
     const missing = test.needs.find((need) => offers.get(need) !== true);
     return missing ? { ...test, skip: `needs ${missing}: ${String(offers.get(missing))}` } : test;
   });
   const allotment = allotCredits(
-    capable.filter((t) => !('skip' in t)).map((t) => ({ name: t.name, credits: t.cost.credits, value: t.value ?? 'rest' })),
+    capable
+      .filter((t) => !('skip' in t))
+      .map((t) => ({ name: t.name, credits: t.cost.credits, value: t.value ?? 'rest' })),
     creditBudget,
   );
   const refused = new Map(allotment.refused.map((r) => [r.name, r]));
   const planned = capable.map((test): PlannedTest & { readonly skip?: string } => {
     const r = refused.get(test.name);
     if ('skip' in test || !r) return test;
-    return { ...test, skip: `needs up to ${r.credits} credits; the budget of ${creditBudget} goes to higher-value tests first (a budget of ${r.budgetThatRunsIt} would run it)` };
+    return {
+      ...test,
+      skip: `needs up to ${r.credits} credits; the budget of ${creditBudget} goes to higher-value tests first (a budget of ${r.budgetThatRunsIt} would run it)`,
+    };
   });
   const credits = allotment.total;
   const run = planned.filter((t) => !('skip' in t));
@@ -107,7 +118,9 @@ export function makePlan(tests: readonly PlannedTest[], offers: Offers, creditBu
   };
   const leastWallSeconds = limitsRaised
     ? 0
-    : Math.max(...rateBuckets.map((b) => Math.max(0, Math.ceil(requests[b] / documentedLimits[b]) - 1) * rateWindowSeconds));
+    : Math.max(
+        ...rateBuckets.map((b) => Math.max(0, Math.ceil(requests[b] / documentedLimits[b]) - 1) * rateWindowSeconds),
+      );
   return {
     tests: planned,
     exercised: [...exercised],
@@ -121,7 +134,13 @@ export function makePlan(tests: readonly PlannedTest[], offers: Offers, creditBu
     allotment,
     creditBudget,
     // Tests the budget did not grant run when enough is left at their turn: the estimate plays them too.
-    estimate: estimateOf(planned.filter((t) => !('skip' in t) || refused.has(t.name)), allotment, creditBudget, limitsRaised, inputs),
+    estimate: estimateOf(
+      planned.filter((t) => !('skip' in t) || refused.has(t.name)),
+      allotment,
+      creditBudget,
+      limitsRaised,
+      inputs,
+    ),
   };
 }
 
@@ -131,14 +150,32 @@ export function inRunOrder<T extends { readonly file: string }>(tests: readonly 
     const index = fileOrder.indexOf(/([^/]+)\.suite\.[jt]s$/.exec(file)?.[1] ?? '');
     return index === -1 ? fileOrder.length : index;
   };
-  return tests.map((t, i) => ({ t, i })).sort((a, b) => rank(a.t.file) - rank(b.t.file) || a.i - b.i).map((x) => x.t);
+  return tests
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => rank(a.t.file) - rank(b.t.file) || a.i - b.i)
+    .map((x) => x.t);
 }
 
-function estimateOf(candidates: readonly PlannedTest[], allotment: Allotment, budget: number, limitsRaised: boolean, inputs: EstimateInputs): PlanEstimate {
+function estimateOf(
+  candidates: readonly PlannedTest[],
+  allotment: Allotment,
+  budget: number,
+  limitsRaised: boolean,
+  inputs: EstimateInputs,
+): PlanEstimate {
   const holds = new Map(allotment.granted.map((g) => [g.name, g.credits]));
-  const a: EstimateAssumptions = { ...remoteAssumptions, ...(inputs.generationSeconds !== undefined && { generationSeconds: inputs.generationSeconds }) };
+  const a: EstimateAssumptions = {
+    ...remoteAssumptions,
+    ...(inputs.generationSeconds !== undefined && { generationSeconds: inputs.generationSeconds }),
+  };
   const played = estimateRun(
-    inRunOrder(candidates).map((t) => ({ name: t.name, file: t.file, cost: t.cost, held: holds.get(t.name) ?? 0, ...(t.typical && { typical: t.typical }) })),
+    inRunOrder(candidates).map((t) => ({
+      name: t.name,
+      file: t.file,
+      cost: t.cost,
+      held: holds.get(t.name) ?? 0,
+      ...(t.typical && { typical: t.typical }),
+    })),
     budget,
     a,
   );
@@ -149,11 +186,18 @@ function estimateOf(candidates: readonly PlannedTest[], allotment: Allotment, bu
       basis: `each test's typical requests through the documented limits, in run order; generation taking ${a.generationSeconds} s (${inputs.generationSeconds === undefined ? 'the spec gives no typical figure, only that most results come within 30 s; --generation-seconds sets it' : 'as --generation-seconds says'}), polls every ${a.pollIntervalSeconds} s, ${a.roundTripSeconds * 1000} ms a request, ${a.fileSeconds} s to load a file; the budget left at each test's turn decides whether it runs${played.runOnLeftovers.length > 0 ? ` (${played.runOnLeftovers.length} not granted up front expected to run on what is left)` : ''}`,
     };
   }
-  const earlier = inputs.earlier && estimateFromEarlier(inputs.earlier, played.steps.map((t) => t.name));
+  const earlier =
+    inputs.earlier &&
+    estimateFromEarlier(
+      inputs.earlier,
+      played.steps.map((t) => t.name),
+    );
   return {
     credits: played.credits,
     wallSeconds: earlier?.wallSeconds ?? Math.round(played.wallSeconds),
-    basis: earlier?.basis ?? 'with test control the limits are raised and the machine decides the wall time; no earlier run of these tests to go by, so only the start-up and the typical requests are counted (a low guess)',
+    basis:
+      earlier?.basis ??
+      'with test control the limits are raised and the machine decides the wall time; no earlier run of these tests to go by, so only the start-up and the typical requests are counted (a low guess)',
   };
 }
 
@@ -202,7 +246,9 @@ export function formatCapabilityCosts(plan: Plan): string[] {
   const lines = ['What each missing capability costs:'];
   for (const [need, tests] of byNeed) {
     const lost = [...new Set(tests.flatMap((t) => t.requirements))].filter((id) => !exercised.has(id));
-    lines.push(`  ${need}: ${tests.length} test${tests.length === 1 ? '' : 's'} skipped; ${lost.length === 0 ? 'no requirement lost, but fewer ways to check some' : `requirements not exercised without it: ${lost.join(', ')}`}`);
+    lines.push(
+      `  ${need}: ${tests.length} test${tests.length === 1 ? '' : 's'} skipped; ${lost.length === 0 ? 'no requirement lost, but fewer ways to check some' : `requirements not exercised without it: ${lost.join(', ')}`}`,
+    );
   }
   return [...lines, ''];
 }
@@ -213,12 +259,17 @@ function formatBudget(plan: Plan): string[] {
   const lines = [`Credit budget, in the order of value (${plan.credits} of ${plan.creditBudget} granted up front):`];
   for (const value of valueRanks) {
     const mine = granted.filter((g) => g.value === value);
-    if (mine.length > 0) lines.push(`  ${valueTitles[value]}: ${mine.map((g) => `${g.name} (${g.credits})`).join('; ')}`);
+    if (mine.length > 0)
+      lines.push(`  ${valueTitles[value]}: ${mine.map((g) => `${g.name} (${g.credits})`).join('; ')}`);
   }
   if (granted.length === 0) lines.push('  (no test that spends credits is granted any)');
   if (refused.length > 0) {
-    lines.push('', 'A larger budget would add (each runs at the budget shown; a test not granted credits still runs if enough is left at its turn):');
-    for (const r of refused) lines.push(`  ${r.budgetThatRunsIt} credits: ${r.name} (${r.credits}, ${valueTitles[r.value]})`);
+    lines.push(
+      '',
+      'A larger budget would add (each runs at the budget shown; a test not granted credits still runs if enough is left at its turn):',
+    );
+    for (const r of refused)
+      lines.push(`  ${r.budgetThatRunsIt} credits: ${r.name} (${r.credits}, ${valueTitles[r.value]})`);
   }
   return lines;
 }
@@ -229,7 +280,9 @@ function formatBudget(plan: Plan): string[] {
  * granted credits up front may still run on what is left at their turn, never past the budget.
  */
 export function plannedCostOf(plan: Plan): PlannedCost {
-  const declared = plan.tests.filter((t) => !/^needs [a-z-]+:/.test(t.skip ?? '')).reduce((n, t) => n + t.cost.credits, 0);
+  const declared = plan.tests
+    .filter((t) => !/^needs [a-z-]+:/.test(t.skip ?? ''))
+    .reduce((n, t) => n + t.cost.credits, 0);
   return {
     estimate: { credits: plan.estimate.credits, wallSeconds: plan.estimate.wallSeconds },
     bound: { credits: Math.min(plan.creditBudget, declared), wallSeconds: plan.wallBoundSeconds },

@@ -16,12 +16,22 @@ const compiled = import.meta.url.endsWith('.js');
 const config = compiled ? `${packageRoot}dist/run/vitest.package.config.js` : `${packageRoot}vitest.config.ts`;
 
 /** The vitest options that locate the `conformance` project (any target, files in sequence). */
-export const suiteProject = Object.freeze({ root: packageRoot, config, project: [conformanceProjectName['any-target']] });
+export const suiteProject = Object.freeze({
+  root: packageRoot,
+  config,
+  project: [conformanceProjectName['any-target']],
+});
 
 /**
  * The vitest options of a run in `mode`: `embedded` is the embedded server's project, files in parallel
  * (src/run/vitest-project.ts).
  */
-export function suiteProjectOf(mode: ConformanceMode): { readonly root: string; readonly config: string; readonly project: readonly string[] } {
-  return mode === 'embedded' ? Object.freeze({ root: packageRoot, config, project: [conformanceProjectName.embedded] }) : suiteProject;
+export function suiteProjectOf(mode: ConformanceMode): {
+  readonly root: string;
+  readonly config: string;
+  readonly project: readonly string[];
+} {
+  return mode === 'embedded'
+    ? Object.freeze({ root: packageRoot, config, project: [conformanceProjectName.embedded] })
+    : suiteProject;
 }

@@ -20,7 +20,15 @@ describe('conformanceProject', () => {
   });
 
   it('runs files one after another for any target, and in parallel only against the embedded server', () => {
-    expect(conformanceProject('src').test).toMatchObject({ name: 'conformance', fileParallelism: false, maxWorkers: 1 });
-    expect(conformanceProject('src', 'embedded').test).toMatchObject({ name: 'conformance-embedded', fileParallelism: true, maxWorkers: embeddedWorkers });
+    expect(conformanceProject('src').test).toMatchObject({
+      name: 'conformance',
+      fileParallelism: false,
+      maxWorkers: 1,
+    });
+    expect(conformanceProject('src', 'embedded').test).toMatchObject({
+      name: 'conformance-embedded',
+      fileParallelism: true,
+      maxWorkers: embeddedWorkers,
+    });
   });
 });

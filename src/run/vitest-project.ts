@@ -15,14 +15,20 @@ export const embeddedWorkers = 3;
 export type ConformanceMode = 'any-target' | 'embedded';
 
 /** The project name of each mode. */
-export const conformanceProjectName: Readonly<Record<ConformanceMode, string>> = { 'any-target': 'conformance', embedded: 'conformance-embedded' };
+export const conformanceProjectName: Readonly<Record<ConformanceMode, string>> = {
+  'any-target': 'conformance',
+  embedded: 'conformance-embedded',
+};
 
 /**
  * `layout` says where the suite files are, relative to the package root: `src` for the `.ts`
  * sources, `dist` for the compiled `.js`. The exclude list is explicit because vitest's default
  * one leaves out every file under node_modules, which is where an installed package's suite is.
  */
-export function conformanceProject(layout: 'src' | 'dist', mode: ConformanceMode = 'any-target'): TestProjectInlineConfiguration {
+export function conformanceProject(
+  layout: 'src' | 'dist',
+  mode: ConformanceMode = 'any-target',
+): TestProjectInlineConfiguration {
   const ext = layout === 'src' ? 'ts' : 'js';
   const workers = mode === 'embedded' ? embeddedWorkers : 1;
   return {

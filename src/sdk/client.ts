@@ -94,7 +94,13 @@ export class TryOnClient {
     const { baseUrl, apiKey } = this.#o;
     const own = `/tryons/${encodeURIComponent(id)}`;
     const path = pollUrl !== undefined ? pollPathOf(baseUrl, pollUrl, apiKey, 200, 'pollUrl') : own;
-    const { json } = await send(this.#o, { method: 'GET', path, timeoutMs: this.#o.requestTimeoutMs, signal: options.signal, ok: [200] });
+    const { json } = await send(this.#o, {
+      method: 'GET',
+      path,
+      timeoutMs: this.#o.requestTimeoutMs,
+      signal: options.signal,
+      ok: [200],
+    });
     return shaped(json, isTryOn, 'GET /tryons/{id}');
   }
 
@@ -136,8 +142,18 @@ export class TryOnClient {
 
   /** GET /account: the credits left on the account. */
   async getAccount(options: CallOptions = {}): Promise<Account> {
-    const { json } = await send(this.#o, { method: 'GET', path: '/account', timeoutMs: this.#o.requestTimeoutMs, signal: options.signal, ok: [200] });
-    return shaped(json, (v): v is Account => typeof (v as { credits?: unknown } | undefined)?.credits === 'number', 'GET /account');
+    const { json } = await send(this.#o, {
+      method: 'GET',
+      path: '/account',
+      timeoutMs: this.#o.requestTimeoutMs,
+      signal: options.signal,
+      ok: [200],
+    });
+    return shaped(
+      json,
+      (v): v is Account => typeof (v as { credits?: unknown } | undefined)?.credits === 'number',
+      'GET /account',
+    );
   }
 }
 
@@ -149,11 +165,15 @@ function formOf(file: UploadFile): FormData {
 }
 
 function shaped<T>(json: unknown, is: (v: unknown) => v is T, what: string): T {
-  if (!is(json)) throw new TryOnBadResponseError(200, `${what}: the answer does not have the shape openapi.yaml documents`);
+  if (!is(json))
+    throw new TryOnBadResponseError(200, `${what}: the answer does not have the shape openapi.yaml documents`);
   return json;
 }
 
-const hasString = (v: unknown, field: string): boolean => typeof (v as Record<string, unknown> | undefined)?.[field] === 'string';
-const isStarted = (v: unknown): v is TryOnStarted => hasString(v, 'id') && hasString(v, 'pollUrl') && (v as TryOn).status === 'pending';
-const isTryOn = (v: unknown): v is TryOn => hasString(v, 'id') && ['pending', 'success', 'failed'].includes((v as TryOn).status);
+const hasString = (v: unknown, field: string): boolean =>
+  typeof (v as Record<string, unknown> | undefined)?.[field] === 'string';
+const isStarted = (v: unknown): v is TryOnStarted =>
+  hasString(v, 'id') && hasString(v, 'pollUrl') && (v as TryOn).status === 'pending';
+const isTryOn = (v: unknown): v is TryOn =>
+  hasString(v, 'id') && ['pending', 'success', 'failed'].includes((v as TryOn).status);
 const isFinished = (v: unknown): v is TryOnFinished => isTryOn(v) && v.status !== 'pending';

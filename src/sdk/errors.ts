@@ -6,7 +6,13 @@
 import type { components } from '../contract/api-types.gen.ts';
 
 export type ApiErrorCode = components['schemas']['ErrorCode'];
-export type ClientErrorCode = 'CLIENT_IN_BROWSER' | 'CLIENT_NETWORK' | 'CLIENT_TIMEOUT' | 'CLIENT_ABORTED' | 'CLIENT_GAVE_UP' | 'CLIENT_BAD_RESPONSE';
+export type ClientErrorCode =
+  | 'CLIENT_IN_BROWSER'
+  | 'CLIENT_NETWORK'
+  | 'CLIENT_TIMEOUT'
+  | 'CLIENT_ABORTED'
+  | 'CLIENT_GAVE_UP'
+  | 'CLIENT_BAD_RESPONSE';
 
 /** The base of every error the client throws. */
 export abstract class TryOnError extends Error {
@@ -34,7 +40,9 @@ export class TryOnInBrowserError extends TryOnError {
   override readonly name = 'TryOnInBrowserError';
   readonly code = 'CLIENT_IN_BROWSER';
   constructor() {
-    super('tryon-conformance/client runs on a server only: the API key must never reach a browser (spec, Authentication 5)');
+    super(
+      'tryon-conformance/client runs on a server only: the API key must never reach a browser (spec, Authentication 5)',
+    );
   }
 }
 
@@ -68,7 +76,9 @@ export class TryOnGaveUpError extends TryOnError {
     readonly tryOnId: string,
     readonly waitedMs: number,
   ) {
-    super(`try-on ${tryOnId} was still pending after ${Math.round(waitedMs / 1000)} s of polling; it keeps running, read it later with getTryOn`);
+    super(
+      `try-on ${tryOnId} was still pending after ${Math.round(waitedMs / 1000)} s of polling; it keeps running, read it later with getTryOn`,
+    );
   }
 }
 

@@ -5,7 +5,18 @@
  * const result = await client.tryOn({ personImageUrl, garmentImageUrl, consent: true });
  * if (result.status === 'success') show(result.resultUrl);
  */
-export { TryOnClient, type Account, type CallOptions, type StartOptions, type TryOn, type TryOnFinished, type TryOnInput, type TryOnStarted, type UploadedImage, type UploadFile } from './client.ts';
+export {
+  TryOnClient,
+  type Account,
+  type CallOptions,
+  type StartOptions,
+  type TryOn,
+  type TryOnFinished,
+  type TryOnInput,
+  type TryOnStarted,
+  type UploadedImage,
+  type UploadFile,
+} from './client.ts';
 export {
   TryOnAbortedError,
   TryOnApiError,

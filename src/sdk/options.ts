@@ -47,7 +47,9 @@ export interface TryOnClientOptions {
   readonly userAgent?: string;
 }
 
-export type ResolvedOptions = Readonly<Required<Omit<TryOnClientOptions, 'dispatcher'>>> & { readonly dispatcher?: Dispatcher };
+export type ResolvedOptions = Readonly<Required<Omit<TryOnClientOptions, 'dispatcher'>>> & {
+  readonly dispatcher?: Dispatcher;
+};
 
 export const systemClock: ClientClock = Object.freeze({
   now: () => Date.now(),
@@ -61,7 +63,8 @@ const maxTimerMs = 2 ** 31 - 1;
 /** Fills defaults and checks ranges; a value out of range is a RangeError at construction, not a surprise later. */
 export function resolveOptions(o: TryOnClientOptions): ResolvedOptions {
   const base = new URL(o.baseUrl);
-  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new RangeError(`baseUrl must be an http(s) URL, got ${o.baseUrl}`);
+  if (base.protocol !== 'https:' && base.protocol !== 'http:')
+    throw new RangeError(`baseUrl must be an http(s) URL, got ${o.baseUrl}`);
   if (base.username !== '' || base.password !== '' || base.search !== '' || base.hash !== '') {
     throw new RangeError('baseUrl must have no credentials, query or fragment (the key goes in a header)');
   }
@@ -85,9 +88,15 @@ export function resolveOptions(o: TryOnClientOptions): ResolvedOptions {
     // A timer takes at most 2^31-1 ms; a longer one would fire at once.
     if (!Number.isInteger(ms) || ms < 1 || ms > maxTimerMs) throw new RangeError(`${name} must be 1 to ${maxTimerMs}`);
   }
-  if (resolved.syncTimeoutMs < minSyncTimeoutMs) throw new RangeError(`syncTimeoutMs must be at least ${minSyncTimeoutMs} (spec: "Client timeout should be at least 70 seconds")`);
-  if (resolved.pollIntervalMs < 2_000 || resolved.pollIntervalMs > 3_000) throw new RangeError('pollIntervalMs must be from 2000 to 3000 (spec: "poll every 2-3 seconds")');
-  if (resolved.giveUpAfterMs < 60_000 || resolved.giveUpAfterMs > 15 * 60_000) throw new RangeError('giveUpAfterMs must be from 1 to 15 minutes (spec: "give up after a few minutes")');
-  if (!Number.isInteger(resolved.maxRetries) || resolved.maxRetries < 0 || resolved.maxRetries > 5) throw new RangeError('maxRetries must be an integer from 0 to 5 (spec: "stop after a few attempts")');
+  if (resolved.syncTimeoutMs < minSyncTimeoutMs)
+    throw new RangeError(
+      `syncTimeoutMs must be at least ${minSyncTimeoutMs} (spec: "Client timeout should be at least 70 seconds")`,
+    );
+  if (resolved.pollIntervalMs < 2_000 || resolved.pollIntervalMs > 3_000)
+    throw new RangeError('pollIntervalMs must be from 2000 to 3000 (spec: "poll every 2-3 seconds")');
+  if (resolved.giveUpAfterMs < 60_000 || resolved.giveUpAfterMs > 15 * 60_000)
+    throw new RangeError('giveUpAfterMs must be from 1 to 15 minutes (spec: "give up after a few minutes")');
+  if (!Number.isInteger(resolved.maxRetries) || resolved.maxRetries < 0 || resolved.maxRetries > 5)
+    throw new RangeError('maxRetries must be an integer from 0 to 5 (spec: "stop after a few attempts")');
   return Object.freeze(resolved);
 }

@@ -5,7 +5,13 @@
  * 422 (any other answer) is never sent again, nor is a redirect followed or an answer over the body
  * bound. After the last retry the error is thrown, typed.
  */
-import { TryOnAbortedError, TryOnApiError, TryOnBadResponseError, TryOnNetworkError, type ApiErrorCode } from './errors.ts';
+import {
+  TryOnAbortedError,
+  TryOnApiError,
+  TryOnBadResponseError,
+  TryOnNetworkError,
+  type ApiErrorCode,
+} from './errors.ts';
 import type { ResolvedOptions } from './options.ts';
 import { urlOnBase } from './on-base.ts';
 import { redactValue } from './redact.ts';
@@ -35,7 +41,12 @@ export async function send(o: ResolvedOptions, call: Call): Promise<Success> {
   const attempt: Attempt = {
     method: call.method,
     url: urlOnBase(o.baseUrl, call.path),
-    headers: { authorization: `Bearer ${o.apiKey}`, accept: 'application/json', 'user-agent': o.userAgent, ...call.headers },
+    headers: {
+      authorization: `Bearer ${o.apiKey}`,
+      accept: 'application/json',
+      'user-agent': o.userAgent,
+      ...call.headers,
+    },
     ...(call.body !== undefined && { body: call.body }),
     timeoutMs: call.timeoutMs,
     signal: call.signal,
@@ -47,7 +58,13 @@ export async function send(o: ResolvedOptions, call: Call): Promise<Success> {
       answer = await sendOnce(attempt);
     } catch (error) {
       if (!(error instanceof TransportFailure)) throw error;
-      if (retry >= o.maxRetries) throw new TryOnNetworkError(error.timeout ? 'CLIENT_TIMEOUT' : 'CLIENT_NETWORK', error.message, retry + 1, error.cause);
+      if (retry >= o.maxRetries)
+        throw new TryOnNetworkError(
+          error.timeout ? 'CLIENT_TIMEOUT' : 'CLIENT_NETWORK',
+          error.message,
+          retry + 1,
+          error.cause,
+        );
       await pause(o, waitBeforeRetry(retry, undefined), call.signal);
       continue;
     }
@@ -78,7 +95,8 @@ function apiError(answer: Answer, attempts: number, apiKey: string): TryOnApiErr
     return new TryOnBadResponseError(answer.status, message, location);
   }
   const body = answer.json as { error?: unknown; code?: unknown } | undefined;
-  if (typeof body?.code !== 'string') return new TryOnBadResponseError(answer.status, `HTTP ${answer.status} without the error envelope {error, code}`);
+  if (typeof body?.code !== 'string')
+    return new TryOnBadResponseError(answer.status, `HTTP ${answer.status} without the error envelope {error, code}`);
   // The server's words land in logs: no key in them, no control characters, a bounded length.
   const message = typeof body.error === 'string' ? redactValue(body.error, apiKey) : '';
   const code = redactValue(body.code, apiKey) as ApiErrorCode;

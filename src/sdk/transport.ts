@@ -43,7 +43,12 @@ export class TransportFailure extends Error {
  */
 const noRedirects = { maxRedirections: 0 };
 
-const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const timeoutCodes = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 /** Sends one request and reads its whole answer, all within `a.timeoutMs`. */
 export async function sendOnce(a: Attempt): Promise<Answer> {

@@ -10,7 +10,10 @@ export type ErrorCode = components['schemas']['ErrorCode'];
 export const apiErrors = {
   MISSING_IDEMPOTENCY_KEY: { status: 400, message: "Idempotency-Key must be 8-128 letters, digits, '_' or '-'." },
   INVALID_IMAGE_URL: { status: 400, message: 'The image URL must be public HTTPS on the default port.' },
-  IMAGE_DOWNLOAD_FAILED: { status: 400, message: 'The image URL did not give the image with HTTP 200 within 12 seconds.' },
+  IMAGE_DOWNLOAD_FAILED: {
+    status: 400,
+    message: 'The image URL did not give the image with HTTP 200 within 12 seconds.',
+  },
   UNSUPPORTED_IMAGE: { status: 400, message: 'Only JPEG and PNG images are accepted.' },
   INVALID_IMAGE_ID: { status: 400, message: 'The image id is unknown, older than 24 hours, or not this account’s.' },
   INVALID_API_KEY: { status: 401, message: 'Missing, malformed or revoked API key.' },

@@ -66,7 +66,8 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     engine: createCompositeEngine({ latencyMs: 0, cachedResults: 8 }),
     concurrency: settings.generationConcurrency,
     resultTtlMs: settings.resultTtlMs,
-    latencyFor: (scenario) => (scenario === 'slow-generation' ? settings.slowGenerationMs : settings.generationLatencyMs),
+    latencyFor: (scenario) =>
+      scenario === 'slow-generation' ? settings.slowGenerationMs : settings.generationLatencyMs,
     onFinished: (id) => waiters.notify(id),
     onError: (error, id) => app.log.error({ err: error, tryOnId: id }, 'generation failed unexpectedly'),
   });

@@ -173,6 +173,10 @@ export function withDefaults(partial: Partial<ServerSettings> = {}): ServerSetti
     ...partial,
     limits: Object.freeze({ ...defaultSettings.limits, ...partial.limits }),
     // maxPixels stays the one knob older callers set; the budget follows it unless set itself.
-    decodeBudget: Object.freeze({ ...defaultSettings.decodeBudget, maxPixels: partial.maxPixels ?? defaultSettings.maxPixels, ...partial.decodeBudget }),
+    decodeBudget: Object.freeze({
+      ...defaultSettings.decodeBudget,
+      maxPixels: partial.maxPixels ?? defaultSettings.maxPixels,
+      ...partial.decodeBudget,
+    }),
   });
 }

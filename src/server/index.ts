@@ -6,6 +6,13 @@
  * await server.close();
  */
 export { createReferenceServer, type ReferenceServer } from './app.ts';
-export { defaultSettings, withDefaults, type DecodeBudget, type ServerOptions, type ServerSettings, type TrustedOrigin } from './config.ts';
+export {
+  defaultSettings,
+  withDefaults,
+  type DecodeBudget,
+  type ServerOptions,
+  type ServerSettings,
+  type TrustedOrigin,
+} from './config.ts';
 export { staticResolver, systemResolver, type Resolver } from './domain/image-fetch/resolver.ts';
 export { isLoopback, isPublicUnicast } from './domain/image-fetch/address-policy.ts';

@@ -18,12 +18,16 @@ describe('readJsonBody', () => {
     ['an object (150,000 levels: 200,000 would be over the size bound)', deepObjectText(150_000)],
     ['one level past the bound', deepArrayText(maxJsonDepth + 1)],
   ])('does not read %s nested too deep, and says why', (_name, text) => {
-    expect(readJsonBody(Buffer.from(text))).toEqual({ unread: `the target answered a JSON body nested deeper than ${maxJsonDepth} levels` });
+    expect(readJsonBody(Buffer.from(text))).toEqual({
+      unread: `the target answered a JSON body nested deeper than ${maxJsonDepth} levels`,
+    });
   });
 
   it('does not parse a body over the size bound', () => {
     const big = Buffer.from(JSON.stringify({ pad: 'x'.repeat(maxJsonBytes) }));
-    expect(readJsonBody(big)).toEqual({ unread: `the target answered a body of ${big.length} bytes, over the ${maxJsonBytes} the runner reads as JSON` });
+    expect(readJsonBody(big)).toEqual({
+      unread: `the target answered a body of ${big.length} bytes, over the ${maxJsonBytes} the runner reads as JSON`,
+    });
   });
 });
 

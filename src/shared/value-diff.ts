@@ -25,17 +25,23 @@ function parse(text: string): Json | undefined {
   }
 }
 
-const isRecord = (v: Json | undefined): v is { [key: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: Json | undefined): v is { [key: string]: Json } =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The fields in which `received` differs from `expected`, when both are JSON objects or arrays;
  * undefined otherwise (plain text, scalars, or nothing differs). With `subset` (vitest's
  * `toMatchObject`), fields that only `received` has are not differences.
  */
-export function diffValues(expected: string, received: string, options: { readonly subset?: boolean } = {}): ValueDiff | undefined {
+export function diffValues(
+  expected: string,
+  received: string,
+  options: { readonly subset?: boolean } = {},
+): ValueDiff | undefined {
   const e = parse(expected);
   const r = parse(received);
-  if (e === undefined || r === undefined || typeof e !== 'object' || typeof r !== 'object' || e === null || r === null) return undefined;
+  if (e === undefined || r === undefined || typeof e !== 'object' || typeof r !== 'object' || e === null || r === null)
+    return undefined;
   const rows = walk(e, r, options.subset === true);
   if (rows.length === 0) return undefined;
   return {
@@ -139,7 +145,8 @@ export function fieldsLine(diff: ValueDiff): string {
     const v = (line ?? '').slice(path.length + 2);
     return v.length > maxValueChars ? `${v.slice(0, maxValueChars)}…` : v;
   };
-  const both = (path: string, i: number): string => `expected ${value(expected[i], path)}, received ${value(received[i], path)}`;
+  const both = (path: string, i: number): string =>
+    `expected ${value(expected[i], path)}, received ${value(received[i], path)}`;
   const [only] = diff.fields;
   if (diff.fields.length === 1 && only !== undefined) return `${only} differs: ${both(only, 0)}`;
   const parts = diff.fields.map((path, i) => `${path}: ${both(path, i)}`);

@@ -2,7 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { maxJsonDepth } from '../shared/json-bounds.ts';
-import { balanceOf, decideBalance, describeBalance, detectBalance, maxNumericLeaves, numericLeaves, parseBalancePath, pointerOf, valueAt } from './account-balance.ts';
+import {
+  balanceOf,
+  decideBalance,
+  describeBalance,
+  detectBalance,
+  maxNumericLeaves,
+  numericLeaves,
+  parseBalancePath,
+  pointerOf,
+  valueAt,
+} from './account-balance.ts';
 
 describe('balance paths', () => {
   it.each<[string, string[] | undefined]>([
@@ -37,16 +47,46 @@ describe('balance paths', () => {
 describe('detectBalance', () => {
   it.each<[string, number | undefined, unknown, number | undefined, string]>([
     ['the one numeric field', 200, { credits: 20 }, undefined, '/credits'],
-    ['the one numeric field under any name', 200, { account: { remaining: 7 }, plan: 'pro' }, undefined, '/account/remaining'],
+    [
+      'the one numeric field under any name',
+      200,
+      { account: { remaining: 7 }, plan: 'pro' },
+      undefined,
+      '/account/remaining',
+    ],
     ['the one field named like a balance', 200, { balance: 20, limit: 12, used: 3 }, undefined, '/balance'],
-    ['the one field named like credits, nested', 200, { data: { creditsLeft: 9, resetsIn: 3600 } }, undefined, '/data/creditsLeft'],
+    [
+      'the one field named like credits, nested',
+      200,
+      { data: { creditsLeft: 9, resetsIn: 3600 } },
+      undefined,
+      '/data/creditsLeft',
+    ],
     ['by the value the run set', 200, { limit: 12, wallet: { amount: 7919 } }, 7919, '/wallet/amount'],
-    ['none: two numbers, neither named', 200, { a: 1, b: 2 }, undefined, 'GET /account gave 2 numeric fields (/a, /b); say which with --balance-path'],
-    ['none: two named like a balance', 200, { credits: 1, balance: 2 }, undefined, 'GET /account gave 2 numeric fields (/credits, /balance); say which with --balance-path'],
+    [
+      'none: two numbers, neither named',
+      200,
+      { a: 1, b: 2 },
+      undefined,
+      'GET /account gave 2 numeric fields (/a, /b); say which with --balance-path',
+    ],
+    [
+      'none: two named like a balance',
+      200,
+      { credits: 1, balance: 2 },
+      undefined,
+      'GET /account gave 2 numeric fields (/credits, /balance); say which with --balance-path',
+    ],
     ['none: no number', 200, { credits: '20' }, undefined, 'GET /account gave no numeric field'],
     ['none: not 200', 404, { error: 'x', code: 'NOT_FOUND' }, undefined, 'GET /account answered 404, not 200'],
     ['none: no answer', undefined, undefined, undefined, 'GET /account answered nothing, not 200'],
-    ['none: the value the run set sits twice', 200, { a: 7919, b: 7919 }, 7919, 'GET /account gave 2 fields holding the balance of 7919 the run set'],
+    [
+      'none: the value the run set sits twice',
+      200,
+      { a: 7919, b: 7919 },
+      7919,
+      'GET /account gave 2 fields holding the balance of 7919 the run set',
+    ],
   ])('%s', (_name, status, json, expected, want) => {
     const d = detectBalance(status, json, expected);
     expect(d.source ? d.source.pointer : d.why).toBe(want);
@@ -54,8 +94,12 @@ describe('detectBalance', () => {
   });
 
   it('says which budget the run uses', () => {
-    expect(describeBalance({ source: { pointer: '/credits', how: 'given' } })).toBe('Balance: read from GET /account at /credits (given with --balance-path)');
-    expect(describeBalance({ why: 'GET /account gave no numeric field' })).toMatch(/^Balance: not read \(GET \/account gave no numeric field\); pessimistic budget: every start that could be charged counts as spent, nothing is refunded$/);
+    expect(describeBalance({ source: { pointer: '/credits', how: 'given' } })).toBe(
+      'Balance: read from GET /account at /credits (given with --balance-path)',
+    );
+    expect(describeBalance({ why: 'GET /account gave no numeric field' })).toMatch(
+      /^Balance: not read \(GET \/account gave no numeric field\); pessimistic budget: every start that could be charged counts as spent, nothing is refunded$/,
+    );
   });
 });
 
@@ -63,11 +107,21 @@ describe('balanceOf', () => {
   const ex = (status: number, json: unknown): Exchange => ({
     seq: 1,
     request: { method: 'GET', url: 'https://x/api/v1/account', headers: {} },
-    response: { status, headers: {}, text: JSON.stringify(json), json, bytes: Buffer.alloc(0), truncated: false, durationMs: 1 },
+    response: {
+      status,
+      headers: {},
+      text: JSON.stringify(json),
+      json,
+      bytes: Buffer.alloc(0),
+      truncated: false,
+      durationMs: 1,
+    },
   });
   it('reads the number at the source, and throws where there is none', () => {
     expect(balanceOf(ex(200, { data: { credits: 4 } }), { pointer: '/data/credits', how: 'given' })).toBe(4);
-    expect(() => balanceOf(ex(200, { credits: '4' }), { pointer: '/credits', how: 'detected' })).toThrow(/GET \/account gave no balance at \/credits \(200/);
+    expect(() => balanceOf(ex(200, { credits: '4' }), { pointer: '/credits', how: 'detected' })).toThrow(
+      /GET \/account gave no balance at \/credits \(200/,
+    );
     expect(() => balanceOf(ex(500, { credits: 4 }), { pointer: '/credits', how: 'detected' })).toThrow(/\(500/);
   });
 });
@@ -77,21 +131,38 @@ describe('a GET /account body of any depth and size', () => {
   const answered = (json: unknown, jsonUnread?: string): Exchange => ({
     seq: 1,
     request: { method: 'GET', url: 'https://x/api/v1/account', headers: {} },
-    response: { status: 200, headers: {}, text: '[[[', json, ...(jsonUnread !== undefined && { jsonUnread }), bytes: Buffer.alloc(0), truncated: false, durationMs: 1 },
+    response: {
+      status: 200,
+      headers: {},
+      text: '[[[',
+      json,
+      ...(jsonUnread !== undefined && { jsonUnread }),
+      bytes: Buffer.alloc(0),
+      truncated: false,
+      durationMs: 1,
+    },
   });
 
   it('is read without a throw at 200,000 levels: no balance, and the reason', () => {
     expect(numericLeaves(deep(200_000))).toEqual([]);
-    expect(detectBalance(200, deep(200_000))).toEqual({ why: `GET /account: the target answered a JSON body nested deeper than ${maxJsonDepth} levels` });
-    expect(detectBalance(200, { credits: 3, deep: deep(200_000) })).toEqual({ why: `GET /account: the target answered a JSON body nested deeper than ${maxJsonDepth} levels` });
+    expect(detectBalance(200, deep(200_000))).toEqual({
+      why: `GET /account: the target answered a JSON body nested deeper than ${maxJsonDepth} levels`,
+    });
+    expect(detectBalance(200, { credits: 3, deep: deep(200_000) })).toEqual({
+      why: `GET /account: the target answered a JSON body nested deeper than ${maxJsonDepth} levels`,
+    });
   });
 
   it('lists numbers no deeper than the bound, and at most one past the cap', () => {
     const atBound = JSON.parse('{"a":'.repeat(maxJsonDepth - 1) + '{"credits":5}' + '}'.repeat(maxJsonDepth - 1));
-    expect(numericLeaves(atBound)).toEqual([{ segments: [...Array<string>(maxJsonDepth - 1).fill('a'), 'credits'], value: 5 }]);
+    expect(numericLeaves(atBound)).toEqual([
+      { segments: [...Array<string>(maxJsonDepth - 1).fill('a'), 'credits'], value: 5 },
+    ]);
     const many = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`n${i}`, i]));
     expect(numericLeaves(many)).toHaveLength(maxNumericLeaves + 1);
-    expect(detectBalance(200, many)).toEqual({ why: `GET /account gave more than ${maxNumericLeaves} numeric fields; say which holds the balance with --balance-path` });
+    expect(detectBalance(200, many)).toEqual({
+      why: `GET /account gave more than ${maxNumericLeaves} numeric fields; say which holds the balance with --balance-path`,
+    });
   });
 
   it('names the fields it found in a message of bounded length', () => {

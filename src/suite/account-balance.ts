@@ -16,7 +16,9 @@ export interface BalanceSource {
 }
 
 /** The run's decision: read balances from `source`, or none at all (`why` says why). */
-export type BalanceDecision = { readonly source: BalanceSource } | { readonly source?: undefined; readonly why: string };
+export type BalanceDecision =
+  | { readonly source: BalanceSource }
+  | { readonly source?: undefined; readonly why: string };
 
 /** Segments of a JSON pointer (`/a/b`, RFC 6901) or a dotted path (`a.b`); undefined when empty. */
 export function parseBalancePath(path: string): string[] | undefined {
@@ -101,18 +103,25 @@ export function detectBalance(status: number | undefined, json: unknown, expecte
   }
   const leaves = numericLeaves(json);
   if (leaves.length > maxNumericLeaves) {
-    return { why: `GET /account gave more than ${maxNumericLeaves} numeric fields; say which holds the balance with --balance-path` };
+    return {
+      why: `GET /account gave more than ${maxNumericLeaves} numeric fields; say which holds the balance with --balance-path`,
+    };
   }
   if (expected !== undefined) {
     const holding = leaves.filter((l) => l.value === expected);
-    if (holding.length === 1 && holding[0]) return { source: { pointer: pointerOf(holding[0].segments), how: 'detected' } };
-    return { why: `GET /account gave ${holding.length === 0 ? 'no field' : `${holding.length} fields`} holding the balance of ${expected} the run set` };
+    if (holding.length === 1 && holding[0])
+      return { source: { pointer: pointerOf(holding[0].segments), how: 'detected' } };
+    return {
+      why: `GET /account gave ${holding.length === 0 ? 'no field' : `${holding.length} fields`} holding the balance of ${expected} the run set`,
+    };
   }
   if (leaves.length === 1 && leaves[0]) return { source: { pointer: pointerOf(leaves[0].segments), how: 'detected' } };
   const named = leaves.filter((l) => /credit|balance/i.test(l.segments[l.segments.length - 1] ?? ''));
   if (named.length === 1 && named[0]) return { source: { pointer: pointerOf(named[0].segments), how: 'detected' } };
   if (leaves.length === 0) return { why: 'GET /account gave no numeric field' };
-  return { why: `GET /account gave ${leaves.length} numeric fields (${listed(leaves)}); say which with --balance-path` };
+  return {
+    why: `GET /account gave ${leaves.length} numeric fields (${listed(leaves)}); say which with --balance-path`,
+  };
 }
 
 /** The balance in one GET /account exchange, read at `source`; throws when there is none. */
@@ -121,7 +130,9 @@ export function balanceOf(ex: Exchange, source: BalanceSource): number {
   const value = valueAt(ex.response?.json, segments);
   if (ex.response?.status === 200 && typeof value === 'number' && Number.isFinite(value)) return value;
   const unread = ex.response?.jsonUnread === undefined ? '' : `; ${ex.response.jsonUnread}`;
-  throw new Error(`GET /account gave no balance at ${source.pointer} (${ex.response?.status ?? ex.error}${ex.response ? ` ${ex.response.text.slice(0, 120)}` : ''}${unread})`);
+  throw new Error(
+    `GET /account gave no balance at ${source.pointer} (${ex.response?.status ?? ex.error}${ex.response ? ` ${ex.response.text.slice(0, 120)}` : ''}${unread})`,
+  );
 }
 
 /** One line for the run's output: which of the two budgets the run uses. */
@@ -146,7 +157,11 @@ export const probeBalance = 7919;
  */
 export async function decideBalance(
   send: (o: { method: string; path: string; key?: string; operationId?: string }) => Promise<Exchange>,
-  o: { readonly balancePath?: string | undefined; readonly key?: string | undefined; readonly control?: ProbeControl | undefined },
+  o: {
+    readonly balancePath?: string | undefined;
+    readonly key?: string | undefined;
+    readonly control?: ProbeControl | undefined;
+  },
 ): Promise<BalanceDecision> {
   let key = o.key;
   let expected: number | undefined;
@@ -164,12 +179,17 @@ export async function decideBalance(
   const ex = await send({ method: 'GET', path: '/account', key, operationId: 'getAccount' });
   if (o.balancePath !== undefined) {
     const segments = parseBalancePath(o.balancePath);
-    if (!segments) throw new BalanceSetupError(`--balance-path '${o.balancePath}' is neither a JSON pointer (/credits) nor a dotted path (data.credits)`);
+    if (!segments)
+      throw new BalanceSetupError(
+        `--balance-path '${o.balancePath}' is neither a JSON pointer (/credits) nor a dotted path (data.credits)`,
+      );
     const source: BalanceSource = { pointer: pointerOf(segments), how: 'given' };
     try {
       balanceOf(ex, source);
     } catch (error) {
-      throw new BalanceSetupError(`the balance path ${source.pointer} (--balance-path) holds no number: ${(error as Error).message}`);
+      throw new BalanceSetupError(
+        `the balance path ${source.pointer} (--balance-path) holds no number: ${(error as Error).message}`,
+      );
     }
     return { source };
   }

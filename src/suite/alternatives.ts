@@ -28,10 +28,17 @@ declare module 'vitest' {
  * the checks ran, with what the target produced (the result's bytes, the endpoint that answered),
  * not with what the test hoped for.
  */
-export function exercised<D extends Dimension>(t: Pick<ConformanceContext, 'vitest'>, dimension: D, alternative: Alternative<D>, requirements: readonly RequirementId[]): void {
+export function exercised<D extends Dimension>(
+  t: Pick<ConformanceContext, 'vitest'>,
+  dimension: D,
+  alternative: Alternative<D>,
+  requirements: readonly RequirementId[],
+): void {
   const seen = (t.vitest.task.meta.alternatives ??= []);
   for (const requirement of requirements) {
-    const entry = seen.find((s) => s.requirement === requirement && s.dimension === dimension && s.alternative === alternative);
+    const entry = seen.find(
+      (s) => s.requirement === requirement && s.dimension === dimension && s.alternative === alternative,
+    );
     if (entry) entry.count += 1;
     else seen.push({ requirement, dimension, alternative, count: 1 });
   }

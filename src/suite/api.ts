@@ -73,7 +73,11 @@ export class Api {
       path: o.sync ? '/tryons/sync' : '/tryons',
       key: actor.key,
       ...(o.rawBody === undefined ? { json: body } : { rawBody: o.rawBody }),
-      headers: { ...(key !== null && { 'idempotency-key': key }), ...(o.rawBody !== undefined && { 'content-type': 'application/json' }), ...o.headers },
+      headers: {
+        ...(key !== null && { 'idempotency-key': key }),
+        ...(o.rawBody !== undefined && { 'content-type': 'application/json' }),
+        ...o.headers,
+      },
       operationId: o.sync ? 'createTryOnSync' : 'createTryOn',
       timeoutMs: o.timeoutMs ?? (o.sync ? this.target.timing.syncWaitMs + 30_000 : 30_000),
       keep: Api.#keep(o.pace, o.keep),
@@ -85,19 +89,34 @@ export class Api {
   /** GET /tryons/{id}. */
   async get(actor: Actor, id: string, o: { pace?: boolean } = {}): Promise<Exchange> {
     await this.#paced(actor, 'polls', o.pace);
-    const ex = await this.target.send({ method: 'GET', path: `/tryons/${encodeURIComponent(id)}`, key: actor.key, operationId: 'getTryOn', keep: Api.#keep(o.pace) });
+    const ex = await this.target.send({
+      method: 'GET',
+      path: `/tryons/${encodeURIComponent(id)}`,
+      key: actor.key,
+      operationId: 'getTryOn',
+      keep: Api.#keep(o.pace),
+    });
     this.#note429(actor, 'polls', ex);
     return ex;
   }
 
   /** POST /images with one `file` part. */
-  async upload(actor: Actor, bytes: Buffer, o: { filename?: string; contentType?: string; pace?: boolean } = {}): Promise<Exchange> {
+  async upload(
+    actor: Actor,
+    bytes: Buffer,
+    o: { filename?: string; contentType?: string; pace?: boolean } = {},
+  ): Promise<Exchange> {
     await this.#paced(actor, 'uploads', o.pace);
     const ex = await this.target.send({
       method: 'POST',
       path: '/images',
       key: actor.key,
-      multipart: { field: 'file', filename: o.filename ?? 'photo.jpg', contentType: o.contentType ?? 'image/jpeg', bytes },
+      multipart: {
+        field: 'file',
+        filename: o.filename ?? 'photo.jpg',
+        contentType: o.contentType ?? 'image/jpeg',
+        bytes,
+      },
       operationId: 'uploadImage',
       keep: Api.#keep(o.pace),
     });
@@ -162,7 +181,8 @@ export function balanceIfRead(target: SuiteTarget, key: string): Promise<number 
 }
 
 /** Why a balance comparison was not made: the run reads no balance. */
-export const noBalance = (target: SuiteTarget): string => `${noBalanceReading}: ${describeBalance(target.balanceDecision)}; the charge was not compared`;
+export const noBalance = (target: SuiteTarget): string =>
+  `${noBalanceReading}: ${describeBalance(target.balanceDecision)}; the charge was not compared`;
 
 /**
  * Skips the test, before it sends anything, when the run reads no balance (a test that compares balances
@@ -173,7 +193,11 @@ export function requireBalance(t: { readonly target: SuiteTarget; skip(reason: s
 }
 
 /** A valid create body from fixture URLs; `scenario` marks the person photo. */
-export function urlBody(api: Api, scenario?: ScenarioName, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function urlBody(
+  api: Api,
+  scenario?: ScenarioName,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     personImageUrl: api.fixtureUrl(scenario ? `scenario-${scenario}.jpg` : 'person.jpg'),
     garmentImageUrl: api.fixtureUrl('garment.png'),

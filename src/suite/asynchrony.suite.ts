@@ -36,7 +36,8 @@ describe('asynchrony', () => {
       // The answer's own time: a transient answer the suite retried (Errors rule 2) is not the create's.
       const createMs = created.response?.durationMs ?? performance.now() - began;
       const id = (created.response?.json as { id?: unknown } | undefined)?.id;
-      if (created.response?.status !== 200 || typeof id !== 'string') return t.inconclusive(`the slow-generation start answered ${said(created)}`);
+      if (created.response?.status !== 200 || typeof id !== 'string')
+        return t.inconclusive(`the slow-generation start answered ${said(created)}`);
       const first = await api.get(actor, id);
       const readMs = first.response?.durationMs ?? 0;
       const final = await api.waitFinal(actor, id);
@@ -46,17 +47,33 @@ describe('asynchrony', () => {
       // The scenario is the run's own convention: a try-on that ended long before the declared time
       // shows a target that does not honour it, and then nothing here can tell waiting from not.
       if (statusOf(first) !== 'pending' && finalAtMs < slowMs * immediateShare) {
-        t.inconclusive(`the slow-generation try-on was ${String(statusOf(first))} ${finalAtMs.toFixed(0)} ms after its create, before half of the declared ${slowMs} ms: the target does not honour the scenario marker`);
+        t.inconclusive(
+          `the slow-generation try-on was ${String(statusOf(first))} ${finalAtMs.toFixed(0)} ms after its create, before half of the declared ${slowMs} ms: the target does not honour the scenario marker`,
+        );
       }
-      if (readMs > slowMs * immediateShare) t.inconclusive(`a read of the try-on took ${readMs.toFixed(0)} ms, over half the declared slow generation (${slowMs} ms): the target is too slow to answer for the create's time to say anything`);
-      t.choose('create-duration', `${createMs.toFixed(0)} ms for a create whose generation takes ${slowMs} ms (declared)`, 'CREATE-RETURNS-IMMEDIATELY');
+      if (readMs > slowMs * immediateShare)
+        t.inconclusive(
+          `a read of the try-on took ${readMs.toFixed(0)} ms, over half the declared slow generation (${slowMs} ms): the target is too slow to answer for the create's time to say anything`,
+        );
+      t.choose(
+        'create-duration',
+        `${createMs.toFixed(0)} ms for a create whose generation takes ${slowMs} ms (declared)`,
+        'CREATE-RETURNS-IMMEDIATELY',
+      );
       // "Returns immediately; the image is made in the background."
       t.must('CREATE-RETURNS-IMMEDIATELY', () =>
-        expect(createMs, `the create took ${createMs.toFixed(0)} ms; the slow generation takes ${slowMs} ms (declared): it must answer before half of that`).toBeLessThan(slowMs * immediateShare),
+        expect(
+          createMs,
+          `the create took ${createMs.toFixed(0)} ms; the slow generation takes ${slowMs} ms (declared): it must answer before half of that`,
+        ).toBeLessThan(slowMs * immediateShare),
       );
       // States and transitions: "id is returned immediately; generation runs in the background", so
       // the try-on is still generating when the client first reads it.
-      t.must('CREATE-RETURNS-IMMEDIATELY', () => expect({ 'state at the first read after the create': statusOf(first) }).toEqual({ 'state at the first read after the create': 'pending' }));
+      t.must('CREATE-RETURNS-IMMEDIATELY', () =>
+        expect({ 'state at the first read after the create': statusOf(first) }).toEqual({
+          'state at the first read after the create': 'pending',
+        }),
+      );
     },
   );
 });

@@ -8,7 +8,13 @@ import { conformance, type ConformanceContext } from './conformance.ts';
 import { precondition } from './rules.ts';
 import { idBody } from './uploaded-inputs.ts';
 
-type Operation = { readonly name: string; readonly method: string; readonly path: string; readonly body?: unknown; readonly upload?: true };
+type Operation = {
+  readonly name: string;
+  readonly method: string;
+  readonly path: string;
+  readonly body?: unknown;
+  readonly upload?: true;
+};
 
 /**
  * Every operation, each with a request whose only fault is its Authorization (the order of checks is
@@ -17,8 +23,18 @@ type Operation = { readonly name: string; readonly method: string; readonly path
  * with a real image in a proper form.
  */
 const operations: readonly Operation[] = [
-  { name: 'createTryOn', method: 'POST', path: '/tryons', body: { personImageId: 'img_x', garmentImageId: 'img_y', consent: true } },
-  { name: 'createTryOnSync', method: 'POST', path: '/tryons/sync', body: { personImageId: 'img_x', garmentImageId: 'img_y', consent: true } },
+  {
+    name: 'createTryOn',
+    method: 'POST',
+    path: '/tryons',
+    body: { personImageId: 'img_x', garmentImageId: 'img_y', consent: true },
+  },
+  {
+    name: 'createTryOnSync',
+    method: 'POST',
+    path: '/tryons/sync',
+    body: { personImageId: 'img_x', garmentImageId: 'img_y', consent: true },
+  },
   { name: 'getTryOn', method: 'GET', path: '/tryons/ton_doesnotexist' },
   { name: 'uploadImage', method: 'POST', path: '/images', upload: true },
   { name: 'getAccount', method: 'GET', path: '/account' },
@@ -28,7 +44,10 @@ const operations: readonly Operation[] = [
  * A 1×1 PNG: a valid image, and small enough to be written whole before a target that answers 401
  * without reading the body closes the connection (a larger body would end in EPIPE on our side).
  */
-const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWM4wcUFAAJ6AN0yOm/LAAAAAElFTkSuQmCC', 'base64');
+const tinyPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWM4wcUFAAJ6AN0yOm/LAAAAAElFTkSuQmCC',
+  'base64',
+);
 
 /**
  * A multipart form with the one `file` field, as one buffer with a length, so it is written at once (a
@@ -36,13 +55,20 @@ const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXB
  */
 const uploadBoundary = 'tryonConformanceAuthProbe4d2a';
 const uploadForm = Buffer.concat([
-  Buffer.from(`--${uploadBoundary}\r\nContent-Disposition: form-data; name="file"; filename="pixel.png"\r\nContent-Type: image/png\r\n\r\n`),
+  Buffer.from(
+    `--${uploadBoundary}\r\nContent-Disposition: form-data; name="file"; filename="pixel.png"\r\nContent-Type: image/png\r\n\r\n`,
+  ),
   tinyPng,
   Buffer.from(`\r\n--${uploadBoundary}--\r\n`),
 ]);
 
 /** Sends `op` with exactly this Authorization header value (`undefined`: none). */
-async function sendWith(t: ConformanceContext, op: Operation, authorization: string | undefined, idempotencyKey: string): Promise<Exchange> {
+async function sendWith(
+  t: ConformanceContext,
+  op: Operation,
+  authorization: string | undefined,
+  idempotencyKey: string,
+): Promise<Exchange> {
   const ex = await t.target.send({
     method: op.method,
     path: op.path,
@@ -63,16 +89,26 @@ async function sendWith(t: ConformanceContext, op: Operation, authorization: str
 const codeOf = (ex: Exchange): unknown => (ex.response?.json as { code?: unknown } | undefined)?.code;
 
 /** Authorization values that must never authenticate; `missing` ones carry no key at all. */
-function badAuthorization(valid: string): fc.Arbitrary<{ label: string; header: string | undefined; missing: boolean }> {
+function badAuthorization(
+  valid: string,
+): fc.Arbitrary<{ label: string; header: string | undefined; missing: boolean }> {
   const flip = (key: string, i: number) => key.slice(0, i) + (key[i] === 'a' ? 'b' : 'a') + key.slice(i + 1);
   return fc.oneof(
     fc.constant({ label: 'missing', header: undefined, missing: true }),
     fc.constant({ label: 'empty', header: '', missing: true }),
     fc.constant({ label: 'Bearer only', header: 'Bearer', missing: true }),
-    fc.string({ maxLength: 60 }).map((s) => ({ label: 'random Bearer', header: `Bearer ${s.replace(/[\r\n]/g, '')}`, missing: false })),
-    fc.constant({ label: 'Basic scheme', header: `Basic ${Buffer.from(`${valid}:`).toString('base64')}`, missing: false }),
+    fc
+      .string({ maxLength: 60 })
+      .map((s) => ({ label: 'random Bearer', header: `Bearer ${s.replace(/[\r\n]/g, '')}`, missing: false })),
+    fc.constant({
+      label: 'Basic scheme',
+      header: `Basic ${Buffer.from(`${valid}:`).toString('base64')}`,
+      missing: false,
+    }),
     fc.constant({ label: 'key without scheme', header: valid, missing: false }),
-    fc.integer({ min: 0, max: valid.length - 1 }).map((i) => ({ label: `key with char ${i} changed`, header: `Bearer ${flip(valid, i)}`, missing: false })),
+    fc
+      .integer({ min: 0, max: valid.length - 1 })
+      .map((i) => ({ label: `key with char ${i} changed`, header: `Bearer ${flip(valid, i)}`, missing: false })),
     fc.constant({ label: 'truncated key', header: `Bearer ${valid.slice(0, -1)}`, missing: false }),
   );
 }
@@ -90,7 +126,12 @@ describe('authentication', () => {
           // Any other bad value: "401 | INVALID_API_KEY | key missing, malformed or revoked" (Errors).
           const id: RequirementId = auth.missing ? 'AUTH-BEARER-REQUIRED' : 'ERR-INVALID-API-KEY';
           t.must(id, () =>
-            expect({ op: op.name, auth: auth.label, status: ex.response?.status ?? ex.error, code: codeOf(ex) }).toEqual({ op: op.name, auth: auth.label, status: 401, code: 'INVALID_API_KEY' }),
+            expect({
+              op: op.name,
+              auth: auth.label,
+              status: ex.response?.status ?? ex.error,
+              code: codeOf(ex),
+            }).toEqual({ op: op.name, auth: auth.label, status: 401, code: 'INVALID_API_KEY' }),
           );
         }),
         60,
@@ -98,33 +139,73 @@ describe('authentication', () => {
     },
   );
 
-  conformance('gives 401 INVALID_API_KEY for a revoked key, on every operation', { covers: ['AUTH-REVOKED-KEY-401'] }, async (t) => {
-    const revoked = t.target.revokedKey ?? t.skip('no revoked key');
-    for (const op of operations) {
-      const ex = await sendWith(t, op, `Bearer ${revoked}`, 'auth-probe-0002');
-      // "A missing, malformed or revoked key gives 401 with code `INVALID_API_KEY`." (Authentication 4)
-      t.must('AUTH-REVOKED-KEY-401', () => expect([op.name, ex.response?.status ?? ex.error, codeOf(ex)]).toEqual([op.name, 401, 'INVALID_API_KEY']));
-    }
-  });
+  conformance(
+    'gives 401 INVALID_API_KEY for a revoked key, on every operation',
+    { covers: ['AUTH-REVOKED-KEY-401'] },
+    async (t) => {
+      const revoked = t.target.revokedKey ?? t.skip('no revoked key');
+      for (const op of operations) {
+        const ex = await sendWith(t, op, `Bearer ${revoked}`, 'auth-probe-0002');
+        // "A missing, malformed or revoked key gives 401 with code `INVALID_API_KEY`." (Authentication 4)
+        t.must('AUTH-REVOKED-KEY-401', () =>
+          expect([op.name, ex.response?.status ?? ex.error, codeOf(ex)]).toEqual([op.name, 401, 'INVALID_API_KEY']),
+        );
+      }
+    },
+  );
 
-  conformance('accepts the configured key, and GET /account answers it', { covers: ['AUTH-BEARER-REQUIRED', 'ACCOUNT-GET-READS-CREDITS', 'ACCOUNT-GET-SHAPE-IMPL-DEFINED', 'ACCOUNT-RECORD-FIELDS-IMPL-DEFINED'] }, async (t) => {
-    const ex = await t.target.send({ method: 'GET', path: '/account', key: t.target.primary.key, operationId: 'getAccount' });
-    const status = ex.response?.status ?? ex.error;
-    // "All requests need `Authorization: Bearer <API_KEY>`": the key of the account authenticates.
-    t.must('AUTH-BEARER-REQUIRED', () => expect({ 'GET /account with the configured key': status }).not.toEqual({ 'GET /account with the configured key': 401 }));
-    // GET /account is "Referred to as the way to read the number of credits left on the account";
-    // its status, body shape and errors are "not shown", so only a success is asked for, and the shape is recorded.
-    t.must('ACCOUNT-GET-READS-CREDITS', () => expect({ 'GET /account answered with a success': typeof status === 'number' && status >= 200 && status < 300 }).toEqual({ 'GET /account answered with a success': true }));
-    const json = ex.response?.json;
-    const shape = typeof json === 'object' && json !== null && !Array.isArray(json) ? `{${Object.keys(json).join(', ')}}` : (ex.response?.headers['content-type'] ?? 'no body');
-    t.choose('account-shape', `${String(status)} ${shape}`, 'ACCOUNT-GET-SHAPE-IMPL-DEFINED');
-  });
+  conformance(
+    'accepts the configured key, and GET /account answers it',
+    {
+      covers: [
+        'AUTH-BEARER-REQUIRED',
+        'ACCOUNT-GET-READS-CREDITS',
+        'ACCOUNT-GET-SHAPE-IMPL-DEFINED',
+        'ACCOUNT-RECORD-FIELDS-IMPL-DEFINED',
+      ],
+    },
+    async (t) => {
+      const ex = await t.target.send({
+        method: 'GET',
+        path: '/account',
+        key: t.target.primary.key,
+        operationId: 'getAccount',
+      });
+      const status = ex.response?.status ?? ex.error;
+      // "All requests need `Authorization: Bearer <API_KEY>`": the key of the account authenticates.
+      t.must('AUTH-BEARER-REQUIRED', () =>
+        expect({ 'GET /account with the configured key': status }).not.toEqual({
+          'GET /account with the configured key': 401,
+        }),
+      );
+      // GET /account is "Referred to as the way to read the number of credits left on the account";
+      // its status, body shape and errors are "not shown", so only a success is asked for, and the shape is recorded.
+      t.must('ACCOUNT-GET-READS-CREDITS', () =>
+        expect({
+          'GET /account answered with a success': typeof status === 'number' && status >= 200 && status < 300,
+        }).toEqual({ 'GET /account answered with a success': true }),
+      );
+      const json = ex.response?.json;
+      const shape =
+        typeof json === 'object' && json !== null && !Array.isArray(json)
+          ? `{${Object.keys(json).join(', ')}}`
+          : (ex.response?.headers['content-type'] ?? 'no body');
+      t.choose('account-shape', `${String(status)} ${shape}`, 'ACCOUNT-GET-SHAPE-IMPL-DEFINED');
+    },
+  );
 });
 
 describe('ownership', () => {
   conformance(
     "refuses another account's image id with 400 INVALID_IMAGE_ID and its try-on with 404 NOT_FOUND",
-    { covers: ['AUTH-FOREIGN-IMAGE-ID-INVALID', 'AUTH-FOREIGN-TRYON-NOT-FOUND', 'ERR-INVALID-IMAGE-ID'], needs: ['second-account'], credits: 2, starts: 2, polls: 3, uploads: 2 },
+    {
+      covers: ['AUTH-FOREIGN-IMAGE-ID-INVALID', 'AUTH-FOREIGN-TRYON-NOT-FOUND', 'ERR-INVALID-IMAGE-ID'],
+      needs: ['second-account'],
+      credits: 2,
+      starts: 2,
+      polls: 3,
+      uploads: 2,
+    },
     async (t) => {
       const second = t.target.second ?? t.skip('no second account');
       t.reserve(2);
@@ -133,16 +214,26 @@ describe('ownership', () => {
       const body = await idBody(api, owner);
       const foreignStart = await api.start(second, body);
       // "another account's image id gives `INVALID_IMAGE_ID`" (Authentication 6), a 400 in the Errors table.
-      t.must('AUTH-FOREIGN-IMAGE-ID-INVALID', () => expect([foreignStart.response?.status ?? foreignStart.error, codeOf(foreignStart)]).toEqual([400, 'INVALID_IMAGE_ID']));
+      t.must('AUTH-FOREIGN-IMAGE-ID-INVALID', () =>
+        expect([foreignStart.response?.status ?? foreignStart.error, codeOf(foreignStart)]).toEqual([
+          400,
+          'INVALID_IMAGE_ID',
+        ]),
+      );
       t.target.budget.giveBack(1);
       const created = await api.start(owner, body);
       const id = (created.response?.json as { id?: unknown } | undefined)?.id;
       const started = created.response?.status === 200 && typeof id === 'string';
       if (!started) t.target.budget.giveBack(1);
-      precondition(started && typeof id === 'string', `the owner's own start gave no try-on to read (${created.response?.status ?? created.error}), so the foreign read cannot be tried`);
+      precondition(
+        started && typeof id === 'string',
+        `the owner's own start gave no try-on to read (${created.response?.status ?? created.error}), so the foreign read cannot be tried`,
+      );
       const foreignRead = await api.get(second, id);
       // "another account's try-on id gives `NOT_FOUND`" (Authentication 6), a 404 in the Errors table.
-      t.must('AUTH-FOREIGN-TRYON-NOT-FOUND', () => expect([foreignRead.response?.status ?? foreignRead.error, codeOf(foreignRead)]).toEqual([404, 'NOT_FOUND']));
+      t.must('AUTH-FOREIGN-TRYON-NOT-FOUND', () =>
+        expect([foreignRead.response?.status ?? foreignRead.error, codeOf(foreignRead)]).toEqual([404, 'NOT_FOUND']),
+      );
       const final = await api.waitFinal(owner, id);
       if ((final.response?.json as { status?: string })?.status !== 'success') t.target.budget.giveBack(1);
     },

@@ -19,12 +19,14 @@ const statusOf = (ex: Exchange): number | string | undefined => ex.response?.sta
 function verdict(ex: Exchange): { status: number | string | undefined; envelope: boolean; code: unknown } {
   const body = ex.response?.json as { error?: unknown; code?: unknown } | undefined;
   // The shape only: `{ "error": string, "code": string }` (an empty text is ERR-ERROR-HUMAN-READABLE's business).
-  const envelope = typeof body === 'object' && body !== null && typeof body.error === 'string' && typeof body.code === 'string';
+  const envelope =
+    typeof body === 'object' && body !== null && typeof body.error === 'string' && typeof body.code === 'string';
   return { status: statusOf(ex), envelope, code: body?.code };
 }
 
 /** `401 CODE`, for the report. */
-const said = (ex: Exchange): string => `${String(statusOf(ex))}${typeof verdict(ex).code === 'string' ? ` ${String(verdict(ex).code)}` : ''}`;
+const said = (ex: Exchange): string =>
+  `${String(statusOf(ex))}${typeof verdict(ex).code === 'string' ? ` ${String(verdict(ex).code)}` : ''}`;
 
 /**
  * Judges a request the spec says must not start: a 4xx (requirement `id`) with the `{error, code}`
@@ -34,12 +36,20 @@ function mustRefuse(t: ConformanceContext, id: RequirementId, what: Record<strin
   const v = verdict(ex);
   if (v.status === 429) t.inconclusive(`rate limited (429) despite pacing, on ${JSON.stringify(what).slice(0, 200)}`);
   const refused = typeof v.status === 'number' && v.status >= 400 && v.status < 500;
-  t.must(id, () => expect({ ...what, refused, status: v.status, code: v.code }).toMatchObject({ ...what, refused: true }));
-  t.must('ERR-ENVELOPE-SHAPE', () => expect({ ...what, envelope: v.envelope, body: ex.response?.text.slice(0, 200) }).toMatchObject({ ...what, envelope: true }));
+  t.must(id, () =>
+    expect({ ...what, refused, status: v.status, code: v.code }).toMatchObject({ ...what, refused: true }),
+  );
+  t.must('ERR-ENVELOPE-SHAPE', () =>
+    expect({ ...what, envelope: v.envelope, body: ex.response?.text.slice(0, 200) }).toMatchObject({
+      ...what,
+      envelope: true,
+    }),
+  );
 }
 
 /** Full runs when the suite's start limit is raised, a minute's worth at the documented 12/minute. */
-const runs = (t: ConformanceContext, raised: number, documented: number): number => (t.target.pacer.limits.starts >= 1_000 ? raised : documented);
+const runs = (t: ConformanceContext, raised: number, documented: number): number =>
+  t.target.pacer.limits.starts >= 1_000 ? raised : documented;
 
 /**
  * One character that is one character by every counting (a code point, one grapheme, at least one
@@ -56,10 +66,15 @@ const plainChar: fc.Arbitrary<string> = fc
   .map((cp) => String.fromCodePoint(cp));
 
 /** A title of 121 to 130 such characters: over 120 however "characters" is counted. */
-const titleOver120: fc.Arbitrary<string> = fc.integer({ min: 121, max: 130 }).chain((n) => fc.array(plainChar, { minLength: n, maxLength: n }).map((cs) => cs.join('')));
+const titleOver120: fc.Arbitrary<string> = fc
+  .integer({ min: 121, max: 130 })
+  .chain((n) => fc.array(plainChar, { minLength: n, maxLength: n }).map((cs) => cs.join('')));
 
 /** A product name of exactly 120 ASCII characters: 120 by every counting. */
-const title120Ascii = 'Organic cotton slim-fit oxford shirt with button-down collar, long sleeves, chest pocket and curved hem - Navy blue, M/L.'.padEnd(120, '.').slice(0, 120);
+const title120Ascii =
+  'Organic cotton slim-fit oxford shirt with button-down collar, long sleeves, chest pocket and curved hem - Navy blue, M/L.'
+    .padEnd(120, '.')
+    .slice(0, 120);
 
 /** A fixed title of 120 code points but 140 UTF-16 units: shirts (astral), accents as combining marks, CJK. */
 const title120Astral = (() => {
@@ -75,12 +90,26 @@ const notTrue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** The JSON type of a consent value, for the record. */
-const kindOf = (v: unknown): string => (v === undefined ? 'missing' : v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'boolean' ? String(v) : typeof v);
+const kindOf = (v: unknown): string =>
+  v === undefined
+    ? 'missing'
+    : v === null
+      ? 'null'
+      : Array.isArray(v)
+        ? 'array'
+        : typeof v === 'boolean'
+          ? String(v)
+          : typeof v;
 
 describe('create body rules', () => {
   conformance(
     'answers 403 CONSENT_REQUIRED for consent: false, and refuses every other consent that is not true',
-    { covers: ['ERR-CONSENT-REQUIRED', 'ERR-ENVELOPE-SHAPE'], starts: 24, uploads: 2, typical: { starts: 10 + profiledRuns(12), uploads: 0 } },
+    {
+      covers: ['ERR-CONSENT-REQUIRED', 'ERR-ENVELOPE-SHAPE'],
+      starts: 24,
+      uploads: 2,
+      typical: { starts: 10 + profiledRuns(12), uploads: 0 },
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -95,7 +124,13 @@ describe('create body rules', () => {
           // "403 | CONSENT_REQUIRED | `consent` was not `true`" (Errors): the boolean false is that case by
           // any reading.
           const v = verdict(ex);
-          t.must('ERR-CONSENT-REQUIRED', () => expect({ consent: shown, status: v.status, code: v.code }).toEqual({ consent: shown, status: 403, code: 'CONSENT_REQUIRED' }));
+          t.must('ERR-CONSENT-REQUIRED', () =>
+            expect({ consent: shown, status: v.status, code: v.code }).toEqual({
+              consent: shown,
+              status: 403,
+              code: 'CONSENT_REQUIRED',
+            }),
+          );
           return;
         }
         // "consent | boolean | yes | must be `true`": a missing or non-boolean consent is not consent,
@@ -105,7 +140,8 @@ describe('create body rules', () => {
         seen.add(`${kindOf(consent)} → ${said(ex)}`);
       };
       // The values a lenient parser is most likely to take for true, every run; then random ones.
-      for (const consent of [false, 'true', 'True', 1, 'yes', null, undefined, {}, [true], { value: true }]) await expectRefused(consent);
+      for (const consent of [false, 'true', 'True', 1, 'yes', null, undefined, {}, [true], { value: true }])
+        await expectRefused(consent);
       await t.check(fc.asyncProperty(notTrue, expectRefused), runs(t, 60, 12));
       for (const value of [...seen].sort()) t.choose('consent-not-boolean', value, 'ERR-CONSENT-REQUIRED');
     },
@@ -113,20 +149,29 @@ describe('create body rules', () => {
 
   conformance(
     'refuses both or neither source of an image with a 4xx and the error envelope',
-    { covers: ['CREATE-EXACTLY-ONE-SOURCE-PER-IMAGE', 'ERR-SOURCE-COUNT-CODE-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'], starts: 6, uploads: 2, typical: { uploads: 0 } },
+    {
+      covers: ['CREATE-EXACTLY-ONE-SOURCE-PER-IMAGE', 'ERR-SOURCE-COUNT-CODE-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'],
+      starts: 6,
+      uploads: 2,
+      typical: { uploads: 0 },
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
       const { personImageId, garmentImageId } = await idBody(api, actor);
       // A fetchable URL when there is a fixture host, so the only fault is the number of sources.
-      const url = (file: string) => (t.target.config.fixtureBaseUrl ? api.fixtureUrl(file) : `https://images.example.com/${file}`);
+      const url = (file: string) =>
+        t.target.config.fixtureBaseUrl ? api.fixtureUrl(file) : `https://images.example.com/${file}`;
       const rows: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
         ['person both', { personImageUrl: url('person.jpg'), personImageId, garmentImageId }],
         ['person neither', { garmentImageId }],
         ['garment both', { personImageId, garmentImageUrl: url('garment.png'), garmentImageId }],
         ['garment neither', { personImageId }],
         ['neither for both images', {}],
-        ['both for both images', { personImageUrl: url('person.jpg'), personImageId, garmentImageUrl: url('garment.png'), garmentImageId }],
+        [
+          'both for both images',
+          { personImageUrl: url('person.jpg'), personImageId, garmentImageUrl: url('garment.png'), garmentImageId },
+        ],
       ];
       for (const [label, body] of rows) {
         const ex = await api.start(actor, { ...body, consent: true });
@@ -149,14 +194,24 @@ describe('create body rules', () => {
       const actor = await t.ownAccount();
       const ex = await api.start(actor, await idBody(api, actor, undefined, { title: title120Astral }));
       const taken = ex.response?.status === 200;
-      t.choose('title-length', `120 code points, 140 UTF-16 units: ${taken ? 'taken' : `refused, ${said(ex)}`}`, 'ERR-TITLE-TOO-LONG-IMPL-DEFINED');
+      t.choose(
+        'title-length',
+        `120 code points, 140 UTF-16 units: ${taken ? 'taken' : `refused, ${said(ex)}`}`,
+        'ERR-TITLE-TOO-LONG-IMPL-DEFINED',
+      );
       if (!taken) t.target.budget.giveBack(1);
     },
   );
 
   conformance(
     'starts a try-on whose title is 120 ASCII characters',
-    { covers: ['CREATE-TITLE-OPTIONAL-UP-TO-120', 'CREATE-ACCEPTED-IS-200'], credits: 1, starts: 1, uploads: 2, typical: { uploads: 0 } },
+    {
+      covers: ['CREATE-TITLE-OPTIONAL-UP-TO-120', 'CREATE-ACCEPTED-IS-200'],
+      credits: 1,
+      starts: 1,
+      uploads: 2,
+      typical: { uploads: 0 },
+    },
     async (t) => {
       t.reserve(1);
       const api = new Api(t.target);
@@ -164,7 +219,13 @@ describe('create body rules', () => {
       const ex = await api.start(actor, await idBody(api, actor, undefined, { title: title120Ascii }));
       const status = statusOf(ex);
       // "title | string | no | product name, up to 120 characters": 120 ASCII characters are 120 by any counting.
-      t.must('CREATE-TITLE-OPTIONAL-UP-TO-120', () => expect({ title: title120Ascii, accepted: typeof status === 'number' && status >= 200 && status < 300, status }).toMatchObject({ accepted: true }));
+      t.must('CREATE-TITLE-OPTIONAL-UP-TO-120', () =>
+        expect({
+          title: title120Ascii,
+          accepted: typeof status === 'number' && status >= 200 && status < 300,
+          status,
+        }).toMatchObject({ accepted: true }),
+      );
       // "Response (success): status 200".
       t.must('CREATE-ACCEPTED-IS-200', () => expect({ status }).toEqual({ status: 200 }));
     },
@@ -172,7 +233,12 @@ describe('create body rules', () => {
 
   conformance(
     'refuses a title over 120 characters by every counting with a 4xx and the error envelope',
-    { covers: ['ERR-TITLE-TOO-LONG-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'], starts: 4, uploads: 2, typical: { starts: 1 + profiledRuns(3), uploads: 0 } },
+    {
+      covers: ['ERR-TITLE-TOO-LONG-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'],
+      starts: 4,
+      uploads: 2,
+      typical: { starts: 1 + profiledRuns(3), uploads: 0 },
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -187,7 +253,8 @@ describe('create body rules', () => {
       };
       await refuse('x'.repeat(121));
       await t.check(fc.asyncProperty(titleOver120, refuse), runs(t, 20, 3));
-      for (const code of codes) t.choose('title-length', `over 120 characters by every counting → ${code}`, 'ERR-TITLE-TOO-LONG-IMPL-DEFINED');
+      for (const code of codes)
+        t.choose('title-length', `over 120 characters by every counting → ${code}`, 'ERR-TITLE-TOO-LONG-IMPL-DEFINED');
     },
   );
 });
@@ -199,15 +266,24 @@ const notAnObject: fc.Arbitrary<{ readonly label: string; readonly raw: string }
     .filter((s) => !parsesToObject(s))
     .map((raw) => ({ label: 'random text', raw })),
   fc
-    .tuple(fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 5 }), fc.nat())
+    .tuple(
+      fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 5 }),
+      fc.nat(),
+    )
     .map(([value, cut]) => {
       const full = JSON.stringify({ consent: true, ...value });
       return { label: 'truncated JSON', raw: full.slice(0, cut % full.length) };
     }),
-  fc.jsonValue().filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)).map((v) => ({ label: 'JSON that is not an object', raw: JSON.stringify(v) })),
+  fc
+    .jsonValue()
+    .filter((v) => typeof v !== 'object' || v === null || Array.isArray(v))
+    .map((v) => ({ label: 'JSON that is not an object', raw: JSON.stringify(v) })),
   fc.integer({ min: 1, max: 20_000 }).map((n) => ({ label: `${n} nested arrays`, raw: '['.repeat(n) + ']'.repeat(n) })),
   fc.integer({ min: 1, max: 20_000 }).map((n) => ({ label: `${n} unclosed arrays`, raw: '['.repeat(n) })),
-  fc.integer({ min: 33, max: 5_000 }).map((n) => ({ label: `object with ${n} nested arrays inside`, raw: `{"consent":false,"extra":${'['.repeat(n)}${']'.repeat(n)}}` })),
+  fc.integer({ min: 33, max: 5_000 }).map((n) => ({
+    label: `object with ${n} nested arrays inside`,
+    raw: `{"consent":false,"extra":${'['.repeat(n)}${']'.repeat(n)}}`,
+  })),
 );
 
 function parsesToObject(s: string): boolean {
@@ -222,7 +298,11 @@ function parsesToObject(s: string): boolean {
 describe('create body encoding', () => {
   conformance(
     'answers a body that is not a JSON object with a 4xx and the error envelope, never a 5xx',
-    { covers: ['ERR-MALFORMED-JSON-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'], starts: 12, typical: { starts: profiledRuns(12) } },
+    {
+      covers: ['ERR-MALFORMED-JSON-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'],
+      starts: 12,
+      typical: { starts: profiledRuns(12) },
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = t.target.primary;
@@ -237,13 +317,20 @@ describe('create body encoding', () => {
         }),
         runs(t, 100, 12),
       );
-      for (const [kind, seen] of codes) for (const code of seen) t.choose('malformed-json', `${kind} → ${code}`, 'ERR-MALFORMED-JSON-IMPL-DEFINED');
+      for (const [kind, seen] of codes)
+        for (const code of seen) t.choose('malformed-json', `${kind} → ${code}`, 'ERR-MALFORMED-JSON-IMPL-DEFINED');
     },
   );
 
   conformance(
     'refuses a create sent without Content-Type application/json with a 4xx and the error envelope',
-    { covers: ['CREATE-CONTENT-TYPE-JSON', 'ERR-ENVELOPE-SHAPE'], credits: 3, starts: 6, uploads: 2, typical: { credits: 0, uploads: 0 } },
+    {
+      covers: ['CREATE-CONTENT-TYPE-JSON', 'ERR-ENVELOPE-SHAPE'],
+      credits: 3,
+      starts: 6,
+      uploads: 2,
+      typical: { credits: 0, uploads: 0 },
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -257,7 +344,11 @@ describe('create body encoding', () => {
       const rows: ReadonlyArray<readonly [string, Record<string, string>, string]> = [
         ['text/plain', { 'content-type': 'text/plain' }, valid],
         ['multipart/form-data', { 'content-type': `multipart/form-data; boundary=${boundary}` }, multipart],
-        ['application/x-www-form-urlencoded', { 'content-type': 'application/x-www-form-urlencoded' }, `body=${encodeURIComponent(refusedJson)}`],
+        [
+          'application/x-www-form-urlencoded',
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          `body=${encodeURIComponent(refusedJson)}`,
+        ],
         ['application/xml', { 'content-type': 'application/xml' }, '<consent>false</consent>'],
         ['application/jsonx', { 'content-type': 'application/jsonx' }, valid],
       ];

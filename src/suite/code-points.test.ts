@@ -14,7 +14,10 @@ describe('codePoint', () => {
 
   it('shrinks a failing string the way the binary unit does', () => {
     const failing = (unit: fc.Arbitrary<string> | 'binary') => {
-      const outcome = fc.check(fc.property(fc.string({ unit, maxLength: 40 }), (s) => !/[\u{10000}-\u{10ffff}]/u.test(s)), { seed: 5, numRuns: 1000 });
+      const outcome = fc.check(
+        fc.property(fc.string({ unit, maxLength: 40 }), (s) => !/[\u{10000}-\u{10ffff}]/u.test(s)),
+        { seed: 5, numRuns: 1000 },
+      );
       return outcome.counterexample;
     };
     const ours = failing(codePoint);
@@ -23,8 +26,10 @@ describe('codePoint', () => {
   });
 
   it('maps every code point outside the surrogates back to itself, and refuses surrogates and longer strings', () => {
-    for (const s of ['\u0000', 'a', '\ud7ff', '\ue000', '\u{10000}', '\u{10ffff}', '😀']) expect(codePoint.canShrinkWithoutContext(s)).toBe(true);
-    for (const s of ['', 'ab', '\ud800', '\udfff', '\ud83d', 'a\u0301'] as unknown[]) expect(codePoint.canShrinkWithoutContext(s)).toBe(false);
+    for (const s of ['\u0000', 'a', '\ud7ff', '\ue000', '\u{10000}', '\u{10ffff}', '😀'])
+      expect(codePoint.canShrinkWithoutContext(s)).toBe(true);
+    for (const s of ['', 'ab', '\ud800', '\udfff', '\ud83d', 'a\u0301'] as unknown[])
+      expect(codePoint.canShrinkWithoutContext(s)).toBe(false);
     expect(codePoint.canShrinkWithoutContext(7)).toBe(false);
   });
 });

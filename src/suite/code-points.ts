@@ -17,9 +17,12 @@ function indexOf(value: unknown): number {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2) throw new Error('not a single code point');
   const codePoint = value.codePointAt(0) ?? -1;
   if (String.fromCodePoint(codePoint) !== value) throw new Error('not a single code point');
-  if (codePoint >= surrogatesStart && codePoint < surrogatesStart + surrogatesCount) throw new Error('a lone surrogate');
+  if (codePoint >= surrogatesStart && codePoint < surrogatesStart + surrogatesCount)
+    throw new Error('a lone surrogate');
   return codePoint < surrogatesStart ? codePoint : codePoint - surrogatesCount;
 }
 
 /** One code point: `fc.string({ unit: codePoint })` draws what `fc.string({ unit: 'binary' })` draws. */
-export const codePoint: fc.Arbitrary<string> = fc.nat({ max: lastIndex }).map((index) => String.fromCodePoint(toCodePoint(index)), indexOf);
+export const codePoint: fc.Arbitrary<string> = fc
+  .nat({ max: lastIndex })
+  .map((index) => String.fromCodePoint(toCodePoint(index)), indexOf);

@@ -54,7 +54,10 @@ export function runOptionsFromEnv(env: Readonly<Record<string, string | undefine
 export function configFromEnv(env: Readonly<Record<string, string | undefined>>): SuiteConfig | undefined {
   const baseUrl = env.TRYON_BASE_URL;
   if (!baseUrl) return undefined;
-  const control = env.TRYON_CONTROL_URL && env.TRYON_CONTROL_TOKEN ? { url: env.TRYON_CONTROL_URL, token: env.TRYON_CONTROL_TOKEN } : undefined;
+  const control =
+    env.TRYON_CONTROL_URL && env.TRYON_CONTROL_TOKEN
+      ? { url: env.TRYON_CONTROL_URL, token: env.TRYON_CONTROL_TOKEN }
+      : undefined;
   return Object.freeze({
     baseUrl: baseUrl.replace(/\/$/, ''),
     ...(env.TRYON_API_KEY && { apiKey: env.TRYON_API_KEY }),

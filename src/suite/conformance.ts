@@ -64,7 +64,6 @@ export interface CreditPlan {
   readonly wouldRunAt: Readonly<Record<string, number>>;
 }
 
-
 export interface ConformanceSpec {
   readonly covers: readonly RequirementId[];
   /**
@@ -93,7 +92,10 @@ export interface ConformanceSpec {
  * The runs `t.check(property, numRuns)` makes at the run's profile: a quarter of them, at least one, in the
  * quick profile.
  */
-export function profiledRuns(numRuns: number, config: Pick<SuiteConfig, 'profile' | 'numRuns'> = inject('suiteConfig')): number {
+export function profiledRuns(
+  numRuns: number,
+  config: Pick<SuiteConfig, 'profile' | 'numRuns'> = inject('suiteConfig'),
+): number {
   return config.numRuns ?? (config.profile === 'quick' ? Math.max(1, Math.ceil(numRuns / 4)) : numRuns);
 }
 
@@ -107,9 +109,12 @@ stopOnSignals();
 /** The run's target, connected once. */
 export function suiteTarget(): Promise<SuiteTarget> {
   // In a parallel embedded run, the instance of the server that is this worker's own (worker-instance.ts).
-  targetPromise ??= connectTarget(configOfWorker(inject('suiteConfig'), inject('embeddedInstances'), process.env.VITEST_POOL_ID), {
-    creditHolds: creditPlan()?.holds ?? {},
-  });
+  targetPromise ??= connectTarget(
+    configOfWorker(inject('suiteConfig'), inject('embeddedInstances'), process.env.VITEST_POOL_ID),
+    {
+      creditHolds: creditPlan()?.holds ?? {},
+    },
+  );
   return targetPromise;
 }
 
@@ -135,7 +140,10 @@ export interface ConformanceContext {
   /** Reserves credits from the run's budget, or skips the test with the reason. */
   reserve(credits: number): void;
   /** Runs a fast-check property with the run's seed (and replay path), recording the counterexample. */
-  check<Ts extends [unknown, ...unknown[]]>(property: fc.IAsyncPropertyWithHooks<Ts> | fc.IAsyncProperty<Ts>, numRuns: number): Promise<void>;
+  check<Ts extends [unknown, ...unknown[]]>(
+    property: fc.IAsyncPropertyWithHooks<Ts> | fc.IAsyncProperty<Ts>,
+    numRuns: number,
+  ): Promise<void>;
 }
 
 let planPromise: CreditPlan | undefined | null = null;
@@ -173,9 +181,21 @@ async function settlement(target: SuiteTarget, cost: Cost): Promise<() => Promis
 /** Defines one conformance test. */
 export function conformance(name: string, spec: ConformanceSpec, fn: (t: ConformanceContext) => Promise<void>): void {
   const needs = spec.needs ?? [...new Set(spec.covers.flatMap((id) => requirement(id).needs))];
-  const cost: Cost = { credits: spec.credits ?? 0, starts: spec.starts ?? 0, polls: spec.polls ?? 0, uploads: spec.uploads ?? 0 };
+  const cost: Cost = {
+    credits: spec.credits ?? 0,
+    starts: spec.starts ?? 0,
+    polls: spec.polls ?? 0,
+    uploads: spec.uploads ?? 0,
+  };
   const timeout = allowanceMs(cost, spec.timeoutMs);
-  const declared = { requirements: [...spec.covers], needs: [...needs], cost, value: spec.value ?? 'rest', allowanceMs: timeout, ...(spec.typical && { typical: spec.typical }) };
+  const declared = {
+    requirements: [...spec.covers],
+    needs: [...needs],
+    cost,
+    value: spec.value ?? 'rest',
+    allowanceMs: timeout,
+    ...(spec.typical && { typical: spec.typical }),
+  };
   test(name, { timeout, meta: declared }, async (vitest) => {
     const meta = vitest.task.meta;
     stopOnCancel(vitest.signal, (reason) => (meta.inconclusive ??= interruptedReason(reason)));
@@ -197,7 +217,9 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
     }
     if (cost.credits > budget.left) {
       const wouldRunAt = creditPlan()?.wouldRunAt[vitest.task.fullTestName];
-      skip(`needs up to ${cost.credits} credits; ${budget.describe()}${wouldRunAt === undefined ? '' : ` (a budget of ${wouldRunAt} would run it)`}`);
+      skip(
+        `needs up to ${cost.credits} credits; ${budget.describe()}${wouldRunAt === undefined ? '' : ` (a budget of ${wouldRunAt} would run it)`}`,
+      );
     }
     const settle = await settlement(target, cost);
 
@@ -208,7 +230,11 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
       skip,
       ownAccount: () =>
         target.control
-          ? target.freshAccount({ starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute })
+          ? target.freshAccount({
+              starts: raisedLimits.startsPerMinute,
+              polls: raisedLimits.pollsPerMinute,
+              uploads: raisedLimits.uploadsPerMinute,
+            })
           : Promise.resolve(target.primary),
       must,
       inconclusive(reason) {
@@ -235,11 +261,20 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
           meta.counterexample = fc.defaultReportMessage(details) ?? 'property failed';
           const cause = details.errorInstance;
           if (cause instanceof RuleBroken) {
-            throw new RuleBroken(cause.requirement, `${cause.message}\n${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`, cause.expected, cause.actual, { cause });
+            throw new RuleBroken(
+              cause.requirement,
+              `${cause.message}\n${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`,
+              cause.expected,
+              cause.actual,
+              { cause },
+            );
           }
-          throw new Error(`${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`, {
-            cause: details.errorInstance,
-          });
+          throw new Error(
+            `${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`,
+            {
+              cause: details.errorInstance,
+            },
+          );
         }
       },
     };

@@ -25,9 +25,22 @@ const said = (ex: Exchange): string => `${String(statusOf(ex))} ${ex.response?.t
  * POST /tryons/sync.
  */
 const createErrors = [
-  '400 MISSING_IDEMPOTENCY_KEY', '400 INVALID_IMAGE_URL', '400 IMAGE_DOWNLOAD_FAILED', '400 UNSUPPORTED_IMAGE', '400 INVALID_IMAGE_ID',
-  '401 INVALID_API_KEY', '402 INSUFFICIENT_CREDITS', '403 CONSENT_REQUIRED', '413 IMAGE_TOO_LARGE',
-  '422 PERSON_PHOTO_REJECTED', '422 IMAGE_REJECTED', '422 GARMENT_REJECTED', '429 RATE_LIMITED', '500 INTERNAL_ERROR', '502 START_FAILED', '503 UNAVAILABLE',
+  '400 MISSING_IDEMPOTENCY_KEY',
+  '400 INVALID_IMAGE_URL',
+  '400 IMAGE_DOWNLOAD_FAILED',
+  '400 UNSUPPORTED_IMAGE',
+  '400 INVALID_IMAGE_ID',
+  '401 INVALID_API_KEY',
+  '402 INSUFFICIENT_CREDITS',
+  '403 CONSENT_REQUIRED',
+  '413 IMAGE_TOO_LARGE',
+  '422 PERSON_PHOTO_REJECTED',
+  '422 IMAGE_REJECTED',
+  '422 GARMENT_REJECTED',
+  '429 RATE_LIMITED',
+  '500 INTERNAL_ERROR',
+  '502 START_FAILED',
+  '503 UNAVAILABLE',
 ];
 /**
  * "Errors: 401 INVALID_API_KEY; 404 NOT_FOUND ...; 429 RATE_LIMITED; 500 INTERNAL_ERROR; 503 UNAVAILABLE."
@@ -73,7 +86,10 @@ describe('contract', () => {
       uploads: 2,
     },
     async (t) => {
-      precondition(/\/api\/v1$/.test(t.target.config.baseUrl), `the configured base URL ${t.target.config.baseUrl} does not end in /api/v1 ("{base_url} ends in /api/v1"): fix the run's --base-url`);
+      precondition(
+        /\/api\/v1$/.test(t.target.config.baseUrl),
+        `the configured base URL ${t.target.config.baseUrl} does not end in /api/v1 ("{base_url} ends in /api/v1"): fix the run's --base-url`,
+      );
       t.reserve(2);
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -93,28 +109,50 @@ describe('contract', () => {
           // "Usable as `personImageId` or `garmentImageId`": the id itself is never refused in either
           // field. Whether a person photo makes a garment is the engine's call (422 GARMENT_REJECTED,
           // "item not available for virtual try-on", is a fair answer), so only INVALID_IMAGE_ID fails.
-          t.must('RES-IMAGE-ID-PERSON-OR-GARMENT', () => expect({ [what]: `${String(statusOf(created))} ${String(b.code)}` }).not.toEqual({ [what]: '400 INVALID_IMAGE_ID' }));
+          t.must('RES-IMAGE-ID-PERSON-OR-GARMENT', () =>
+            expect({ [what]: `${String(statusOf(created))} ${String(b.code)}` }).not.toEqual({
+              [what]: '400 INVALID_IMAGE_ID',
+            }),
+          );
           if (statusOf(created) !== 200) {
-            t.choose('photo-as-garment', `an uploaded person photo as garmentImageId → ${String(statusOf(created))} ${String(b.code)}`, 'RES-IMAGE-ID-PERSON-OR-GARMENT');
+            t.choose(
+              'photo-as-garment',
+              `an uploaded person photo as garmentImageId → ${String(statusOf(created))} ${String(b.code)}`,
+              'RES-IMAGE-ID-PERSON-OR-GARMENT',
+            );
             t.target.budget.giveBack(1);
             continue;
           }
         } else {
           // "Uploaded ids are exempt from these URL rules": a body of uploaded ids alone is accepted ("status 200").
-          t.must('CREATE-UPLOADED-IDS-EXEMPT-FROM-URL-RULES', () => expect({ [what]: statusOf(created) }).toEqual({ [what]: 200 }));
+          t.must('CREATE-UPLOADED-IDS-EXEMPT-FROM-URL-RULES', () =>
+            expect({ [what]: statusOf(created) }).toEqual({ [what]: 200 }),
+          );
         }
         // "id | string | Identifier of the try-on, returned on creation."
-        t.must('RES-TRYON-ID-RETURNED-ON-CREATE', () => expect({ [what]: typeof b.id === 'string' && b.id !== '' }).toEqual({ [what]: true }));
+        t.must('RES-TRYON-ID-RETURNED-ON-CREATE', () =>
+          expect({ [what]: typeof b.id === 'string' && b.id !== '' }).toEqual({ [what]: true }),
+        );
         const id = b.id as string;
         // "status | string | always `pending`"; and "Returns immediately; the image is made in the
         // background": the answer came before the outcome (timing is recorded, never judged).
         t.must('CREATE-RESPONSE-STATUS-PENDING', () => expect({ [what]: b.status }).toEqual({ [what]: 'pending' }));
-        t.must('CREATE-RETURNS-IMMEDIATELY', () => expect({ 'state when the create answered': b.status }).toEqual({ 'state when the create answered': 'pending' }));
+        t.must('CREATE-RETURNS-IMMEDIATELY', () =>
+          expect({ 'state when the create answered': b.status }).toEqual({
+            'state when the create answered': 'pending',
+          }),
+        );
         // "pollUrl | `/api/v1/tryons/<id>`, relative to {host}"; "`pollUrl` values carry the same prefix".
-        t.must('VER-BASE-URL-V1', () => expect({ pollUrl: String(b.pollUrl).startsWith('/api/v1/') }).toEqual({ pollUrl: true }));
+        t.must('VER-BASE-URL-V1', () =>
+          expect({ pollUrl: String(b.pollUrl).startsWith('/api/v1/') }).toEqual({ pollUrl: true }),
+        );
         t.must('RES-POLL-URL-VALUE', () => expect({ pollUrl: b.pollUrl }).toEqual({ pollUrl: `/api/v1/tryons/${id}` }));
         // resultUrl: "Absent from the create response."
-        t.must('RES-RESULT-URL-ABSENT-FROM-CREATE', () => expect({ 'resultUrl in the create response': 'resultUrl' in b }).toEqual({ 'resultUrl in the create response': false }));
+        t.must('RES-RESULT-URL-ABSENT-FROM-CREATE', () =>
+          expect({ 'resultUrl in the create response': 'resultUrl' in b }).toEqual({
+            'resultUrl in the create response': false,
+          }),
+        );
 
         const read = await api.get(actor, id);
         unlessTransient(t, read, 'the read of a fresh try-on');
@@ -122,7 +160,12 @@ describe('contract', () => {
         // "Response 200 body: `id` (string), `status` (`pending` | `success` | `failed`), `resultUrl` (string
         // or null)".
         t.must('GET-RESPONSE-200-BODY', () =>
-          expect({ status: statusOf(read), id: r.id, state: ['pending', 'success', 'failed'].includes(String(r.status)), resultUrl: r.resultUrl === null || typeof r.resultUrl === 'string' }).toEqual({
+          expect({
+            status: statusOf(read),
+            id: r.id,
+            state: ['pending', 'success', 'failed'].includes(String(r.status)),
+            resultUrl: r.resultUrl === null || typeof r.resultUrl === 'string',
+          }).toEqual({
             status: 200,
             id,
             state: true,
@@ -131,14 +174,22 @@ describe('contract', () => {
         );
         const final = await api.waitFinal(actor, id);
         if (body(final).status !== 'success') t.target.budget.giveBack(1);
-        await t.vitest.annotate(`${what}: create answered in ${createMs.toFixed(0)} ms; the try-on ended ${String(body(final).status)}`);
+        await t.vitest.annotate(
+          `${what}: create answered in ${createMs.toFixed(0)} ms; the try-on ended ${String(body(final).status)}`,
+        );
       }
     },
   );
 
   conformance(
     'rejects scenario images with 422 PERSON_PHOTO_REJECTED, IMAGE_REJECTED and GARMENT_REJECTED',
-    { covers: ['ERR-PERSON-PHOTO-REJECTED', 'ERR-IMAGE-REJECTED', 'ERR-GARMENT-REJECTED'], needs: ['scenarios'], credits: 3, starts: 3, uploads: 4 },
+    {
+      covers: ['ERR-PERSON-PHOTO-REJECTED', 'ERR-IMAGE-REJECTED', 'ERR-GARMENT-REJECTED'],
+      needs: ['scenarios'],
+      credits: 3,
+      starts: 3,
+      uploads: 4,
+    },
     async (t) => {
       t.reserve(3);
       const api = new Api(t.target);
@@ -152,7 +203,9 @@ describe('contract', () => {
         // Errors: "422 | PERSON_PHOTO_REJECTED | photo does not clearly show exactly one adult",
         // "422 | IMAGE_REJECTED | image cannot be used for a try-on", "422 | GARMENT_REJECTED | item
         // not available for virtual try-on" (the scenario marker makes the target refuse on purpose).
-        t.must(id, () => expect({ scenario, status: statusOf(ex), code: body(ex).code }).toEqual({ scenario, status: 422, code }));
+        t.must(id, () =>
+          expect({ scenario, status: statusOf(ex), code: body(ex).code }).toEqual({ scenario, status: 422, code }),
+        );
       }
       // That a refused start costs nothing is judged by the credits suite (STATE-CREATE-STARTS-PENDING).
       t.target.budget.giveBack(3);
@@ -161,20 +214,74 @@ describe('contract', () => {
 
   conformance(
     'answers every refused request with a status and code its operation lists, and a human-readable error',
-    { covers: ['CREATE-ERROR-LIST', 'SYNC-SAME-CONTRACT-AS-CREATE', 'GET-ERROR-LIST', 'ERR-ERROR-HUMAN-READABLE', 'ERR-ENVELOPE-SHAPE'], needs: [], starts: 6, polls: 2, uploads: 1 },
+    {
+      covers: [
+        'CREATE-ERROR-LIST',
+        'SYNC-SAME-CONTRACT-AS-CREATE',
+        'GET-ERROR-LIST',
+        'ERR-ERROR-HUMAN-READABLE',
+        'ERR-ENVELOPE-SHAPE',
+      ],
+      needs: [],
+      starts: 6,
+      polls: 2,
+      uploads: 1,
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = t.target.primary;
       // Each request is refused for reasons the spec names a code for (unknown image ids, consent,
       // a missing key, an http: URL, an unknown try-on, no key), never for a case it leaves open.
       const refused: Array<[RequirementId, readonly string[], string, Exchange]> = [
-        ['CREATE-ERROR-LIST', createErrors, 'unknown ids, consent false', await api.start(actor, { personImageId: 'img_unknown', garmentImageId: 'img_unknown', consent: false })],
-        ['CREATE-ERROR-LIST', createErrors, 'unknown ids, no Idempotency-Key', await api.start(actor, { personImageId: 'img_unknown', garmentImageId: 'img_unknown', consent: true }, { idempotencyKey: null })],
-        ['CREATE-ERROR-LIST', createErrors, 'unknown ids', await api.start(actor, { personImageId: 'img_unknown', garmentImageId: 'img_unknown', consent: true })],
-        ['CREATE-ERROR-LIST', createErrors, 'an http: person URL', await api.start(actor, { personImageUrl: 'http://images.example.com/p.jpg', garmentImageId: 'img_unknown', consent: true })],
-        ['SYNC-SAME-CONTRACT-AS-CREATE', createErrors, 'sync: unknown ids, consent false', await api.start(actor, { personImageId: 'img_unknown', garmentImageId: 'img_unknown', consent: false }, { sync: true })],
+        [
+          'CREATE-ERROR-LIST',
+          createErrors,
+          'unknown ids, consent false',
+          await api.start(actor, { personImageId: 'img_unknown', garmentImageId: 'img_unknown', consent: false }),
+        ],
+        [
+          'CREATE-ERROR-LIST',
+          createErrors,
+          'unknown ids, no Idempotency-Key',
+          await api.start(
+            actor,
+            { personImageId: 'img_unknown', garmentImageId: 'img_unknown', consent: true },
+            { idempotencyKey: null },
+          ),
+        ],
+        [
+          'CREATE-ERROR-LIST',
+          createErrors,
+          'unknown ids',
+          await api.start(actor, { personImageId: 'img_unknown', garmentImageId: 'img_unknown', consent: true }),
+        ],
+        [
+          'CREATE-ERROR-LIST',
+          createErrors,
+          'an http: person URL',
+          await api.start(actor, {
+            personImageUrl: 'http://images.example.com/p.jpg',
+            garmentImageId: 'img_unknown',
+            consent: true,
+          }),
+        ],
+        [
+          'SYNC-SAME-CONTRACT-AS-CREATE',
+          createErrors,
+          'sync: unknown ids, consent false',
+          await api.start(
+            actor,
+            { personImageId: 'img_unknown', garmentImageId: 'img_unknown', consent: false },
+            { sync: true },
+          ),
+        ],
         ['GET-ERROR-LIST', getErrors, 'an unknown try-on', await api.get(actor, 'ton_no_such_tryon')],
-        ['GET-ERROR-LIST', getErrors, 'no Authorization', await t.target.send({ method: 'GET', path: '/tryons/ton_no_such_tryon', operationId: 'getTryOn' })],
+        [
+          'GET-ERROR-LIST',
+          getErrors,
+          'no Authorization',
+          await t.target.send({ method: 'GET', path: '/tryons/ton_no_such_tryon', operationId: 'getTryOn' }),
+        ],
       ];
       for (const [id, listed, what, ex] of refused) {
         const { code, error } = body(ex);
@@ -183,14 +290,24 @@ describe('contract', () => {
         // "Every error response is JSON of the shape `{ "error": string, "code": string }`"; "`error` is
         // human-readable".
         t.must('ERR-ENVELOPE-SHAPE', () => expect({ [what]: typeof code }).toEqual({ [what]: 'string' }));
-        t.must('ERR-ERROR-HUMAN-READABLE', () => expect({ [what]: typeof error === 'string' && error.trim().length > 0 }).toEqual({ [what]: true }));
+        t.must('ERR-ERROR-HUMAN-READABLE', () =>
+          expect({ [what]: typeof error === 'string' && error.trim().length > 0 }).toEqual({ [what]: true }),
+        );
       }
     },
   );
 
   conformance(
     "keeps each account's balance its own: a try-on of one account leaves another's balance as it was",
-    { covers: ['ACCOUNT-OWN-CREDIT-BALANCE'], needs: ['second-account'], credits: 1, starts: 1, polls: 30, uploads: 2, typical: { finishes: 1, uploads: 0 } },
+    {
+      covers: ['ACCOUNT-OWN-CREDIT-BALANCE'],
+      needs: ['second-account'],
+      credits: 1,
+      starts: 1,
+      polls: 30,
+      uploads: 2,
+      typical: { finishes: 1, uploads: 0 },
+    },
     async (t) => {
       requireBalance(t);
       const second = t.target.second ?? t.skip('no second account');
@@ -203,10 +320,15 @@ describe('contract', () => {
       const id = startedId(created, 'the start');
       const final = await api.waitFinal(actor, id);
       if (body(final).status !== 'success') t.target.budget.giveBack(1);
-      precondition(body(final).status === 'success', `the try-on ended ${String(body(final).status)}, so no credit was spent that another account could have lost`);
+      precondition(
+        body(final).status === 'success',
+        `the try-on ended ${String(body(final).status)}, so no credit was spent that another account could have lost`,
+      );
       // "Each account holds a credit balance."
       const secondAfter = await balanceOf(t.target, second.key);
-      t.must('ACCOUNT-OWN-CREDIT-BALANCE', () => expect({ 'second account balance': secondAfter }).toEqual({ 'second account balance': secondBefore }));
+      t.must('ACCOUNT-OWN-CREDIT-BALANCE', () =>
+        expect({ 'second account balance': secondAfter }).toEqual({ 'second account balance': secondBefore }),
+      );
     },
   );
 
@@ -227,8 +349,16 @@ describe('contract', () => {
       // The verdict is earned by an exchange with the API: each key is an issued, live key
       // only if the API takes it. GET /tryons/{id} of an unknown id is "404 NOT_FOUND" for a key it takes.
       for (const key of keys) {
-        const ex = await t.target.send({ method: 'GET', path: `/tryons/tc-key-${randomBytes(6).toString('hex')}`, key, operationId: 'getTryOn' });
-        precondition(ex.response !== undefined && ex.response.status !== 401, `a key that test control issued is not taken by the API (${said(ex)}), so it is no issued key to judge`);
+        const ex = await t.target.send({
+          method: 'GET',
+          path: `/tryons/tc-key-${randomBytes(6).toString('hex')}`,
+          key,
+          operationId: 'getTryOn',
+        });
+        precondition(
+          ex.response !== undefined && ex.response.status !== 401,
+          `a key that test control issued is not taken by the API (${said(ex)}), so it is no issued key to judge`,
+        );
       }
       // "Keys have a fixed prefix followed by `_live_` and a secret part".
       const shapes = keys.map((key) => {
@@ -237,7 +367,12 @@ describe('contract', () => {
       });
       const wellFormed = shapes.every((x) => x.prefix !== '(none)' && x.secret);
       const prefixes = [...new Set(shapes.map((x) => x.prefix))];
-      t.must('AUTH-KEY-LIVE-FORMAT', () => expect({ '<prefix>_live_<secret>': wellFormed, prefixes: prefixes.length }).toEqual({ '<prefix>_live_<secret>': true, prefixes: 1 }));
+      t.must('AUTH-KEY-LIVE-FORMAT', () =>
+        expect({ '<prefix>_live_<secret>': wellFormed, prefixes: prefixes.length }).toEqual({
+          '<prefix>_live_<secret>': true,
+          prefixes: 1,
+        }),
+      );
     },
   );
 
@@ -250,7 +385,11 @@ describe('contract', () => {
       const actor = await t.ownAccount();
       const ids = await idBody(api, actor);
       const signed = `${api.fixtureUrl('person.jpg')}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=9f2c41d0e7b1`;
-      const created = await api.start(actor, { personImageUrl: signed, garmentImageId: ids.garmentImageId, consent: true });
+      const created = await api.start(actor, {
+        personImageUrl: signed,
+        garmentImageId: ids.garmentImageId,
+        consent: true,
+      });
       unlessTransient(t, created, 'the start with a signed URL');
       // "Signed URLs are accepted while still valid." (an accepted start is "status 200")
       t.must('CREATE-URL-SIGNED-ACCEPTED', () => expect({ signed: statusOf(created) }).toEqual({ signed: 200 }));
@@ -261,7 +400,14 @@ describe('contract', () => {
 
   conformance(
     'finishes most of three try-ons in under 30 seconds',
-    { covers: ['SVC-MOST-RESULTS-UNDER-30-SECONDS'], needs: ['test-control'], credits: 3, starts: 3, polls: 45, uploads: 2 },
+    {
+      covers: ['SVC-MOST-RESULTS-UNDER-30-SECONDS'],
+      needs: ['test-control'],
+      credits: 3,
+      starts: 3,
+      polls: 45,
+      uploads: 2,
+    },
     async (t) => {
       // "Most results are ready in under 30 seconds": a statement about most try-ons, so one try-on
       // cannot judge it; three started together can (test control makes them free).
@@ -278,9 +424,17 @@ describe('contract', () => {
           return { seconds: (performance.now() - started) / 1000, status: String(body(final).status) };
         }),
       );
-      t.choose('result-latency', times.map((x) => `${x.status} in ${x.seconds.toFixed(1)} s`).join(', '), 'SVC-MOST-RESULTS-UNDER-30-SECONDS');
+      t.choose(
+        'result-latency',
+        times.map((x) => `${x.status} in ${x.seconds.toFixed(1)} s`).join(', '),
+        'SVC-MOST-RESULTS-UNDER-30-SECONDS',
+      );
       const under = times.filter((x) => x.status !== 'pending' && x.seconds < 30).length;
-      t.must('SVC-MOST-RESULTS-UNDER-30-SECONDS', () => expect({ 'of 3 try-ons, ready in under 30 s': under >= 2 }).toEqual({ 'of 3 try-ons, ready in under 30 s': true }));
+      t.must('SVC-MOST-RESULTS-UNDER-30-SECONDS', () =>
+        expect({ 'of 3 try-ons, ready in under 30 s': under >= 2 }).toEqual({
+          'of 3 try-ons, ready in under 30 s': true,
+        }),
+      );
     },
   );
 });

@@ -6,7 +6,10 @@ export interface ControlClient {
   rotateKey(accountId: string): Promise<string>;
   revokeKey(accountId: string): Promise<void>;
   setCredits(accountId: string, credits: number): Promise<void>;
-  setLimits(accountId: string, limits: Partial<Record<'startsPerMinute' | 'pollsPerMinute' | 'uploadsPerMinute', number>>): Promise<void>;
+  setLimits(
+    accountId: string,
+    limits: Partial<Record<'startsPerMinute' | 'pollsPerMinute' | 'uploadsPerMinute', number>>,
+  ): Promise<void>;
   advanceClock(seconds: number): Promise<void>;
   settings(): Promise<ControlSettings>;
   /**
@@ -23,7 +26,11 @@ export interface ControlSettings {
   readonly generationLatencyMs: number;
   readonly slowGenerationMs: number;
   readonly fetchTimeoutMs?: number;
-  readonly limits: { readonly startsPerMinute: number; readonly pollsPerMinute: number; readonly uploadsPerMinute: number };
+  readonly limits: {
+    readonly startsPerMinute: number;
+    readonly pollsPerMinute: number;
+    readonly uploadsPerMinute: number;
+  };
 }
 
 let clockMoves = 0;
@@ -48,8 +55,17 @@ export class ControlError extends Error {
 function checkedSettings(json: unknown): ControlSettings {
   const s = json as Partial<ControlSettings> | undefined;
   const n = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
-  if (typeof s !== 'object' || s === null || !n(s.syncWaitMs) || !n(s.slowGenerationMs) || typeof s.limits !== 'object' || s.limits === null) {
-    throw new ControlError(`test control GET /settings answered without syncWaitMs, slowGenerationMs and limits: ${JSON.stringify(json)?.slice(0, 160) ?? 'no JSON'}`);
+  if (
+    typeof s !== 'object' ||
+    s === null ||
+    !n(s.syncWaitMs) ||
+    !n(s.slowGenerationMs) ||
+    typeof s.limits !== 'object' ||
+    s.limits === null
+  ) {
+    throw new ControlError(
+      `test control GET /settings answered without syncWaitMs, slowGenerationMs and limits: ${JSON.stringify(json)?.slice(0, 160) ?? 'no JSON'}`,
+    );
   }
   return s as ControlSettings;
 }
@@ -57,14 +73,20 @@ function checkedSettings(json: unknown): ControlSettings {
 export function controlClient(send: Send, url: string, token: string): ControlClient {
   const call = async (method: string, path: string, json?: unknown): Promise<any> => {
     const ex = await send({ method, path: `${url}${path}`, key: token, ...(json !== undefined && { json }) });
-    if (ex.response?.status !== 200) throw new ControlError(`test control ${method} ${path} answered ${ex.response ? `${ex.response.status} ${ex.response.text.slice(0, 120)}` : ex.error}`, ex.response?.status);
+    if (ex.response?.status !== 200)
+      throw new ControlError(
+        `test control ${method} ${path} answered ${ex.response ? `${ex.response.status} ${ex.response.text.slice(0, 120)}` : ex.error}`,
+        ex.response?.status,
+      );
     return ex.response.json;
   };
   return {
     createAccount: async () => {
       const made = await call('POST', '/accounts');
       if (typeof made?.accountId !== 'string' || typeof made?.apiKey !== 'string') {
-        throw new ControlError(`test control POST /accounts answered without accountId and apiKey: ${JSON.stringify(made)?.slice(0, 160) ?? 'no JSON'}`);
+        throw new ControlError(
+          `test control POST /accounts answered without accountId and apiKey: ${JSON.stringify(made)?.slice(0, 160) ?? 'no JSON'}`,
+        );
       }
       return made;
     },
@@ -77,6 +99,7 @@ export function controlClient(send: Send, url: string, token: string): ControlCl
       clockMoves++;
     },
     settings: async () => checkedSettings(await call('GET', '/settings')),
-    setNameAnswers: async (name, addresses) => void (await call('PUT', `/names/${encodeURIComponent(name)}`, { addresses })),
+    setNameAnswers: async (name, addresses) =>
+      void (await call('PUT', `/names/${encodeURIComponent(name)}`, { addresses })),
   };
 }

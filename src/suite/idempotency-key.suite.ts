@@ -39,18 +39,46 @@ function sendable(value: string): string {
   return out;
 }
 
-const allowedString = (minLength: number, maxLength: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...alphabet), minLength, maxLength });
+const allowedString = (minLength: number, maxLength: number): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...alphabet), minLength, maxLength });
 
 /** A character the pattern refuses, as it can be sent in a header. */
 // Built once, not per generated value (chain would otherwise build a new string arbitrary each time):
 // the same values for the same seed, at a fraction of the CPU.
 const exactLength = new Map(
-  [7, 8, 128, 129].map((n) => [n, allowedString(n, n).map((value) => ({ label: `${n} allowed characters`, value }))] as const),
+  [7, 8, 128, 129].map(
+    (n) => [n, allowedString(n, n).map((value) => ({ label: `${n} allowed characters`, value }))] as const,
+  ),
 );
 
 const disallowedChar = fc.oneof(
-  fc.constantFrom(' ', '\t', '.', '!', '~', '+', '/', '=', ':', '@', '%', '"', ',', ';', '*', '#', '?', '\u00a0', '\u00e9', '\u00ff', '\u0080'),
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }).filter((c) => !/^[A-Za-z0-9_-]$/.test(c)).map(sendable),
+  fc.constantFrom(
+    ' ',
+    '\t',
+    '.',
+    '!',
+    '~',
+    '+',
+    '/',
+    '=',
+    ':',
+    '@',
+    '%',
+    '"',
+    ',',
+    ';',
+    '*',
+    '#',
+    '?',
+    '\u00a0',
+    '\u00e9',
+    '\u00ff',
+    '\u0080',
+  ),
+  fc
+    .string({ unit: 'grapheme', minLength: 1, maxLength: 1 })
+    .filter((c) => !/^[A-Za-z0-9_-]$/.test(c))
+    .map(sendable),
 );
 
 /** Header values to try, labelled; `null` means the header is left out. */
@@ -59,19 +87,20 @@ const keyValue: fc.Arbitrary<{ readonly label: string; readonly value: string | 
   fc.constant({ label: 'empty', value: '' }),
   fc.string({ unit: 'grapheme', maxLength: 140 }).map((s) => ({ label: 'unicode', value: sendable(s) })),
   fc.string({ unit: codePoint, maxLength: 140 }).map((s) => ({ label: 'code points', value: sendable(s) })),
-  fc.constantFrom(7, 8, 128, 129).chain((n) => exactLength.get(n) ?? allowedString(n, n).map((value) => ({ label: `${n} allowed characters`, value }))),
-  allowedString(0, 140).map((value) => ({ label: `${value.length} allowed characters`, value })),
   fc
-    .tuple(allowedString(8, 128), disallowedChar, fc.nat())
-    .map(([base, bad, at]) => {
-      const i = at % (base.length + 1);
-      return { label: 'one disallowed character', value: base.slice(0, i) + bad + base.slice(i) };
-    }),
+    .constantFrom(7, 8, 128, 129)
+    .chain(
+      (n) => exactLength.get(n) ?? allowedString(n, n).map((value) => ({ label: `${n} allowed characters`, value })),
+    ),
+  allowedString(0, 140).map((value) => ({ label: `${value.length} allowed characters`, value })),
+  fc.tuple(allowedString(8, 128), disallowedChar, fc.nat()).map(([base, bad, at]) => {
+    const i = at % (base.length + 1);
+    return { label: 'one disallowed character', value: base.slice(0, i) + bad + base.slice(i) };
+  }),
 );
 
 /** ~100 cases when the target's start limit is raised for the suite; ~12 (one minute) at the documented 12/minute. */
 const runsFor = (t: ConformanceContext): number => (t.target.pacer.limits.starts >= 1_000 ? 100 : 12);
-
 
 /**
  * Whether a conforming target takes this header value as a key: the pattern, after HTTP strips the value's
@@ -99,15 +128,29 @@ async function prober(t: ConformanceContext): Promise<(label: string, value: str
     const key = value === null ? '(none)' : JSON.stringify(value);
     if (takes(value)) {
       const ex = await api.start(actor, consentless, { idempotencyKey: value });
-      const answer = { label, key, status: ex.response?.status ?? ex.error, code: (ex.response?.json as { code?: unknown } | undefined)?.code };
+      const answer = {
+        label,
+        key,
+        status: ex.response?.status ?? ex.error,
+        code: (ex.response?.json as { code?: unknown } | undefined)?.code,
+      };
       // "Idempotency-Key | yes | 8-128 characters: letters, digits, `_` or `-`": the key is taken, so
       // the only fault left is consent ("403 | CONSENT_REQUIRED | `consent` was not `true`").
-      t.must('CREATE-IDEMPOTENCY-KEY-FORMAT', () => expect(answer).toEqual({ label, key, status: 403, code: 'CONSENT_REQUIRED' }));
+      t.must('CREATE-IDEMPOTENCY-KEY-FORMAT', () =>
+        expect(answer).toEqual({ label, key, status: 403, code: 'CONSENT_REQUIRED' }),
+      );
     } else {
       const ex = await api.start(actor, valid, { idempotencyKey: value });
-      const answer = { label, key, status: ex.response?.status ?? ex.error, code: (ex.response?.json as { code?: unknown } | undefined)?.code };
+      const answer = {
+        label,
+        key,
+        status: ex.response?.status ?? ex.error,
+        code: (ex.response?.json as { code?: unknown } | undefined)?.code,
+      };
       // "400 | MISSING_IDEMPOTENCY_KEY | Idempotency-Key missing or not 8-128 allowed characters" (Errors).
-      t.must('ERR-MISSING-IDEMPOTENCY-KEY', () => expect(answer).toEqual({ label, key, status: 400, code: 'MISSING_IDEMPOTENCY_KEY' }));
+      t.must('ERR-MISSING-IDEMPOTENCY-KEY', () =>
+        expect(answer).toEqual({ label, key, status: 400, code: 'MISSING_IDEMPOTENCY_KEY' }),
+      );
     }
   };
 }
@@ -115,7 +158,13 @@ async function prober(t: ConformanceContext): Promise<(label: string, value: str
 describe('Idempotency-Key format', () => {
   conformance(
     'refuses a missing key and keys of 7 or 129 characters with 400 MISSING_IDEMPOTENCY_KEY, and takes keys of 8 and 128',
-    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], credits: 1, starts: 6, uploads: 2, typical: { credits: 0 } },
+    {
+      covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'],
+      credits: 1,
+      starts: 6,
+      uploads: 2,
+      typical: { credits: 0 },
+    },
     async (t) => {
       // A conforming target charges nothing here; the credit is for one that takes a key it must refuse.
       t.reserve(1);
@@ -135,7 +184,13 @@ describe('Idempotency-Key format', () => {
 
   conformance(
     'accepts an Idempotency-Key exactly when it is 8-128 letters, digits, _ or -',
-    { covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'], credits: 1, starts: 12, uploads: 2, typical: { credits: 0, starts: profiledRuns(12), uploads: 0 } },
+    {
+      covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'],
+      credits: 1,
+      starts: 12,
+      uploads: 2,
+      typical: { credits: 0, starts: profiledRuns(12), uploads: 0 },
+    },
     async (t) => {
       t.reserve(1);
       const probe = await prober(t);

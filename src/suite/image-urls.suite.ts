@@ -20,7 +20,11 @@ type Position = 'person' | 'garment';
  * The rule each refused origin breaks: "Image URL rules: HTTPS; default port only; must not point at a
  * private address".
  */
-const ruleOf = { https: 'CREATE-URL-HTTPS-ONLY', port: 'CREATE-URL-DEFAULT-PORT-ONLY', private: 'CREATE-URL-NO-PRIVATE-ADDRESS' } as const satisfies Record<string, RequirementId>;
+const ruleOf = {
+  https: 'CREATE-URL-HTTPS-ONLY',
+  port: 'CREATE-URL-DEFAULT-PORT-ONLY',
+  private: 'CREATE-URL-NO-PRIVATE-ADDRESS',
+} as const satisfies Record<string, RequirementId>;
 
 /**
  * Origins an image URL may never have: not HTTPS, a port other than the default, or a host that is
@@ -81,7 +85,11 @@ const refusedOrigins: ReadonlyArray<readonly [label: string, origin: string, rul
 ];
 
 const pathPart: fc.Arbitrary<string> = fc
-  .tuple(fc.array(fc.stringMatching(/^[A-Za-z0-9_-]{1,10}$/), { minLength: 1, maxLength: 3 }), fc.constantFrom('.jpg', '.png', ''), fc.option(fc.stringMatching(/^[a-z]{1,5}=[A-Za-z0-9]{1,12}$/), { nil: undefined }))
+  .tuple(
+    fc.array(fc.stringMatching(/^[A-Za-z0-9_-]{1,10}$/), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom('.jpg', '.png', ''),
+    fc.option(fc.stringMatching(/^[a-z]{1,5}=[A-Za-z0-9]{1,12}$/), { nil: undefined }),
+  )
   .map(([segments, ext, query]) => `/${segments.join('/')}${ext}${query === undefined ? '' : `?${query}`}`);
 
 const position: fc.Arbitrary<Position> = fc.constantFrom('person', 'garment');
@@ -92,11 +100,12 @@ const codeOf = (ex: Exchange): unknown => (ex.response?.json as { code?: unknown
 /** Full runs when the suite's start limit is raised, a minute's worth at the documented 12/minute. */
 const raised = (t: ConformanceContext): boolean => t.target.pacer.limits.starts >= 1_000;
 
-
 /** A create body with `url` in one position and an uploaded id in the other. */
 async function bodyWithUrl(api: Api, actor: Actor, at: Position, url: string): Promise<Record<string, unknown>> {
   const { personImageId, garmentImageId } = await idBody(api, actor);
-  return at === 'person' ? { personImageUrl: url, garmentImageId, consent: true } : { personImageId, garmentImageUrl: url, consent: true };
+  return at === 'person'
+    ? { personImageUrl: url, garmentImageId, consent: true }
+    : { personImageId, garmentImageUrl: url, consent: true };
 }
 
 interface Refusal {
@@ -114,21 +123,34 @@ interface Refusal {
 /** A 429 or 5xx (or no answer) to a case: answers the spec allows on any start, so the case has no verdict. */
 function transient(t: ConformanceContext, ex: Exchange, what: string): void {
   const status = ex.response?.status;
-  if (status === undefined || status === 429 || status >= 500) t.inconclusive(`${what} answered ${statusOf(ex)} ${String(codeOf(ex))}: an answer the spec allows on any start, so this case could not be judged`);
+  if (status === undefined || status === 429 || status >= 500)
+    t.inconclusive(
+      `${what} answered ${statusOf(ex)} ${String(codeOf(ex))}: an answer the spec allows on any start, so this case could not be judged`,
+    );
 }
 
 /**
  * "(none) → pending: create try-on accepted | request valid, credit available": a refused start
  * makes no try-on and costs nothing. Compared only where the run reads balances (else noted).
  */
-async function chargedNothing(t: ConformanceContext, api: Api, actor: Actor, before: number | undefined): Promise<void> {
+async function chargedNothing(
+  t: ConformanceContext,
+  api: Api,
+  actor: Actor,
+  before: number | undefined,
+): Promise<void> {
   if (before === undefined) return void (await t.vitest.annotate(noBalance(t.target)));
   const after = await api.credits(actor);
-  t.must('STATE-CREATE-STARTS-PENDING', () => expect({ balanceAfterRefusals: after }).toEqual({ balanceAfterRefusals: before }));
+  t.must('STATE-CREATE-STARTS-PENDING', () =>
+    expect({ balanceAfterRefusals: after }).toEqual({ balanceAfterRefusals: before }),
+  );
 }
 
 /** Sends each refusal, expects one of its answers, records what came, and checks that nothing was charged. */
-async function expectRefusals(t: ConformanceContext, rows: readonly Refusal[]): Promise<Map<string, { answer: string; ms: number }>> {
+async function expectRefusals(
+  t: ConformanceContext,
+  rows: readonly Refusal[],
+): Promise<Map<string, { answer: string; ms: number }>> {
   const api = new Api(t.target);
   const actor = await t.ownAccount();
   await idBody(api, actor);
@@ -142,7 +164,13 @@ async function expectRefusals(t: ConformanceContext, rows: readonly Refusal[]): 
     transient(t, ex, `${row.label} (${row.at})`);
     const statuses = row.want.map((w) => Number(w.split(' ')[0]));
     t.must(row.rule, () => expect(statuses, `${row.label} (${row.at}) → ${answer}`).toContain(ex.response?.status));
-    t.must(row.code, () => expect({ case: row.label, at: row.at, answer: row.want.includes(answer) ? row.want[0] : answer }).toEqual({ case: row.label, at: row.at, answer: row.want[0] }));
+    t.must(row.code, () =>
+      expect({ case: row.label, at: row.at, answer: row.want.includes(answer) ? row.want[0] : answer }).toEqual({
+        case: row.label,
+        at: row.at,
+        answer: row.want[0],
+      }),
+    );
   }
   await t.vitest.annotate([...seen].map(([label, s]) => `${label} → ${s.answer} in ${s.ms} ms`).join('; '));
   await chargedNothing(t, api, actor, before);
@@ -155,7 +183,9 @@ async function expectRefusals(t: ConformanceContext, rows: readonly Refusal[]): 
  */
 function requireBehaviours(t: ConformanceContext): void {
   if (!t.target.config.fixtureBehaviours) {
-    t.skip('the fixture host has no behaviour routes (/redirect, /status, /slow, /drip, /text, /big): serve them with `tryon-conformance fixtures serve` and set fixtureBehaviours');
+    t.skip(
+      'the fixture host has no behaviour routes (/redirect, /status, /slow, /drip, /text, /big): serve them with `tryon-conformance fixtures serve` and set fixtureBehaviours',
+    );
   }
 }
 
@@ -172,14 +202,26 @@ async function fetchDeadline(t: ConformanceContext): Promise<number> {
 function notAtDocumentedDeadline(t: ConformanceContext, deadlineMs: number, what: string): void {
   t.choose('fetch-deadline', `${what} (declared deadline ${deadlineMs} ms)`, 'CREATE-URL-12-SECOND-DEADLINE');
   if (deadlineMs !== documentedDeadlineMs) {
-    t.inconclusive(`not verified at the documented value: the target declares a fetch deadline of ${deadlineMs} ms (test control), and kept it; the spec's deadline is 12 s`);
+    t.inconclusive(
+      `not verified at the documented value: the target declares a fetch deadline of ${deadlineMs} ms (test control), and kept it; the spec's deadline is 12 s`,
+    );
   }
 }
 
 describe('image URL rules without fetching', () => {
   conformance(
     'refuses http:, custom ports, private or reserved addresses in any spelling and localhost names with 400 INVALID_IMAGE_URL, and charges nothing',
-    { covers: ['CREATE-URL-HTTPS-ONLY', 'CREATE-URL-DEFAULT-PORT-ONLY', 'CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'], starts: 12, uploads: 2, typical: { starts: profiledRuns(12), uploads: 0 } },
+    {
+      covers: [
+        'CREATE-URL-HTTPS-ONLY',
+        'CREATE-URL-DEFAULT-PORT-ONLY',
+        'CREATE-URL-NO-PRIVATE-ADDRESS',
+        'ERR-INVALID-IMAGE-URL',
+      ],
+      starts: 12,
+      uploads: 2,
+      typical: { starts: profiledRuns(12), uploads: 0 },
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -189,18 +231,37 @@ describe('image URL rules without fetching', () => {
         const ex = await api.start(actor, await bodyWithUrl(api, actor, at, `${origin}${path}`));
         transient(t, ex, `${origin}${path}`);
         // The rule refuses the URL ("400 INVALID_IMAGE_URL" is the only 400 for it) ...
-        t.must(ruleOf[rule], () => expect({ host: label, url: `${origin}${path}`, at, status: statusOf(ex) }).toEqual({ host: label, url: `${origin}${path}`, at, status: 400 }));
+        t.must(ruleOf[rule], () =>
+          expect({ host: label, url: `${origin}${path}`, at, status: statusOf(ex) }).toEqual({
+            host: label,
+            url: `${origin}${path}`,
+            at,
+            status: 400,
+          }),
+        );
         // ... with the code of Errors: "400 | INVALID_IMAGE_URL | URL not HTTPS, custom port, or private address".
         t.must('ERR-INVALID-IMAGE-URL', () =>
-          expect({ host: label, url: `${origin}${path}`, at, status: statusOf(ex), code: codeOf(ex) }).toEqual({ host: label, url: `${origin}${path}`, at, status: 400, code: 'INVALID_IMAGE_URL' }),
+          expect({ host: label, url: `${origin}${path}`, at, status: statusOf(ex), code: codeOf(ex) }).toEqual({
+            host: label,
+            url: `${origin}${path}`,
+            at,
+            status: 400,
+            code: 'INVALID_IMAGE_URL',
+          }),
         );
       };
       // With raised limits every spelling is sent once, in alternating positions, before the random mix.
       if (raised(t)) {
-        for (const [i, [label, origin, rule]] of refusedOrigins.entries()) await send(label, origin, rule, i % 2 === 0 ? 'person' : 'garment', '/photo.jpg');
+        for (const [i, [label, origin, rule]] of refusedOrigins.entries())
+          await send(label, origin, rule, i % 2 === 0 ? 'person' : 'garment', '/photo.jpg');
       }
       await t.check(
-        fc.asyncProperty(fc.constantFrom(...refusedOrigins), position, pathPart, async ([label, origin, rule], at, path) => send(label, origin, rule, at, path)),
+        fc.asyncProperty(
+          fc.constantFrom(...refusedOrigins),
+          position,
+          pathPart,
+          async ([label, origin, rule], at, path) => send(label, origin, rule, at, path),
+        ),
         raised(t) ? 100 : 12,
       );
       await chargedNothing(t, api, actor, before);
@@ -211,22 +272,46 @@ describe('image URL rules without fetching', () => {
 describe('image URL rules when fetching', () => {
   conformance(
     'refuses an image URL that answers with a redirect, without following it, with 400 IMAGE_DOWNLOAD_FAILED',
-    { covers: ['CREATE-URL-REDIRECT-NOT-FOLLOWED', 'ERR-IMAGE-DOWNLOAD-FAILED'], needs: ['fixture-host'], starts: 2, uploads: 2 },
+    {
+      covers: ['CREATE-URL-REDIRECT-NOT-FOLLOWED', 'ERR-IMAGE-DOWNLOAD-FAILED'],
+      needs: ['fixture-host'],
+      starts: 2,
+      uploads: 2,
+    },
     async (t) => {
       requireBehaviours(t);
       const api = new Api(t.target);
       // "redirects are not followed and count as failures"; IMAGE_DOWNLOAD_FAILED "(redirects count as failures)".
       const rule: RequirementId = 'CREATE-URL-REDIRECT-NOT-FOLLOWED';
       await expectRefusals(t, [
-        { label: '302 to a valid person photo', at: 'person', url: api.behaviourUrl('/redirect?to=/f/person.jpg'), rule, code: 'ERR-IMAGE-DOWNLOAD-FAILED', want: ['400 IMAGE_DOWNLOAD_FAILED'] },
-        { label: '302 to a valid garment image', at: 'garment', url: api.behaviourUrl('/redirect?to=/f/garment.png'), rule, code: 'ERR-IMAGE-DOWNLOAD-FAILED', want: ['400 IMAGE_DOWNLOAD_FAILED'] },
+        {
+          label: '302 to a valid person photo',
+          at: 'person',
+          url: api.behaviourUrl('/redirect?to=/f/person.jpg'),
+          rule,
+          code: 'ERR-IMAGE-DOWNLOAD-FAILED',
+          want: ['400 IMAGE_DOWNLOAD_FAILED'],
+        },
+        {
+          label: '302 to a valid garment image',
+          at: 'garment',
+          url: api.behaviourUrl('/redirect?to=/f/garment.png'),
+          rule,
+          code: 'ERR-IMAGE-DOWNLOAD-FAILED',
+          want: ['400 IMAGE_DOWNLOAD_FAILED'],
+        },
       ]);
     },
   );
 
   conformance(
     'refuses an image URL that answers with a status other than 200 with 400 IMAGE_DOWNLOAD_FAILED',
-    { covers: ['CREATE-URL-MUST-ANSWER-200', 'ERR-IMAGE-DOWNLOAD-FAILED'], needs: ['fixture-host'], starts: 4, uploads: 2 },
+    {
+      covers: ['CREATE-URL-MUST-ANSWER-200', 'ERR-IMAGE-DOWNLOAD-FAILED'],
+      needs: ['fixture-host'],
+      starts: 4,
+      uploads: 2,
+    },
     async (t) => {
       requireBehaviours(t);
       const api = new Api(t.target);
@@ -234,10 +319,38 @@ describe('image URL rules when fetching', () => {
       // with HTTP 200".
       const rule: RequirementId = 'CREATE-URL-MUST-ANSWER-200';
       await expectRefusals(t, [
-        { label: '404', at: 'person', url: api.behaviourUrl('/status/404'), rule, code: 'ERR-IMAGE-DOWNLOAD-FAILED', want: ['400 IMAGE_DOWNLOAD_FAILED'] },
-        { label: '500', at: 'garment', url: api.behaviourUrl('/status/500'), rule, code: 'ERR-IMAGE-DOWNLOAD-FAILED', want: ['400 IMAGE_DOWNLOAD_FAILED'] },
-        { label: '403', at: 'person', url: api.behaviourUrl('/status/403'), rule, code: 'ERR-IMAGE-DOWNLOAD-FAILED', want: ['400 IMAGE_DOWNLOAD_FAILED'] },
-        { label: '204', at: 'garment', url: api.behaviourUrl('/status/204'), rule, code: 'ERR-IMAGE-DOWNLOAD-FAILED', want: ['400 IMAGE_DOWNLOAD_FAILED'] },
+        {
+          label: '404',
+          at: 'person',
+          url: api.behaviourUrl('/status/404'),
+          rule,
+          code: 'ERR-IMAGE-DOWNLOAD-FAILED',
+          want: ['400 IMAGE_DOWNLOAD_FAILED'],
+        },
+        {
+          label: '500',
+          at: 'garment',
+          url: api.behaviourUrl('/status/500'),
+          rule,
+          code: 'ERR-IMAGE-DOWNLOAD-FAILED',
+          want: ['400 IMAGE_DOWNLOAD_FAILED'],
+        },
+        {
+          label: '403',
+          at: 'person',
+          url: api.behaviourUrl('/status/403'),
+          rule,
+          code: 'ERR-IMAGE-DOWNLOAD-FAILED',
+          want: ['400 IMAGE_DOWNLOAD_FAILED'],
+        },
+        {
+          label: '204',
+          at: 'garment',
+          url: api.behaviourUrl('/status/204'),
+          rule,
+          code: 'ERR-IMAGE-DOWNLOAD-FAILED',
+          want: ['400 IMAGE_DOWNLOAD_FAILED'],
+        },
       ]);
     },
   );
@@ -253,7 +366,14 @@ describe('image URL rules when fetching', () => {
       // "must respond within 12 seconds"; IMAGE_DOWNLOAD_FAILED "did not give the image with HTTP 200 within
       // 12 seconds".
       const seen = await expectRefusals(t, [
-        { label: `headers after ${slowMs} ms`, at: 'person', url: api.behaviourUrl(`/slow?ms=${slowMs}`), rule: 'CREATE-URL-12-SECOND-DEADLINE', code: 'ERR-IMAGE-DOWNLOAD-FAILED', want: ['400 IMAGE_DOWNLOAD_FAILED'] },
+        {
+          label: `headers after ${slowMs} ms`,
+          at: 'person',
+          url: api.behaviourUrl(`/slow?ms=${slowMs}`),
+          rule: 'CREATE-URL-12-SECOND-DEADLINE',
+          code: 'ERR-IMAGE-DOWNLOAD-FAILED',
+          want: ['400 IMAGE_DOWNLOAD_FAILED'],
+        },
       ]);
       notAtDocumentedDeadline(t, deadlineMs, `late headers refused in ${[...seen.values()][0]?.ms ?? '?'} ms`);
     },
@@ -261,7 +381,14 @@ describe('image URL rules when fetching', () => {
 
   conformance(
     'refuses an image URL whose headers come at once but whose body drips past the fetch deadline with 400 IMAGE_DOWNLOAD_FAILED',
-    { covers: ['CREATE-URL-12-SECOND-DEADLINE'], needs: ['fixture-host'], credits: 1, starts: 1, uploads: 2, timeoutMs: 90_000 },
+    {
+      covers: ['CREATE-URL-12-SECOND-DEADLINE'],
+      needs: ['fixture-host'],
+      credits: 1,
+      starts: 1,
+      uploads: 2,
+      timeoutMs: 90_000,
+    },
     async (t) => {
       requireBehaviours(t);
       const api = new Api(t.target);
@@ -276,7 +403,16 @@ describe('image URL rules when fetching', () => {
       const before = await balanceIfRead(t.target, actor.key);
       t.reserve(1);
       const started = performance.now();
-      const ex = await api.start(actor, await bodyWithUrl(api, actor, 'person', api.behaviourUrl(`/drip?file=person.jpg&chunks=${parts}&interval=${interval}`)), { timeoutMs: 60_000 });
+      const ex = await api.start(
+        actor,
+        await bodyWithUrl(
+          api,
+          actor,
+          'person',
+          api.behaviourUrl(`/drip?file=person.jpg&chunks=${parts}&interval=${interval}`),
+        ),
+        { timeoutMs: 60_000 },
+      );
       const took = Math.round(performance.now() - started);
       const answer = `${statusOf(ex)} ${String(codeOf(ex))}`;
       if (ex.response?.status !== 200) t.target.budget.giveBack(1);
@@ -284,11 +420,15 @@ describe('image URL rules when fetching', () => {
       if (answer !== '400 IMAGE_DOWNLOAD_FAILED' && took < dripMs && ex.response?.status !== 200) {
         // A fixture host without `file=` drips filler after a JPEG start, which a target may refuse as no
         // image before the deadline: allowed, but the deadline went untested.
-        t.inconclusive(`the dripping image URL was refused with ${answer} after ${took} ms, before its body ended (${dripMs} ms): judged on its first bytes, so the deadline was not exercised`);
+        t.inconclusive(
+          `the dripping image URL was refused with ${answer} after ${took} ms, before its body ended (${dripMs} ms): judged on its first bytes, so the deadline was not exercised`,
+        );
       }
       // IMAGE_DOWNLOAD_FAILED: "URL did not give the image with HTTP 200 within 12 seconds" — a body still
       // arriving at the deadline has not given the image.
-      t.must('CREATE-URL-12-SECOND-DEADLINE', () => expect({ answer, afterMs: took, bodyEndsAtMs: dripMs }).toMatchObject({ answer: '400 IMAGE_DOWNLOAD_FAILED' }));
+      t.must('CREATE-URL-12-SECOND-DEADLINE', () =>
+        expect({ answer, afterMs: took, bodyEndsAtMs: dripMs }).toMatchObject({ answer: '400 IMAGE_DOWNLOAD_FAILED' }),
+      );
       await chargedNothing(t, api, actor, before);
       notAtDocumentedDeadline(t, deadlineMs, `dripping body refused in ${took} ms`);
     },
@@ -296,7 +436,12 @@ describe('image URL rules when fetching', () => {
 
   conformance(
     'refuses a fetched file that is not a JPEG or PNG with 400 UNSUPPORTED_IMAGE (or IMAGE_DOWNLOAD_FAILED: "did not give the image")',
-    { covers: ['CREATE-URL-FILE-JPEG-OR-PNG', 'ERR-UNSUPPORTED-IMAGE'], needs: ['fixture-host'], starts: 5, uploads: 2 },
+    {
+      covers: ['CREATE-URL-FILE-JPEG-OR-PNG', 'ERR-UNSUPPORTED-IMAGE'],
+      needs: ['fixture-host'],
+      starts: 5,
+      uploads: 2,
+    },
     async (t) => {
       const api = new Api(t.target);
       // "the file must be JPEG or PNG" (UNSUPPORTED_IMAGE "not JPEG or PNG"), and "must answer with the image itself"
@@ -305,11 +450,33 @@ describe('image URL rules when fetching', () => {
       const want = ['400 UNSUPPORTED_IMAGE', '400 IMAGE_DOWNLOAD_FAILED'];
       const seen = await expectRefusals(t, [
         { label: 'GIF', at: 'person', url: api.fixtureUrl('image.gif'), rule, code: 'ERR-UNSUPPORTED-IMAGE', want },
-        { label: 'random bytes', at: 'garment', url: api.fixtureUrl('random.bin'), rule, code: 'ERR-UNSUPPORTED-IMAGE', want },
+        {
+          label: 'random bytes',
+          at: 'garment',
+          url: api.fixtureUrl('random.bin'),
+          rule,
+          code: 'ERR-UNSUPPORTED-IMAGE',
+          want,
+        },
         { label: 'WebP', at: 'garment', url: api.fixtureUrl('image.webp'), rule, code: 'ERR-UNSUPPORTED-IMAGE', want },
-        ...(t.target.config.fixtureBehaviours ? [{ label: 'text/plain', at: 'person' as const, url: api.behaviourUrl('/text'), rule, code: 'ERR-UNSUPPORTED-IMAGE' as const, want }] : []),
+        ...(t.target.config.fixtureBehaviours
+          ? [
+              {
+                label: 'text/plain',
+                at: 'person' as const,
+                url: api.behaviourUrl('/text'),
+                rule,
+                code: 'ERR-UNSUPPORTED-IMAGE' as const,
+                want,
+              },
+            ]
+          : []),
       ]);
-      t.choose('url-not-an-image', [...new Set([...seen.values()].map((s) => s.answer))].join(', '), 'CREATE-URL-FILE-JPEG-OR-PNG');
+      t.choose(
+        'url-not-an-image',
+        [...new Set([...seen.values()].map((s) => s.answer))].join(', '),
+        'CREATE-URL-FILE-JPEG-OR-PNG',
+      );
     },
   );
 
@@ -322,10 +489,26 @@ describe('image URL rules when fetching', () => {
       // 4,194,305 bytes is over 4 MB however a MB is counted.
       const rule: RequirementId = 'CREATE-URL-FILE-AT-MOST-4MB';
       await expectRefusals(t, [
-        { label: 'valid JPEG of 4,194,305 bytes', at: 'person', url: api.fixtureUrl('over-4mb.jpg'), rule, code: 'ERR-IMAGE-TOO-LARGE', want: ['413 IMAGE_TOO_LARGE'] },
+        {
+          label: 'valid JPEG of 4,194,305 bytes',
+          at: 'person',
+          url: api.fixtureUrl('over-4mb.jpg'),
+          rule,
+          code: 'ERR-IMAGE-TOO-LARGE',
+          want: ['413 IMAGE_TOO_LARGE'],
+        },
         // 5 MB without Content-Length, and not a decodable JPEG: either broken rule may answer.
         ...(t.target.config.fixtureBehaviours
-          ? [{ label: '5,000,000 bytes, chunked', at: 'garment' as const, url: api.behaviourUrl('/big?bytes=5000000&chunked=1'), rule, code: 'ERR-IMAGE-TOO-LARGE' as const, want: ['413 IMAGE_TOO_LARGE', '400 UNSUPPORTED_IMAGE'] }]
+          ? [
+              {
+                label: '5,000,000 bytes, chunked',
+                at: 'garment' as const,
+                url: api.behaviourUrl('/big?bytes=5000000&chunked=1'),
+                rule,
+                code: 'ERR-IMAGE-TOO-LARGE' as const,
+                want: ['413 IMAGE_TOO_LARGE', '400 UNSUPPORTED_IMAGE'],
+              },
+            ]
           : []),
       ]);
     },
@@ -333,7 +516,13 @@ describe('image URL rules when fetching', () => {
 
   conformance(
     'starts a try-on from a person photo URL and an uploaded garment id',
-    { covers: ['SVC-INPUT-URL-OR-ID', 'CREATE-MIX-URL-AND-ID', 'CREATE-ACCEPTED-IS-200'], needs: ['fixture-host'], credits: 1, starts: 1, uploads: 2 },
+    {
+      covers: ['SVC-INPUT-URL-OR-ID', 'CREATE-MIX-URL-AND-ID', 'CREATE-ACCEPTED-IS-200'],
+      needs: ['fixture-host'],
+      credits: 1,
+      starts: 1,
+      uploads: 2,
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
@@ -341,7 +530,12 @@ describe('image URL rules when fetching', () => {
       const ex = await api.start(actor, await bodyWithUrl(api, actor, 'person', api.fixtureUrl('person.jpg')));
       transient(t, ex, 'a start from a person photo URL and a garment id');
       // "URL and id forms may be mixed between person and garment"; accepted: "status 200", status "always `pending`".
-      t.must('CREATE-MIX-URL-AND-ID', () => expect({ status: statusOf(ex), body: ex.response?.json }).toMatchObject({ status: 200, body: { status: 'pending' } }));
+      t.must('CREATE-MIX-URL-AND-ID', () =>
+        expect({ status: statusOf(ex), body: ex.response?.json }).toMatchObject({
+          status: 200,
+          body: { status: 'pending' },
+        }),
+      );
       const final = await api.waitFinal(actor, String((ex.response?.json as { id?: unknown } | undefined)?.id));
       if ((final.response?.json as { status?: unknown } | undefined)?.status !== 'success') t.target.budget.giveBack(1);
     },

@@ -5,7 +5,13 @@
  */
 import { recordArtifact } from 'vitest';
 import { getCurrentTest } from 'vitest/suite';
-import { progressEvents, waitArtifactType, type ProgressEventMap, type ProgressEvents, type WaitArtifact } from '../shared/progress-events.ts';
+import {
+  progressEvents,
+  waitArtifactType,
+  type ProgressEventMap,
+  type ProgressEvents,
+  type WaitArtifact,
+} from '../shared/progress-events.ts';
 
 let installed: (() => void) | undefined;
 
@@ -16,7 +22,9 @@ export function forwardProgressEvents(events: ProgressEvents = progressEvents): 
     const test = getCurrentTest();
     // A wait outside a test (in a hook) has nothing to hang on; the line simply shows no countdown.
     if (test === undefined) return;
-    recordArtifact(test, { type: waitArtifactType, bucket: event.bucket, ms: event.ms } satisfies WaitArtifact).catch(() => undefined);
+    recordArtifact(test, { type: waitArtifactType, bucket: event.bucket, ms: event.ms } satisfies WaitArtifact).catch(
+      () => undefined,
+    );
   });
   installed = () => {
     off();

@@ -47,7 +47,9 @@ async function waitSeconds(t: ConformanceContext, seconds: number): Promise<void
 /** Limits: "Over a rate limit the response is 429 `RATE_LIMITED` with a `Retry-After` header in seconds." */
 function expectRateLimited(t: ConformanceContext, rule: RequirementId, ex: Exchange, what: string): number {
   t.must(rule, () => expect(statusOf(ex), `${what}: ${said(ex)}`).toBe(429));
-  t.must('ERR-RATE-LIMITED', () => expect((ex.response?.json as { code?: unknown } | undefined)?.code, `${what}: ${said(ex)}`).toBe('RATE_LIMITED'));
+  t.must('ERR-RATE-LIMITED', () =>
+    expect((ex.response?.json as { code?: unknown } | undefined)?.code, `${what}: ${said(ex)}`).toBe('RATE_LIMITED'),
+  );
   const header = ex.response?.headers['retry-after'];
   // "in seconds": RFC 9110 delay-seconds, a non-negative integer. Its size is the target's: no tightness is promised.
   t.must('LIMIT-429-RETRY-AFTER', () => expect(header ?? '(none)', `Retry-After of ${what}`).toMatch(/^\d+$/));
@@ -59,10 +61,17 @@ function expectRateLimited(t: ConformanceContext, rule: RequirementId, ex: Excha
  * Runs `burst` (which fills one window and sends one request over it) up to twice: a fixed window
  * may let the first burst over when it crosses the window's boundary, so only the second is judged.
  */
-async function overTheLimit<T extends { readonly over: Exchange }>(t: ConformanceContext, point: string, burst: () => Promise<T>): Promise<T> {
+async function overTheLimit<T extends { readonly over: Exchange }>(
+  t: ConformanceContext,
+  point: string,
+  burst: () => Promise<T>,
+): Promise<T> {
   const first = await burst();
   if (statusOf(first.over) === 429) return first;
-  t.choose(point, `one burst let over the limit (${statusOf(first.over)}), as a fixed window crossing its boundary may; the repeat was judged`);
+  t.choose(
+    point,
+    `one burst let over the limit (${statusOf(first.over)}), as a fixed window crossing its boundary may; the repeat was judged`,
+  );
   return burst();
 }
 
@@ -71,7 +80,9 @@ function tally(exchanges: readonly Exchange[]): string {
   const counts = new Map<string, number>();
   for (const ex of exchanges) {
     const code = (ex.response?.json as { code?: unknown } | undefined)?.code;
-    const key = ex.response ? `${ex.response.status}${typeof code === 'string' ? ` ${code}` : ''}` : (ex.error ?? 'no answer').split(':')[0] ?? 'no answer';
+    const key = ex.response
+      ? `${ex.response.status}${typeof code === 'string' ? ` ${code}` : ''}`
+      : ((ex.error ?? 'no answer').split(':')[0] ?? 'no answer');
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return [...counts].map(([k, n]) => `${n}× ${k}`).join(', ');
@@ -82,7 +93,9 @@ function tally(exchanges: readonly Exchange[]): string {
  * of other accounts ("12 per minute per account": each account's window is its own).
  */
 function firstOfFreshAccount(t: ConformanceContext, ex: Exchange): void {
-  t.must('LIMIT-RATES-PER-ACCOUNT', () => expect(statusOf(ex), `the first start request of a new account: ${said(ex)}`).not.toBe(429));
+  t.must('LIMIT-RATES-PER-ACCOUNT', () =>
+    expect(statusOf(ex), `the first start request of a new account: ${said(ex)}`).not.toBe(429),
+  );
 }
 
 /**
@@ -90,7 +103,13 @@ function firstOfFreshAccount(t: ConformanceContext, ex: Exchange): void {
  * endpoints, and sends one more. Refused requests are tried first; when the target does not count
  * them (it may: the limit is on "try-on starts"), real starts fill a fresh account's window.
  */
-async function fillStarts(t: ConformanceContext, api: Api, actor: Actor, n: number, endpoints: 'async' | 'both'): Promise<{ actor: Actor; body: unknown; over: Exchange }> {
+async function fillStarts(
+  t: ConformanceContext,
+  api: Api,
+  actor: Actor,
+  n: number,
+  endpoints: 'async' | 'both',
+): Promise<{ actor: Actor; body: unknown; over: Exchange }> {
   // With test control the actor is an account made for this burst: it has sent nothing before.
   const fresh = t.target.control !== undefined;
   const sync = (i: number) => endpoints === 'both' && i % 2 === 1;
@@ -100,7 +119,9 @@ async function fillStarts(t: ConformanceContext, api: Api, actor: Actor, n: numb
     refused.push(ex);
     if (i === 0 && fresh) firstOfFreshAccount(t, ex);
     // "12 try-on starts per minute per account": nothing in the first 12 of a fresh window is over it.
-    t.must('LIMIT-STARTS-12-PER-MINUTE', () => expect(statusOf(ex), `request ${i + 1} of ${n} in a fresh window: ${said(ex)}`).not.toBe(429));
+    t.must('LIMIT-STARTS-12-PER-MINUTE', () =>
+      expect(statusOf(ex), `request ${i + 1} of ${n} in a fresh window: ${said(ex)}`).not.toBe(429),
+    );
   }
   const probe = await api.start(actor, refusedBody, { pace: false, sync: sync(n) });
   refused.push(probe);
@@ -123,8 +144,11 @@ async function fillStarts(t: ConformanceContext, api: Api, actor: Actor, n: numb
   for (let i = 0; i < n; i++) {
     const ex = await api.start(freshActor, body, { pace: false, sync: sync(i) });
     if (i === 0) firstOfFreshAccount(t, ex);
-    if (statusOf(ex) !== 429 && statusOf(ex) !== 200 && statusOf(ex) !== 202) t.inconclusive(`a valid start answered ${said(ex)}, so the window could not be filled`);
-    t.must('LIMIT-STARTS-12-PER-MINUTE', () => expect(statusOf(ex), `start ${i + 1} of ${n} in a fresh window: ${said(ex)}`).not.toBe(429));
+    if (statusOf(ex) !== 429 && statusOf(ex) !== 200 && statusOf(ex) !== 202)
+      t.inconclusive(`a valid start answered ${said(ex)}, so the window could not be filled`);
+    t.must('LIMIT-STARTS-12-PER-MINUTE', () =>
+      expect(statusOf(ex), `start ${i + 1} of ${n} in a fresh window: ${said(ex)}`).not.toBe(429),
+    );
   }
   return { actor: freshActor, body, over: await api.start(freshActor, body, { pace: false, sync: sync(n) }) };
 }
@@ -132,10 +156,19 @@ async function fillStarts(t: ConformanceContext, api: Api, actor: Actor, n: numb
 describe('rate limits', () => {
   conformance(
     'answers the 13th start within a minute with 429 RATE_LIMITED and a Retry-After in seconds',
-    { covers: ['LIMIT-STARTS-12-PER-MINUTE', 'LIMIT-429-RETRY-AFTER', 'ERR-RATE-LIMITED'], needs: [], starts: 28, credits: fillCredits, timeoutMs: 300_000, typical: { starts: 13, emptiesStartsWindow: true } },
+    {
+      covers: ['LIMIT-STARTS-12-PER-MINUTE', 'LIMIT-429-RETRY-AFTER', 'ERR-RATE-LIMITED'],
+      needs: [],
+      starts: 28,
+      credits: fillCredits,
+      timeoutMs: 300_000,
+      typical: { starts: 13, emptiesStartsWindow: true },
+    },
     async (t) => {
       const api = new Api(t.target);
-      const { over } = await overTheLimit(t, 'starts-window', async () => fillStarts(t, api, await accountAtDocumentedLimits(t), 12, 'async'));
+      const { over } = await overTheLimit(t, 'starts-window', async () =>
+        fillStarts(t, api, await accountAtDocumentedLimits(t), 12, 'async'),
+      );
       // Limits: "Starting try-ons | 12 per minute per account"; over it, "429 `RATE_LIMITED`".
       expectRateLimited(t, 'LIMIT-STARTS-12-PER-MINUTE', over, 'the 13th start');
     },
@@ -143,35 +176,62 @@ describe('rate limits', () => {
 
   conformance(
     'shares the starts window between POST /tryons and POST /tryons/sync',
-    { covers: ['LIMIT-STARTS-12-PER-MINUTE', 'SYNC-SAME-CONTRACT-AS-CREATE'], needs: ['test-control'], starts: 30, credits: fillCredits },
+    {
+      covers: ['LIMIT-STARTS-12-PER-MINUTE', 'SYNC-SAME-CONTRACT-AS-CREATE'],
+      needs: ['test-control'],
+      starts: 30,
+      credits: fillCredits,
+    },
     async (t) => {
       const api = new Api(t.target);
-      const filled = await overTheLimit(t, 'starts-window', async () => fillStarts(t, api, await t.target.freshAccount(), 12, 'both'));
+      const filled = await overTheLimit(t, 'starts-window', async () =>
+        fillStarts(t, api, await t.target.freshAccount(), 12, 'both'),
+      );
       // "12 per minute per account, shared by `POST /tryons` and `POST /tryons/sync`": over it, both refuse.
-      t.must('LIMIT-STARTS-12-PER-MINUTE', () => expect(statusOf(filled.over), `the 13th start (POST /tryons): ${said(filled.over)}`).toBe(429));
+      t.must('LIMIT-STARTS-12-PER-MINUTE', () =>
+        expect(statusOf(filled.over), `the 13th start (POST /tryons): ${said(filled.over)}`).toBe(429),
+      );
       const sync = await api.start(filled.actor, filled.body, { pace: false, sync: true });
-      t.must('LIMIT-STARTS-12-PER-MINUTE', () => expect(statusOf(sync), `a 14th start on POST /tryons/sync: ${said(sync)}`).toBe(429));
+      t.must('LIMIT-STARTS-12-PER-MINUTE', () =>
+        expect(statusOf(sync), `a 14th start on POST /tryons/sync: ${said(sync)}`).toBe(429),
+      );
     },
   );
 
   conformance(
     'lets a start through once the client has waited Retry-After',
-    { covers: ['LIMIT-429-RETRY-AFTER', 'ERR-CLIENT-HONOURS-RETRY-AFTER'], needs: [], starts: 28, credits: fillCredits, timeoutMs: 300_000, typical: { starts: 14, emptiesStartsWindow: true, waitsSeconds: 60 } },
+    {
+      covers: ['LIMIT-429-RETRY-AFTER', 'ERR-CLIENT-HONOURS-RETRY-AFTER'],
+      needs: [],
+      starts: 28,
+      credits: fillCredits,
+      timeoutMs: 300_000,
+      typical: { starts: 14, emptiesStartsWindow: true, waitsSeconds: 60 },
+    },
     async (t) => {
       const api = new Api(t.target);
-      const filled = await overTheLimit(t, 'starts-window', async () => fillStarts(t, api, await accountAtDocumentedLimits(t), 12, 'async'));
+      const filled = await overTheLimit(t, 'starts-window', async () =>
+        fillStarts(t, api, await accountAtDocumentedLimits(t), 12, 'async'),
+      );
       const wait = expectRateLimited(t, 'LIMIT-STARTS-12-PER-MINUTE', filled.over, 'the 13th start');
       // Errors: "429 | RATE_LIMITED | too many requests | wait `Retry-After` seconds"; nothing is sent before
       // it has passed.
       await waitSeconds(t, wait);
       const after = await api.start(filled.actor, filled.body, { pace: false });
-      t.must('LIMIT-429-RETRY-AFTER', () => expect(statusOf(after), `a start ${wait} s (Retry-After) after the 429: ${said(after)}`).not.toBe(429));
+      t.must('LIMIT-429-RETRY-AFTER', () =>
+        expect(statusOf(after), `a start ${wait} s (Retry-After) after the 429: ${said(after)}`).not.toBe(429),
+      );
     },
   );
 
   conformance(
     'limits polls to 60 a minute and uploads to 30 a minute per account',
-    { covers: ['LIMIT-POLLS-60-PER-MINUTE', 'LIMIT-UPLOADS-30-PER-MINUTE', 'LIMIT-429-RETRY-AFTER'], needs: ['test-control'], polls: 122, uploads: 62 },
+    {
+      covers: ['LIMIT-POLLS-60-PER-MINUTE', 'LIMIT-UPLOADS-30-PER-MINUTE', 'LIMIT-429-RETRY-AFTER'],
+      needs: ['test-control'],
+      polls: 122,
+      uploads: 62,
+    },
     async (t) => {
       const api = new Api(t.target);
       const polls = await overTheLimit(t, 'polls-window', async () => {
@@ -179,7 +239,9 @@ describe('rate limits', () => {
         for (let i = 0; i < 60; i++) {
           const ex = await api.get(actor, `ton_rate_limit_probe_${i}`, { pace: false });
           // GET /tryons/{id}: "Rate limit: 60 requests per minute per account".
-          t.must('LIMIT-POLLS-60-PER-MINUTE', () => expect(statusOf(ex), `poll ${i + 1} of 60 in a fresh window: ${said(ex)}`).not.toBe(429));
+          t.must('LIMIT-POLLS-60-PER-MINUTE', () =>
+            expect(statusOf(ex), `poll ${i + 1} of 60 in a fresh window: ${said(ex)}`).not.toBe(429),
+          );
         }
         return { over: await api.get(actor, 'ton_rate_limit_probe_60', { pace: false }) };
       });
@@ -191,8 +253,11 @@ describe('rate limits', () => {
         for (let i = 0; i < 30; i++) {
           const ex = await api.upload(actor, png, { filename: 'tiny.png', contentType: 'image/png', pace: false });
           // POST /images: "Rate limit: 30 uploads per minute per account".
-          t.must('LIMIT-UPLOADS-30-PER-MINUTE', () => expect(statusOf(ex), `upload ${i + 1} of 30 in a fresh window: ${said(ex)}`).not.toBe(429));
-          if (statusOf(ex) !== 200) t.inconclusive(`upload ${i + 1} answered ${said(ex)}, so the window could not be filled with uploads`);
+          t.must('LIMIT-UPLOADS-30-PER-MINUTE', () =>
+            expect(statusOf(ex), `upload ${i + 1} of 30 in a fresh window: ${said(ex)}`).not.toBe(429),
+          );
+          if (statusOf(ex) !== 200)
+            t.inconclusive(`upload ${i + 1} answered ${said(ex)}, so the window could not be filled with uploads`);
         }
         return { over: await api.upload(actor, png, { filename: 'tiny.png', contentType: 'image/png', pace: false }) };
       });
@@ -205,18 +270,30 @@ describe('rate limits', () => {
     { covers: ['LIMIT-RATES-PER-ACCOUNT'], needs: ['test-control'], starts: 28, credits: fillCredits },
     async (t) => {
       const api = new Api(t.target);
-      const filled = await overTheLimit(t, 'starts-window', async () => fillStarts(t, api, await t.target.freshAccount(), 12, 'async'));
-      if (statusOf(filled.over) !== 429) t.inconclusive(`the 13th start was not limited (${said(filled.over)}), so there is no limited account to compare with`);
+      const filled = await overTheLimit(t, 'starts-window', async () =>
+        fillStarts(t, api, await t.target.freshAccount(), 12, 'async'),
+      );
+      if (statusOf(filled.over) !== 429)
+        t.inconclusive(
+          `the 13th start was not limited (${said(filled.over)}), so there is no limited account to compare with`,
+        );
       const other = await t.target.freshAccount();
       const ex = await api.start(other, refusedBody, { pace: false });
       // Limits: "12 per minute per account": another account's window is its own.
-      t.must('LIMIT-RATES-PER-ACCOUNT', () => expect(statusOf(ex), `another account's first start: ${said(ex)}`).not.toBe(429));
+      t.must('LIMIT-RATES-PER-ACCOUNT', () =>
+        expect(statusOf(ex), `another account's first start: ${said(ex)}`).not.toBe(429),
+      );
     },
   );
 
   conformance(
     `lets an account whose start limit was raised to ${raisedStarts} make ${raisedStarts} real starts within a minute, and limits the next`,
-    { covers: ['LIMIT-STARTS-RAISED-ON-REQUEST'], needs: ['test-control'], starts: 2 * (raisedStarts + 1), credits: 2 * (raisedStarts + 1) },
+    {
+      covers: ['LIMIT-STARTS-RAISED-ON-REQUEST'],
+      needs: ['test-control'],
+      starts: 2 * (raisedStarts + 1),
+      credits: 2 * (raisedStarts + 1),
+    },
     async (t) => {
       const api = new Api(t.target);
       const control = t.target.control ?? t.skip('needs test control');
@@ -230,12 +307,21 @@ describe('rate limits', () => {
           // Valid starts with credit available: each one is a try-on start that every target counts.
           const ex = await api.start(actor, body, { pace: false });
           if (statusOf(ex) !== 200 && statusOf(ex) !== 429) t.inconclusive(`a valid start answered ${said(ex)}`);
-          t.must('LIMIT-STARTS-RAISED-ON-REQUEST', () => expect(statusOf(ex), `start ${i + 1} of ${raisedStarts} at a raised limit of ${raisedStarts}: ${said(ex)}`).toBe(200));
+          t.must('LIMIT-STARTS-RAISED-ON-REQUEST', () =>
+            expect(
+              statusOf(ex),
+              `start ${i + 1} of ${raisedStarts} at a raised limit of ${raisedStarts}: ${said(ex)}`,
+            ).toBe(200),
+          );
         }
         return { over: await api.start(actor, body, { pace: false }) };
       });
       // "a raised limit then applies instead of 12 per minute": the start after it is over.
-      t.must('LIMIT-STARTS-RAISED-ON-REQUEST', () => expect(statusOf(over), `start ${raisedStarts + 1} at a raised limit of ${raisedStarts}: ${said(over)}`).toBe(429));
+      t.must('LIMIT-STARTS-RAISED-ON-REQUEST', () =>
+        expect(statusOf(over), `start ${raisedStarts + 1} at a raised limit of ${raisedStarts}: ${said(over)}`).toBe(
+          429,
+        ),
+      );
     },
   );
 });

@@ -22,7 +22,11 @@ function context(origin: string): { readonly t: ConformanceContext; readonly sen
   return { t, sent };
 }
 
-const caught = async (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (error: unknown) => error);
+const caught = async (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('fetchResult', () => {
   it('fetches a result URL on the target origin, without a key', async () => {

@@ -29,7 +29,9 @@ export async function fetchResult(t: ConformanceContext, url: string): Promise<E
   const what = `resultUrl ${url} against the API host (not fetched)`;
   t.must('RES-RESULT-URL-HOST-AND-PATH', () => expect(place?.host, what).toBe(target.host));
   if (place?.origin !== target.origin) {
-    t.inconclusive(`resultUrl ${url} is not on the target's origin ${target.origin}; the runner fetches nothing outside it`);
+    t.inconclusive(
+      `resultUrl ${url} is not on the target's origin ${target.origin}; the runner fetches nothing outside it`,
+    );
   }
   return t.target.send({ method: 'GET', path: url, operationId: 'getResultImage' });
 }
@@ -64,16 +66,26 @@ export interface ResultChecks {
  * Judges one 200 answer of a result URL fetched without a key: its bytes and Content-Type, and its
  * AI label, as `checks` asks. Returns the format of the bytes. The caller judges the status.
  */
-export function checkResultImage(t: ConformanceContext, resultUrl: string, image: Exchange, checks: ResultChecks = { format: true, label: true }): ResultFormat {
+export function checkResultImage(
+  t: ConformanceContext,
+  resultUrl: string,
+  image: Exchange,
+  checks: ResultChecks = { format: true, label: true },
+): ResultFormat {
   const bytes = image.response?.bytes ?? Buffer.alloc(0);
   const format = formatOf(bytes);
   const judged: RequirementId[] = [];
   if (checks.format !== false) {
     // resultUrl: "On `success`: URL of the finished image (JPEG or PNG)."
-    t.must('RES-RESULT-URL-ON-SUCCESS', () => expect(['image/jpeg', 'image/png'], `the bytes of ${resultUrl}`).toContain(format));
+    t.must('RES-RESULT-URL-ON-SUCCESS', () =>
+      expect(['image/jpeg', 'image/png'], `the bytes of ${resultUrl}`).toContain(format),
+    );
     // The spec names no header; a Content-Type that names one of the two formats must name the right one.
     const type = mediaTypeOf(image);
-    if (type === 'image/jpeg' || type === 'image/png') t.must('RES-RESULT-URL-ON-SUCCESS', () => expect(format, `the bytes of ${resultUrl} against its Content-Type ${type}`).toBe(type));
+    if (type === 'image/jpeg' || type === 'image/png')
+      t.must('RES-RESULT-URL-ON-SUCCESS', () =>
+        expect(format, `the bytes of ${resultUrl} against its Content-Type ${type}`).toBe(type),
+      );
     t.choose('result-content-type', type === '' ? '(none)' : type, 'RES-RESULT-URL-ON-SUCCESS');
     judged.push('RES-RESULT-URL-ON-SUCCESS');
   }
@@ -81,10 +93,13 @@ export function checkResultImage(t: ConformanceContext, resultUrl: string, image
     // "Every result image carries a machine-readable label in its metadata saying it was made with AI."
     // No format is named.
     const fields = aiLabelFields(bytes);
-    t.must('SVC-RESULT-AI-LABEL', () => expect(fields.length, `metadata fields of ${resultUrl} (${format}) that say "made with AI"`).toBeGreaterThan(0));
+    t.must('SVC-RESULT-AI-LABEL', () =>
+      expect(fields.length, `metadata fields of ${resultUrl} (${format}) that say "made with AI"`).toBeGreaterThan(0),
+    );
     t.choose('ai-label-format', fields.map((f) => `${f.field} (${f.evidence})`).join(', '), 'SVC-RESULT-AI-LABEL');
     judged.push('SVC-RESULT-AI-LABEL');
   }
-  if (format !== 'neither JPEG nor PNG') exercised(t, 'result format', format === 'image/jpeg' ? 'JPEG' : 'PNG', judged);
+  if (format !== 'neither JPEG nor PNG')
+    exercised(t, 'result format', format === 'image/jpeg' ? 'JPEG' : 'PNG', judged);
   return format;
 }

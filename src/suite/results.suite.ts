@@ -48,7 +48,9 @@ async function succeed(t: ConformanceContext, api: Api, actor: Actor, body: Reco
     t.target.budget.giveBack(1);
     outcomes.push(said(final).slice(0, 120));
   }
-  return t.inconclusive(`no ordinary try-on of ${attempts} succeeded (the spec allows failures): ${outcomes.join('; ')}`);
+  return t.inconclusive(
+    `no ordinary try-on of ${attempts} succeeded (the spec allows failures): ${outcomes.join('; ')}`,
+  );
 }
 /** One success per person-photo format and file run, shared by the tests that only read it. */
 const shared = new Map<FixtureFormat, Promise<string>>();
@@ -87,31 +89,63 @@ const resultsShared: Typical = { credits: 0, starts: 0, uploads: 0, polls: 0 };
 describe('result images', () => {
   conformance(
     'serves a success’s resultUrl from the API host under /i/, without a key, as a JPEG or PNG (and an image Content-Type, when given, matches its bytes), from a JPEG and from a PNG person photo',
-    { value: 'happy-path', covers: ['RES-RESULT-URL-ON-SUCCESS', 'RES-RESULT-URL-HOST-AND-PATH', 'AUTH-RESULT-URL-PUBLIC'], credits: 2, starts: 2 * attempts, polls: 2 * attempts * pollsPerWait, uploads: 3, typical: sharedResults },
+    {
+      value: 'happy-path',
+      covers: ['RES-RESULT-URL-ON-SUCCESS', 'RES-RESULT-URL-HOST-AND-PATH', 'AUTH-RESULT-URL-PUBLIC'],
+      credits: 2,
+      starts: 2 * attempts,
+      polls: 2 * attempts * pollsPerWait,
+      uploads: 3,
+      typical: sharedResults,
+    },
     async (t) => {
       for (const resultUrl of await results(t)) {
         const url = new URL(resultUrl);
         // resultUrl: "served from {host} under a path beginning `/i/`" ({host}: the host part of {base_url}). Any path below /i/ will do.
-        t.must('RES-RESULT-URL-HOST-AND-PATH', () => expect(url.host, `resultUrl ${resultUrl} against the API host`).toBe(new URL(t.target.origin).host));
+        t.must('RES-RESULT-URL-HOST-AND-PATH', () =>
+          expect(url.host, `resultUrl ${resultUrl} against the API host`).toBe(new URL(t.target.origin).host),
+        );
         t.must('RES-RESULT-URL-HOST-AND-PATH', () => expect(url.pathname, `resultUrl ${resultUrl}`).toMatch(/^\/i\//));
-        t.choose('result-url-path', `/i/ + ${url.pathname.slice(3).split('/').length} segment(s)${url.search ? ' + query' : ''}`, 'RES-RESULT-URL-HOST-AND-PATH');
+        t.choose(
+          'result-url-path',
+          `/i/ + ${url.pathname.slice(3).split('/').length} segment(s)${url.search ? ' + query' : ''}`,
+          'RES-RESULT-URL-HOST-AND-PATH',
+        );
 
         const image = await fetchResult(t, resultUrl);
         // Authentication 7: "Result image URLs are public and need no key."
-        t.must('AUTH-RESULT-URL-PUBLIC', () => expect(image.response?.status, `GET ${resultUrl} without a key: ${image.error ?? image.response?.status}`).toBe(200));
+        t.must('AUTH-RESULT-URL-PUBLIC', () =>
+          expect(
+            image.response?.status,
+            `GET ${resultUrl} without a key: ${image.error ?? image.response?.status}`,
+          ).toBe(200),
+        );
         const format = checkResultImage(t, resultUrl, image, { format: true, label: false });
-        if (format !== 'neither JPEG nor PNG') exercised(t, 'result format', format === 'image/jpeg' ? 'JPEG' : 'PNG', ['RES-RESULT-URL-HOST-AND-PATH', 'AUTH-RESULT-URL-PUBLIC']);
+        if (format !== 'neither JPEG nor PNG')
+          exercised(t, 'result format', format === 'image/jpeg' ? 'JPEG' : 'PNG', [
+            'RES-RESULT-URL-HOST-AND-PATH',
+            'AUTH-RESULT-URL-PUBLIC',
+          ]);
       }
     },
   );
 
   conformance(
     'labels the result image as made with AI in its metadata (any field: XMP, PNG text, EXIF, COM, IPTC, C2PA), for results of a JPEG and of a PNG person photo',
-    { value: 'happy-path', covers: ['SVC-RESULT-AI-LABEL'], credits: 2, starts: 2 * attempts, polls: 2 * attempts * pollsPerWait, uploads: 3, typical: resultsShared },
+    {
+      value: 'happy-path',
+      covers: ['SVC-RESULT-AI-LABEL'],
+      credits: 2,
+      starts: 2 * attempts,
+      polls: 2 * attempts * pollsPerWait,
+      uploads: 3,
+      typical: resultsShared,
+    },
     async (t) => {
       for (const resultUrl of await results(t)) {
         const image = await fetchResult(t, resultUrl);
-        if (image.response?.status !== 200) t.inconclusive(`GET ${resultUrl}: ${said(image)}; no image to read the label from`);
+        if (image.response?.status !== 200)
+          t.inconclusive(`GET ${resultUrl}: ${said(image)}; no image to read the label from`);
         checkResultImage(t, resultUrl, image, { format: false, label: true });
       }
     },
@@ -119,38 +153,60 @@ describe('result images', () => {
 
   conformance(
     'keeps serving a resultUrl until 24 h after the success, and no longer serves it 24 h + 1 s after (test clock), for results of a JPEG and of a PNG person photo',
-    { covers: ['RES-RESULT-URL-VALID-24H'], credits: 2, starts: 2 * attempts, polls: 2 * attempts * pollsPerWait, uploads: 3 },
+    {
+      covers: ['RES-RESULT-URL-VALID-24H'],
+      credits: 2,
+      starts: 2 * attempts,
+      polls: 2 * attempts * pollsPerWait,
+      uploads: 3,
+    },
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
       const actor = await t.ownAccount();
       const resultUrls: string[] = [];
-      for (const format of personFormats) resultUrls.push(await succeed(t, api, actor, await idBody(api, actor, undefined, {}, format)));
+      for (const format of personFormats)
+        resultUrls.push(await succeed(t, api, actor, await idBody(api, actor, undefined, {}, format)));
 
       await control.advanceClock(day - 60);
       const formats = new Map<string, ReturnType<typeof formatOf>>();
       for (const resultUrl of resultUrls) {
         const before = await fetchResult(t, resultUrl);
         // resultUrl: "valid for 24 hours".
-        t.must('RES-RESULT-URL-VALID-24H', () => expect(before.response?.status, `${resultUrl} 24 h − 60 s after the success: ${said(before)}`).toBe(200));
+        t.must('RES-RESULT-URL-VALID-24H', () =>
+          expect(before.response?.status, `${resultUrl} 24 h − 60 s after the success: ${said(before)}`).toBe(200),
+        );
         formats.set(resultUrl, formatOf(before.response?.bytes ?? Buffer.alloc(0)));
       }
       await control.advanceClock(61);
       for (const resultUrl of resultUrls) {
         const after = await fetchResult(t, resultUrl);
         // Limits: "Result URL lifetime | 24 hours": past it the URL no longer serves the image. Which answer it gives is open (x-point result-expiry).
-        t.must('RES-RESULT-URL-VALID-24H', () => expect(after.response?.status, `${resultUrl} 24 h + 1 s after the success: ${said(after)}`).not.toBe(200));
+        t.must('RES-RESULT-URL-VALID-24H', () =>
+          expect(after.response?.status, `${resultUrl} 24 h + 1 s after the success: ${said(after)}`).not.toBe(200),
+        );
         const code = (after.response?.json as { code?: unknown } | undefined)?.code;
-        t.choose('result-expiry', `${after.response?.status ?? after.error}${typeof code === 'string' ? ` ${code}` : ''}`, 'RES-RESULT-URL-VALID-24H');
+        t.choose(
+          'result-expiry',
+          `${after.response?.status ?? after.error}${typeof code === 'string' ? ` ${code}` : ''}`,
+          'RES-RESULT-URL-VALID-24H',
+        );
         const format = formats.get(resultUrl);
-        if (format === 'image/jpeg' || format === 'image/png') exercised(t, 'result format', format === 'image/jpeg' ? 'JPEG' : 'PNG', ['RES-RESULT-URL-VALID-24H']);
+        if (format === 'image/jpeg' || format === 'image/png')
+          exercised(t, 'result format', format === 'image/jpeg' ? 'JPEG' : 'PNG', ['RES-RESULT-URL-VALID-24H']);
       }
     },
   );
 
   conformance(
     'accepts an uploaded image id until 24 h after the upload, and gives 400 INVALID_IMAGE_ID once it is older',
-    { covers: ['RES-IMAGE-ID-INVALID-AFTER-EXPIRY', 'RES-IMAGE-ID-REUSABLE-WITHIN-24H', 'ERR-INVALID-IMAGE-ID'], credits: 2, starts: 2, polls: pollsPerWait, uploads: 2 },
+    {
+      covers: ['RES-IMAGE-ID-INVALID-AFTER-EXPIRY', 'RES-IMAGE-ID-REUSABLE-WITHIN-24H', 'ERR-INVALID-IMAGE-ID'],
+      credits: 2,
+      starts: 2,
+      polls: pollsPerWait,
+      uploads: 2,
+    },
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
@@ -170,9 +226,12 @@ describe('result images', () => {
       await control.advanceClock(day - 60);
       if (!t.target.budget.tryReserve(1)) t.skip('the credit budget has no credit left');
       const within = await api.start(actor, body);
-      if (within.response?.status === 429 || (within.response?.status ?? 500) >= 500) t.inconclusive(`a start 24 h − 60 s after the upload answered ${said(within)}`);
+      if (within.response?.status === 429 || (within.response?.status ?? 500) >= 500)
+        t.inconclusive(`a start 24 h − 60 s after the upload answered ${said(within)}`);
       // "An id may be used in any number of try-ons within its 24 hours."
-      t.must('RES-IMAGE-ID-REUSABLE-WITHIN-24H', () => expect(within.response?.status, `a start with ids uploaded 24 h − 60 s ago: ${said(within)}`).toBe(200));
+      t.must('RES-IMAGE-ID-REUSABLE-WITHIN-24H', () =>
+        expect(within.response?.status, `a start with ids uploaded 24 h − 60 s ago: ${said(within)}`).toBe(200),
+      );
       const final = await api.waitFinal(actor, String(answerOf(within).id));
       if (answerOf(final).status !== 'success') t.target.budget.giveBack(1);
 
@@ -181,7 +240,12 @@ describe('result images', () => {
       const expired = await api.start(actor, body);
       if (expired.response?.status !== 200) t.target.budget.giveBack(1);
       // expiresAt: "After it the id is permanently invalid"; Errors: INVALID_IMAGE_ID "unknown, older than 24 hours, or uploaded by another account".
-      t.must('RES-IMAGE-ID-INVALID-AFTER-EXPIRY', () => expect([expired.response?.status, answerOf(expired).code], `a start with ids uploaded 24 h + 1 s ago: ${said(expired)}`).toEqual([400, 'INVALID_IMAGE_ID']));
+      t.must('RES-IMAGE-ID-INVALID-AFTER-EXPIRY', () =>
+        expect(
+          [expired.response?.status, answerOf(expired).code],
+          `a start with ids uploaded 24 h + 1 s ago: ${said(expired)}`,
+        ).toEqual([400, 'INVALID_IMAGE_ID']),
+      );
     },
   );
 });

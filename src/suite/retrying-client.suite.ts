@@ -38,9 +38,15 @@ const opening: readonly Step[] = [
   { pause: 0, burst: documentedStarts + 1 },
   { pause: 30, burst: documentedStarts + 1 },
 ];
-const schedule = fc.array(fc.record({ pause: fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 21, max: 75 })), burst: fc.integer({ min: 1, max: documentedStarts + 1 }) }), {
-  maxLength: 3,
-});
+const schedule = fc.array(
+  fc.record({
+    pause: fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 21, max: 75 })),
+    burst: fc.integer({ min: 1, max: documentedStarts + 1 }),
+  }),
+  {
+    maxLength: 3,
+  },
+);
 
 interface Seen {
   waits: number;
@@ -69,7 +75,9 @@ async function behaveAsTold(t: ConformanceContext, api: Api, steps: readonly Ste
       }
       const header = ex.response?.headers['retry-after'];
       // Limits: "Over a rate limit the response is 429 `RATE_LIMITED` with a `Retry-After` header in seconds."
-      t.must('LIMIT-429-RETRY-AFTER', () => expect(header ?? '(none)', `Retry-After of the 429 to start ${i + 1} of burst ${s + 1}`).toMatch(/^\d+$/));
+      t.must('LIMIT-429-RETRY-AFTER', () =>
+        expect(header ?? '(none)', `Retry-After of the 429 to start ${i + 1} of burst ${s + 1}`).toMatch(/^\d+$/),
+      );
       seen.retryAfters.push(header!);
       // Errors: "wait `Retry-After` seconds"; rule 2: "Retry with the same Idempotency-Key on 429".
       await control.advanceClock(Number(header));
@@ -78,7 +86,10 @@ async function behaveAsTold(t: ConformanceContext, api: Api, steps: readonly Ste
       sent++;
       seen.starts++;
       t.must('LIMIT-429-RETRY-AFTER', () =>
-        expect(statusOf(retry), `the same start sent again ${header} s (Retry-After) after its 429, in burst ${s + 1} of ${steps.length}: ${said(retry)}`).not.toBe(429),
+        expect(
+          statusOf(retry),
+          `the same start sent again ${header} s (Retry-After) after its 429, in burst ${s + 1} of ${steps.length}: ${said(retry)}`,
+        ).not.toBe(429),
       );
       if (statusOf(retry) !== 200) t.inconclusive(`a valid start, retried after Retry-After, answered ${said(retry)}`);
     }
@@ -88,7 +99,12 @@ async function behaveAsTold(t: ConformanceContext, api: Api, steps: readonly Ste
 describe('a client that retries as told', () => {
   conformance(
     'lets a client that waits each Retry-After and retries through every time, over several windows',
-    { covers: ['LIMIT-429-RETRY-AFTER'], needs: ['test-control'], starts: numRuns * maxStartsPerRun, uploads: 2 * numRuns },
+    {
+      covers: ['LIMIT-429-RETRY-AFTER'],
+      needs: ['test-control'],
+      starts: numRuns * maxStartsPerRun,
+      uploads: 2 * numRuns,
+    },
     async (t) => {
       const api = new Api(t.target);
       const seen: Seen = { waits: 0, starts: 0, retryAfters: [] };
@@ -96,8 +112,15 @@ describe('a client that retries as told', () => {
         fc.asyncProperty(schedule, async (steps) => behaveAsTold(t, api, [...opening, ...steps], seen)),
         numRuns,
       );
-      if (seen.waits === 0) t.inconclusive(`${seen.starts} starts at the documented limit were never answered 429, so no Retry-After was waited (the limit itself is judged by the rate-limit tests)`);
-      t.choose('retry-after', `${seen.waits} waits of Retry-After over ${seen.starts} starts: ${[...new Set(seen.retryAfters)].join(', ')} s`, 'LIMIT-429-RETRY-AFTER');
+      if (seen.waits === 0)
+        t.inconclusive(
+          `${seen.starts} starts at the documented limit were never answered 429, so no Retry-After was waited (the limit itself is judged by the rate-limit tests)`,
+        );
+      t.choose(
+        'retry-after',
+        `${seen.waits} waits of Retry-After over ${seen.starts} starts: ${[...new Set(seen.retryAfters)].join(', ')} s`,
+        'LIMIT-429-RETRY-AFTER',
+      );
     },
   );
 });

@@ -16,11 +16,36 @@ describe('must: the first line of a broken rule names what differs', () => {
   const want = { ...seen, status: 200 };
 
   it.each<[string, () => void, string]>([
-    ['one field of an object', () => expect(seen).toEqual(want), '[CREATE-ACCEPTED-IS-200] status differs: expected 200, received 201'],
-    ['several fields', () => expect({ ...seen, contentType: 'text/html' }).toEqual(want), '[CREATE-ACCEPTED-IS-200] 2 fields differ: status: expected 200, received 201; contentType: expected "application/json", received "text/html"'],
-    ['a subset match', () => expect({ ...seen, extra: 1 }).toMatchObject({ op: 'createTryOn', status: 200, keys: ['id', 'pollUrl', 'status'] }), '[CREATE-ACCEPTED-IS-200] status differs: expected 200, received 201'],
-    ['with its own message in front', () => expect(seen, 'the create answer').toEqual(want), '[CREATE-ACCEPTED-IS-200] the create answer: status differs: expected 200, received 201'],
-    ['a scalar, which reads well as it is', () => expect(201).toBe(200), '[CREATE-ACCEPTED-IS-200] expected 201 to be 200 // Object.is equality'],
+    [
+      'one field of an object',
+      () => expect(seen).toEqual(want),
+      '[CREATE-ACCEPTED-IS-200] status differs: expected 200, received 201',
+    ],
+    [
+      'several fields',
+      () => expect({ ...seen, contentType: 'text/html' }).toEqual(want),
+      '[CREATE-ACCEPTED-IS-200] 2 fields differ: status: expected 200, received 201; contentType: expected "application/json", received "text/html"',
+    ],
+    [
+      'a subset match',
+      () =>
+        expect({ ...seen, extra: 1 }).toMatchObject({
+          op: 'createTryOn',
+          status: 200,
+          keys: ['id', 'pollUrl', 'status'],
+        }),
+      '[CREATE-ACCEPTED-IS-200] status differs: expected 200, received 201',
+    ],
+    [
+      'with its own message in front',
+      () => expect(seen, 'the create answer').toEqual(want),
+      '[CREATE-ACCEPTED-IS-200] the create answer: status differs: expected 200, received 201',
+    ],
+    [
+      'a scalar, which reads well as it is',
+      () => expect(201).toBe(200),
+      '[CREATE-ACCEPTED-IS-200] expected 201 to be 200 // Object.is equality',
+    ],
   ])('%s', (_name, assertion, first) => {
     const e = broken(assertion);
     expect(e.message.split('\n')[0]).toBe(first);

@@ -53,7 +53,8 @@ interface AssertionLike {
   readonly actual?: unknown;
 }
 
-const show = (v: unknown): string | undefined => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v, null, 2));
+const show = (v: unknown): string | undefined =>
+  v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v, null, 2);
 
 /**
  * Runs `assertion` (vitest `expect` calls, usually) as a rule of requirement `id`. When it throws,
@@ -71,8 +72,13 @@ export function must(id: RequirementId, assertion: () => void): void {
     const actual = show(e.actual);
     // The line a terminal or CI log shows first names the fields that differ, not `{ op: 'x', …(3) }`.
     const said = String(e.message ?? error);
-    const diff = expected === undefined || actual === undefined ? undefined : diffValues(expected, actual, { subset: isSubsetMatch(said) });
-    throw new RuleBroken(id, `[${id}] ${diff === undefined ? said : describeDiff(said, diff)}`, expected, actual, { cause: error });
+    const diff =
+      expected === undefined || actual === undefined
+        ? undefined
+        : diffValues(expected, actual, { subset: isSubsetMatch(said) });
+    throw new RuleBroken(id, `[${id}] ${diff === undefined ? said : describeDiff(said, diff)}`, expected, actual, {
+      cause: error,
+    });
   }
 }
 

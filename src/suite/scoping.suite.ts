@@ -31,7 +31,10 @@ type Action =
 
 const who = fc.constantFrom<Who>(0, 1);
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('start' as const), who, slot: fc.constantFrom<Slot>(0, 1, 2) }), weight: 4 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('start' as const), who, slot: fc.constantFrom<Slot>(0, 1, 2) }),
+    weight: 4,
+  },
   { arbitrary: fc.record({ kind: fc.constant('rotate' as const), who }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('read' as const), who, pick: fc.nat(99) }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant('balance' as const), who }), weight: 1 },
@@ -78,7 +81,9 @@ async function account(t: ConformanceContext, api: Api, n: Who): Promise<Account
   const ids = await idBody(api, actor);
   // Key slot 0 has the same body in both accounts where the run has a fixture host: a server that
   // keys Idempotency-Keys globally would then give one account the other's try-on.
-  const shared = t.target.config.fixtureBaseUrl ? { personImageUrl: api.fixtureUrl('person.jpg'), garmentImageUrl: api.fixtureUrl('garment.png'), consent: true } : { ...ids, title: 'slot 0' };
+  const shared = t.target.config.fixtureBaseUrl
+    ? { personImageUrl: api.fixtureUrl('person.jpg'), garmentImageUrl: api.fixtureUrl('garment.png'), consent: true }
+    : { ...ids, title: 'slot 0' };
   return {
     actor: { ...actor, name: `account ${n + 1}` },
     accountId: actor.accountId,
@@ -90,7 +95,12 @@ async function account(t: ConformanceContext, api: Api, n: Who): Promise<Account
   };
 }
 
-async function play(t: ConformanceContext, api: Api, control: ControlClient, actions: readonly Action[]): Promise<void> {
+async function play(
+  t: ConformanceContext,
+  api: Api,
+  control: ControlClient,
+  actions: readonly Action[],
+): Promise<void> {
   const models = [await account(t, api, 0), await account(t, api, 1)] as const;
   const keys = [newIdempotencyKey(), newIdempotencyKey(), newIdempotencyKey()] as const;
   const owner = new Map<string, Who>();
@@ -134,22 +144,33 @@ async function play(t: ConformanceContext, api: Api, control: ControlClient, act
       const other = typeof id === 'string' ? owner.get(id) : undefined;
       const label = `${m.actor.name}'s start with Idempotency-Key ${a.slot + 1}${m.rotations > 0 ? ` after ${m.rotations} key rotation(s)` : ''}`;
       // "image ids and try-ons are scoped to the account of the key": never another account's try-on.
-      t.must('AUTH-FOREIGN-TRYON-NOT-FOUND', () => expect(other === undefined || other === a.who, `${label} answered the other account's try-on: ${said(ex)}`).toBe(true));
+      t.must('AUTH-FOREIGN-TRYON-NOT-FOUND', () =>
+        expect(
+          other === undefined || other === a.who,
+          `${label} answered the other account's try-on: ${said(ex)}`,
+        ).toBe(true),
+      );
       const earlier = m.bound.get(a.slot);
       if (earlier !== undefined) {
         // "Reusing an Idempotency-Key returns the earlier try-on instead of starting or charging again" (the
         // account's key, whichever API key it now has).
-        t.must('CREATE-IDEMPOTENCY-REPLAY', () => expect({ [label]: [statusOf(ex), id] }).toEqual({ [label]: [200, earlier] }));
+        t.must('CREATE-IDEMPOTENCY-REPLAY', () =>
+          expect({ [label]: [statusOf(ex), id] }).toEqual({ [label]: [200, earlier] }),
+        );
         continue;
       }
       if (statusOf(ex) === 400 && codeOf(ex) === 'INVALID_IMAGE_ID') {
         // "Only the account that uploaded an image may use its id"; "An id may be used in any number of
         // try-ons within its 24 hours".
-        t.must('RES-IMAGE-ID-REUSABLE-WITHIN-24H', () => expect(said(ex), `${label} refused the account's own uploaded ids`).not.toMatch(/INVALID_IMAGE_ID/));
+        t.must('RES-IMAGE-ID-REUSABLE-WITHIN-24H', () =>
+          expect(said(ex), `${label} refused the account's own uploaded ids`).not.toMatch(/INVALID_IMAGE_ID/),
+        );
       }
       // The key is new for this account ("New per try-on"): a valid start with credit available starts a
       // try-on of its own.
-      t.must('CREATE-NEW-KEY-NEW-TRYON', () => expect({ [label]: [statusOf(ex), typeof id === 'string' && !owner.has(id)] }).toEqual({ [label]: [200, true] }));
+      t.must('CREATE-NEW-KEY-NEW-TRYON', () =>
+        expect({ [label]: [statusOf(ex), typeof id === 'string' && !owner.has(id)] }).toEqual({ [label]: [200, true] }),
+      );
       m.bound.set(a.slot, id as string);
       m.tryOns.push({ id: id as string, status: 'pending' });
       owner.set(id as string, a.who);
@@ -162,12 +183,16 @@ async function play(t: ConformanceContext, api: Api, control: ControlClient, act
       const label = `${m.actor.name} reads ${mine ? 'its own' : "the other account's"} try-on${m.rotations > 0 ? ` after ${m.rotations} key rotation(s)` : ''}`;
       if (mine) {
         // "Only the creating account can read it" (the account, with whichever key is its one active key).
-        t.must('RES-TRYON-ID-RETURNED-ON-CREATE', () => expect({ [label]: [statusOf(ex), idOf(ex)] }).toEqual({ [label]: [200, id] }));
+        t.must('RES-TRYON-ID-RETURNED-ON-CREATE', () =>
+          expect({ [label]: [statusOf(ex), idOf(ex)] }).toEqual({ [label]: [200, id] }),
+        );
         const tryOn = m.tryOns.find((x) => x.id === id);
         if (tryOn) tryOn.status = (ex.response?.json as { status?: unknown } | undefined)?.status;
       } else {
         // "another account's try-on id gives `NOT_FOUND`".
-        t.must('AUTH-FOREIGN-TRYON-NOT-FOUND', () => expect({ [label]: [statusOf(ex), codeOf(ex)] }).toEqual({ [label]: [404, 'NOT_FOUND'] }));
+        t.must('AUTH-FOREIGN-TRYON-NOT-FOUND', () =>
+          expect({ [label]: [statusOf(ex), codeOf(ex)] }).toEqual({ [label]: [404, 'NOT_FOUND'] }),
+        );
       }
     } else {
       await checkBalance(a.who);
@@ -188,7 +213,15 @@ describe('scoping per account', () => {
   conformance(
     'keeps try-ons, image ids, Idempotency-Keys and credits with the account: across key rotations, and apart between two accounts using the same keys',
     {
-      covers: ['AUTH-FOREIGN-TRYON-NOT-FOUND', 'CREATE-IDEMPOTENCY-REPLAY', 'CREATE-NEW-KEY-NEW-TRYON', 'RES-IMAGE-ID-REUSABLE-WITHIN-24H', 'RES-TRYON-ID-RETURNED-ON-CREATE', 'ACCOUNT-FREE-CREDITS-ONCE', 'ACCOUNT-OWN-CREDIT-BALANCE'],
+      covers: [
+        'AUTH-FOREIGN-TRYON-NOT-FOUND',
+        'CREATE-IDEMPOTENCY-REPLAY',
+        'CREATE-NEW-KEY-NEW-TRYON',
+        'RES-IMAGE-ID-REUSABLE-WITHIN-24H',
+        'RES-TRYON-ID-RETURNED-ON-CREATE',
+        'ACCOUNT-FREE-CREDITS-ONCE',
+        'ACCOUNT-OWN-CREDIT-BALANCE',
+      ],
       needs: ['test-control', 'second-account'],
       starts: numRuns * (6 + maxRandom),
       polls: numRuns * 60,
@@ -198,7 +231,9 @@ describe('scoping per account', () => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
       await t.check(
-        fc.asyncProperty(fc.array(action, { maxLength: maxRandom }), async (random) => play(t, api, control, [...opening, ...random])),
+        fc.asyncProperty(fc.array(action, { maxLength: maxRandom }), async (random) =>
+          play(t, api, control, [...opening, ...random]),
+        ),
         numRuns,
       );
     },
@@ -219,7 +254,8 @@ describe('scoping per account', () => {
         const first = await burst(api, actor, body, 12);
         const refused = first.filter((ex) => statusOf(ex) !== 200);
         // The 12 themselves are judged by the rate-limit tests; here they only fill the window.
-        if (refused.length > 0) t.inconclusive(`12 valid starts in a fresh window did not all start: ${said(refused[0]!)}`);
+        if (refused.length > 0)
+          t.inconclusive(`12 valid starts in a fresh window did not all start: ${said(refused[0]!)}`);
         const key = await control.rotateKey(actor.accountId);
         t.target.secrets[key] = '$TRYON_FRESH_API_KEY';
         return api.start({ ...actor, key }, body, { pace: false });
@@ -227,11 +263,19 @@ describe('scoping per account', () => {
       let over = await trial();
       // A fixed window may let one burst over when it crosses its boundary: only a repeat is judged.
       if (statusOf(over) !== 429) {
-        t.choose('starts-window', `one burst let over the limit (${statusOf(over)}) after a key rotation, as a fixed window crossing its boundary may; the repeat was judged`);
+        t.choose(
+          'starts-window',
+          `one burst let over the limit (${statusOf(over)}) after a key rotation, as a fixed window crossing its boundary may; the repeat was judged`,
+        );
         over = await trial();
       }
       // Limits: "Starting try-ons | 12 per minute per account": the account's 13th start, whatever its key.
-      t.must('LIMIT-RATES-PER-ACCOUNT', () => expect(statusOf(over), `the account's 13th start within a minute, the first with its new key: ${said(over)}`).toBe(429));
+      t.must('LIMIT-RATES-PER-ACCOUNT', () =>
+        expect(
+          statusOf(over),
+          `the account's 13th start within a minute, the first with its new key: ${said(over)}`,
+        ).toBe(429),
+      );
     },
   );
 });

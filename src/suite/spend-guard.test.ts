@@ -32,7 +32,9 @@ describe('SpendGuard by balance', () => {
     second();
     expect(await g.spent()).toBe(1);
     await g.acquire('a');
-    await expect(g.acquire('a')).rejects.toThrow(/the credit budget of 2 is used up \(1 spent by this run, as GET \/account counts it\)/);
+    await expect(g.acquire('a')).rejects.toThrow(
+      /the credit budget of 2 is used up \(1 spent by this run, as GET \/account counts it\)/,
+    );
   });
 
   it('counts refunds in the run’s favour, over every enrolled account', async () => {
@@ -69,7 +71,11 @@ describe('SpendGuard, pessimistic (no balance reading)', () => {
     ['counts every start that could be charged', [answered(200), answered(200)], 2],
     ['counts a start released without its answer', [undefined], 1],
     ['counts 5xx and transport failures (they may have started)', [answered(500), answered(502), {}], 3],
-    ['does not count a start refused with a 4xx (it "cannot be started", "uses no credit")', [answered(400), answered(402), answered(429)], 0],
+    [
+      'does not count a start refused with a 4xx (it "cannot be started", "uses no credit")',
+      [answered(400), answered(402), answered(429)],
+      0,
+    ],
     ['refunds nothing: a sync 200 failed still counts', [answered(200)], 1],
   ])('%s', async (_name, answers, spent) => {
     const g = new SpendGuard(10);
@@ -82,7 +88,9 @@ describe('SpendGuard, pessimistic (no balance reading)', () => {
     const g = new SpendGuard(2);
     (await g.acquire('a'))(answered(200));
     const inFlight = await g.acquire('b');
-    await expect(g.acquire('a')).rejects.toThrow(/the credit budget of 2 is used up \(1 spent by this run, counting every start that could be charged, since no balance is read\)/);
+    await expect(g.acquire('a')).rejects.toThrow(
+      /the credit budget of 2 is used up \(1 spent by this run, counting every start that could be charged, since no balance is read\)/,
+    );
     inFlight(answered(403));
     (await g.acquire('a'))(answered(200));
     await expect(g.acquire('a')).rejects.toBeInstanceOf(BudgetExhausted);

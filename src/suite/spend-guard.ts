@@ -52,7 +52,9 @@ export class SpendGuard {
     const spent = await this.spent();
     if (spent + this.#inFlight > this.budget) {
       this.#inFlight--;
-      const how = this.readCredits ? 'as GET /account counts it' : 'counting every start that could be charged, since no balance is read';
+      const how = this.readCredits
+        ? 'as GET /account counts it'
+        : 'counting every start that could be charged, since no balance is read';
       throw new BudgetExhausted(`the credit budget of ${this.budget} is used up (${spent} spent by this run, ${how})`);
     }
     let released = false;

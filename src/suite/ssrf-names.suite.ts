@@ -53,7 +53,10 @@ const mixedAnswers: ReadonlyArray<readonly [label: string, addresses: readonly s
   ['a documentation address, then a private one', ['192.0.2.10', '10.0.0.1']],
   ['a private address, then a documentation one', ['10.0.0.1', '192.0.2.10']],
   ['two documentation addresses, then loopback', ['198.51.100.7', '203.0.113.9', '127.0.0.1']],
-  ['three documentation addresses, then cloud metadata', ['192.0.2.1', '198.51.100.2', '203.0.113.3', '169.254.169.254']],
+  [
+    'three documentation addresses, then cloud metadata',
+    ['192.0.2.1', '198.51.100.2', '203.0.113.3', '169.254.169.254'],
+  ],
   ['IPv6 documentation, then unique-local', ['2001:db8::10', 'fd00::1']],
   ['IPv4 documentation, then IPv6 loopback', ['192.0.2.10', '::1']],
 ];
@@ -69,7 +72,11 @@ const randomName = (): string => `ssrf-${randomBytes(6).toString('hex')}.test`;
  * does not know the path does not offer the convention (skip); any other refusal is a precondition
  * of the run's own that did not hold, unless the caller gives the reason to skip on a 400.
  */
-async function nameResolvingTo(t: ConformanceContext, addresses: readonly string[], skipWhenRefused?: string): Promise<string> {
+async function nameResolvingTo(
+  t: ConformanceContext,
+  addresses: readonly string[],
+  skipWhenRefused?: string,
+): Promise<string> {
   const control = t.target.control ?? t.skip('needs name-resolution: the target has no test control');
   const name = randomName();
   try {
@@ -77,7 +84,9 @@ async function nameResolvingTo(t: ConformanceContext, addresses: readonly string
   } catch (error) {
     if (!(error instanceof ControlError)) throw error;
     if (error.status === 404 || error.status === 405) {
-      t.skip(`needs name-resolution: the target's test control does not offer the resolver convention (${error.message})`);
+      t.skip(
+        `needs name-resolution: the target's test control does not offer the resolver convention (${error.message})`,
+      );
     }
     if (error.status === 400 && skipWhenRefused !== undefined) t.skip(`${skipWhenRefused} (${error.message})`);
     t.inconclusive(`the run could not make ${name} resolve to ${addresses.join(', ')}: ${error.message}`);
@@ -88,13 +97,18 @@ async function nameResolvingTo(t: ConformanceContext, addresses: readonly string
 /** A 429 or 5xx (or no answer): answers the spec allows on any start, so the case has no verdict. */
 function transient(t: ConformanceContext, ex: Exchange, what: string): void {
   const status = ex.response?.status;
-  if (status === undefined || status === 429 || status >= 500) t.inconclusive(`${what} answered ${statusOf(ex)} ${String(codeOf(ex))}: an answer the spec allows on any start, so this case could not be judged`);
+  if (status === undefined || status === 429 || status >= 500)
+    t.inconclusive(
+      `${what} answered ${statusOf(ex)} ${String(codeOf(ex))}: an answer the spec allows on any start, so this case could not be judged`,
+    );
 }
 
 /** A create body with `url` in one position and an uploaded id in the other. */
 async function bodyWithUrl(api: Api, actor: Actor, at: Position, url: string): Promise<Record<string, unknown>> {
   const { personImageId, garmentImageId } = await idBody(api, actor);
-  return at === 'person' ? { personImageUrl: url, garmentImageId, consent: true } : { personImageId, garmentImageUrl: url, consent: true };
+  return at === 'person'
+    ? { personImageUrl: url, garmentImageId, consent: true }
+    : { personImageId, garmentImageUrl: url, consent: true };
 }
 
 interface Row {
@@ -116,28 +130,55 @@ async function expectInvalid(t: ConformanceContext, api: Api, actor: Actor, rows
     seen.push(`${row.label} → ${answer}`);
     transient(t, ex, `${row.url} (${row.label}, ${row.at})`);
     // "must not point at a private address": the URL is refused ...
-    t.must(row.rule, () => expect({ case: row.label, url: row.url, at: row.at, status: statusOf(ex) }).toEqual({ case: row.label, url: row.url, at: row.at, status: 400 }));
+    t.must(row.rule, () =>
+      expect({ case: row.label, url: row.url, at: row.at, status: statusOf(ex) }).toEqual({
+        case: row.label,
+        url: row.url,
+        at: row.at,
+        status: 400,
+      }),
+    );
     // ... with the code of Errors: "400 | INVALID_IMAGE_URL | URL not HTTPS, custom port, or private address".
-    t.must('ERR-INVALID-IMAGE-URL', () => expect({ case: row.label, url: row.url, at: row.at, answer }).toEqual({ case: row.label, url: row.url, at: row.at, answer: '400 INVALID_IMAGE_URL' }));
+    t.must('ERR-INVALID-IMAGE-URL', () =>
+      expect({ case: row.label, url: row.url, at: row.at, answer }).toEqual({
+        case: row.label,
+        url: row.url,
+        at: row.at,
+        answer: '400 INVALID_IMAGE_URL',
+      }),
+    );
   }
   await t.vitest.annotate(seen.join('; '));
   // "(none) → pending: create try-on accepted | request valid, credit available": a refused start costs nothing.
   if (before === undefined) return void (await t.vitest.annotate(noBalance(t.target)));
   const after = await api.credits(actor);
-  t.must('STATE-CREATE-STARTS-PENDING', () => expect({ balanceAfterRefusals: after }).toEqual({ balanceAfterRefusals: before }));
+  t.must('STATE-CREATE-STARTS-PENDING', () =>
+    expect({ balanceAfterRefusals: after }).toEqual({ balanceAfterRefusals: before }),
+  );
 }
 
 describe('image URL host names that resolve to private addresses', () => {
   conformance(
     'refuses a .test name that resolves to a private, loopback, link-local or other non-public address, each class in turn, with 400 INVALID_IMAGE_URL, and charges nothing',
-    { covers: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'], needs: ['name-resolution'], starts: privateClasses.length, uploads: 2, timeoutMs: 240_000 },
+    {
+      covers: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'],
+      needs: ['name-resolution'],
+      starts: privateClasses.length,
+      uploads: 2,
+      timeoutMs: 240_000,
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
       const rows: Row[] = [];
       for (const [i, [label, address]] of privateClasses.entries()) {
         const name = await nameResolvingTo(t, [address]);
-        rows.push({ label: `${label}: ${name} → ${address}`, url: `https://${name}/photo.jpg`, at: i % 2 === 0 ? 'person' : 'garment', rule: 'CREATE-URL-NO-PRIVATE-ADDRESS' });
+        rows.push({
+          label: `${label}: ${name} → ${address}`,
+          url: `https://${name}/photo.jpg`,
+          at: i % 2 === 0 ? 'person' : 'garment',
+          rule: 'CREATE-URL-NO-PRIVATE-ADDRESS',
+        });
       }
       await expectInvalid(t, api, actor, rows);
     },
@@ -145,14 +186,25 @@ describe('image URL host names that resolve to private addresses', () => {
 
   conformance(
     'refuses a .test name with several answers when any one of them is private, with 400 INVALID_IMAGE_URL, and charges nothing',
-    { covers: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'], needs: ['name-resolution'], starts: mixedAnswers.length, uploads: 2, timeoutMs: 120_000 },
+    {
+      covers: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'],
+      needs: ['name-resolution'],
+      starts: mixedAnswers.length,
+      uploads: 2,
+      timeoutMs: 120_000,
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
       const rows: Row[] = [];
       for (const [i, [label, addresses]] of mixedAnswers.entries()) {
         const name = await nameResolvingTo(t, addresses);
-        rows.push({ label: `${label}: ${name} → ${addresses.join(', ')}`, url: `https://${name}/photo.jpg`, at: i % 2 === 0 ? 'garment' : 'person', rule: 'CREATE-URL-NO-PRIVATE-ADDRESS' });
+        rows.push({
+          label: `${label}: ${name} → ${addresses.join(', ')}`,
+          url: `https://${name}/photo.jpg`,
+          at: i % 2 === 0 ? 'garment' : 'person',
+          rule: 'CREATE-URL-NO-PRIVATE-ADDRESS',
+        });
       }
       await expectInvalid(t, api, actor, rows);
     },
@@ -160,22 +212,47 @@ describe('image URL host names that resolve to private addresses', () => {
 
   conformance(
     "refuses a .test name that resolves to the trusted fixture host's own address, on its port or the default one, with 400 INVALID_IMAGE_URL: trust belongs to the fixture origin, not to its address",
-    { covers: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'CREATE-URL-DEFAULT-PORT-ONLY', 'ERR-INVALID-IMAGE-URL'], needs: ['name-resolution', 'fixture-host'], starts: 2, uploads: 2, timeoutMs: 90_000 },
+    {
+      covers: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'CREATE-URL-DEFAULT-PORT-ONLY', 'ERR-INVALID-IMAGE-URL'],
+      needs: ['name-resolution', 'fixture-host'],
+      starts: 2,
+      uploads: 2,
+      timeoutMs: 90_000,
+    },
     async (t) => {
       const api = new Api(t.target);
       const fixture = new URL(api.fixtureUrl('person.jpg'));
       const address = fixture.hostname.replace(/^\[(.*)\]$/, '$1');
-      if (isIP(address) === 0) t.skip(`the fixture host is given by name (${fixture.hostname}): the run cannot know its address without DNS`);
+      if (isIP(address) === 0)
+        t.skip(`the fixture host is given by name (${fixture.hostname}): the run cannot know its address without DNS`);
       // A fixture host on a public address (`fixtures serve --host`) is out of the convention's reach.
-      const name = await nameResolvingTo(t, [address], `test control refused ${address}, the fixture host's address, as an answer: the convention maps names only to private, loopback or reserved addresses`);
+      const name = await nameResolvingTo(
+        t,
+        [address],
+        `test control refused ${address}, the fixture host's address, as an answer: the convention maps names only to private, loopback or reserved addresses`,
+      );
       const onItsPort = new URL(fixture.href);
       onItsPort.hostname = name;
       const onDefaultPort = new URL(onItsPort.href);
       onDefaultPort.port = '';
       const rows: Row[] = [
         // Not the trusted origin, so "default port only" holds for it; and its name points at a private address.
-        ...(onItsPort.port === '' ? [] : [{ label: `${name} → ${address}, the fixture host's port`, url: onItsPort.href, at: 'person' as const, rule: 'CREATE-URL-DEFAULT-PORT-ONLY' as const }]),
-        { label: `${name} → ${address}, default port`, url: onDefaultPort.href, at: 'garment', rule: 'CREATE-URL-NO-PRIVATE-ADDRESS' },
+        ...(onItsPort.port === ''
+          ? []
+          : [
+              {
+                label: `${name} → ${address}, the fixture host's port`,
+                url: onItsPort.href,
+                at: 'person' as const,
+                rule: 'CREATE-URL-DEFAULT-PORT-ONLY' as const,
+              },
+            ]),
+        {
+          label: `${name} → ${address}, default port`,
+          url: onDefaultPort.href,
+          at: 'garment',
+          rule: 'CREATE-URL-NO-PRIVATE-ADDRESS',
+        },
       ];
       await expectInvalid(t, api, await t.ownAccount(), rows);
     },

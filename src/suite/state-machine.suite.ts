@@ -13,9 +13,25 @@ import { Api, balanceIfRead } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { raisedLimits } from './target.ts';
 import { clockCommandArbs, passDay } from './tryon-clock-commands.ts';
-import { StartCommand, answerOf, commandArbs, observe, readTryOn, uploadImage, type Machine, type Model, type Photos, type Real, type UploadKind } from './tryon-commands.ts';
+import {
+  StartCommand,
+  answerOf,
+  commandArbs,
+  observe,
+  readTryOn,
+  uploadImage,
+  type Machine,
+  type Model,
+  type Photos,
+  type Real,
+  type UploadKind,
+} from './tryon-commands.ts';
 
-const raised = { starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute };
+const raised = {
+  starts: raisedLimits.startsPerMinute,
+  polls: raisedLimits.pollsPerMinute,
+  uploads: raisedLimits.uploadsPerMinute,
+};
 
 /** Declared per configuration: with test control the limits are raised and each run gets fresh accounts. */
 const withControl = inject('suiteConfig').control !== undefined;
@@ -26,13 +42,17 @@ const maxCommands = 15;
  * With test control each run's account is fresh, so its balance is checked at the end (and after every move
  * of the clock).
  */
-const balanceRules: RequirementId[] = withControl ? ['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'SVC-FAILED-TRYON-REFUNDED'] : [];
+const balanceRules: RequirementId[] = withControl
+  ? ['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'SVC-FAILED-TRYON-REFUNDED']
+  : [];
 /**
  * Result images are fetched on any target; with test control the clock moves across their 24 hours and the
  * Idempotency-Keys' retention.
  */
 const resultRules: RequirementId[] = ['RES-RESULT-URL-ON-SUCCESS', 'SVC-RESULT-AI-LABEL', 'AUTH-RESULT-URL-PUBLIC'];
-const clockRules: RequirementId[] = withControl ? ['RES-RESULT-URL-VALID-24H', 'CREATE-IDEMPOTENCY-RETENTION-IMPL-DEFINED'] : [];
+const clockRules: RequirementId[] = withControl
+  ? ['RES-RESULT-URL-VALID-24H', 'CREATE-IDEMPOTENCY-RETENTION-IMPL-DEFINED']
+  : [];
 /** At documented limits every run waits for the starts window (12 a minute). */
 const timeoutMs = withControl ? 120_000 : 900_000;
 
@@ -58,12 +78,18 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
     const real: Real = { t, api, actor, other, photos, control, credits };
     const model: Model = { images: [], tryOns: [], startsLeft: startsPerRun, clock: 0 };
     // Both formats of person photo ("Formats | JPEG or PNG") from the start; later uploads draw theirs.
-    const kinds: Array<[UploadKind, 'jpeg' | 'png']> = [['person', 'jpeg'], ['person', 'png'], ...(o.failing ? [['failing person', 'jpeg'] as [UploadKind, 'jpeg']] : []), ['garment', 'png']];
+    const kinds: Array<[UploadKind, 'jpeg' | 'png']> = [
+      ['person', 'jpeg'],
+      ['person', 'png'],
+      ...(o.failing ? [['failing person', 'jpeg'] as [UploadKind, 'jpeg']] : []),
+      ['garment', 'png'],
+    ];
     model.images.push(...(await Promise.all(kinds.map(([k, f]) => uploadImage(model, real, k, f)))));
     // Each run begins with one try-on of each kind (#0, #1), so that polls and replays have something to pick.
     // The first ordinary start takes the JPEG and the PNG person photo in turn, so both formats' results come early.
     firstPerson += 1;
-    for (const kind of o.failing ? (['normal', 'generation-fails'] as const) : (['normal'] as const)) await new StartCommand(kind, firstPerson % 2, 0, false).run(model, real);
+    for (const kind of o.failing ? (['normal', 'generation-fails'] as const) : (['normal'] as const))
+      await new StartCommand(kind, firstPerson % 2, 0, false).run(model, real);
     return { model, real, credits };
   };
 
@@ -76,14 +102,23 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
       if (entry.status !== 'pending') continue;
       const ex = await readTryOn(real, entry, `settle try-on ${entry.id}`, await api.waitFinal(real.actor, entry.id));
       // "poll `GET /tryons/{id}` until the status is `success` or `failed`"; clients "give up after a few minutes".
-      t.must('SVC-POLL-UNTIL-FINAL', () => expect(answerOf(ex).status, `try-on ${entry.id} never left pending`).not.toBe('pending'));
+      t.must('SVC-POLL-UNTIL-FINAL', () =>
+        expect(answerOf(ex).status, `try-on ${entry.id} never left pending`).not.toBe('pending'),
+      );
       observe(real, entry, answerOf(ex), 'final GET', model.clock);
     }
     // With test control, a day passes once all is final: final states, the balance and result images are
     // checked again across it.
     if (credits !== undefined && real.control) await passDay(model, real);
     // Every final state is read once more: a terminal state must never change.
-    for (const entry of model.tryOns) observe(real, entry, answerOf(await readTryOn(real, entry, `re-read try-on ${entry.id}`)), 'final re-read', model.clock);
+    for (const entry of model.tryOns)
+      observe(
+        real,
+        entry,
+        answerOf(await readTryOn(real, entry, `re-read try-on ${entry.id}`)),
+        'final re-read',
+        model.clock,
+      );
     const successes = model.tryOns.filter((e) => e.status === 'success').length;
     const failures = model.tryOns.length - successes;
     const ordinary = model.tryOns.filter((e) => !e.failing);
@@ -94,7 +129,12 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
       // Charges above the successes are a missing refund when there were failures, else a double charge.
       const used = credits - (await api.credits(real.actor));
       const rule = failures > 0 && used > successes ? 'SVC-FAILED-TRYON-REFUNDED' : 'SVC-ONE-CREDIT-PER-FINISHED-TRYON';
-      t.must(rule, () => expect(used, `credits used by ${model.tryOns.length} try-ons, ${successes} successful, ${failures} failed`).toBe(successes));
+      t.must(rule, () =>
+        expect(
+          used,
+          `credits used by ${model.tryOns.length} try-ons, ${successes} successful, ${failures} failed`,
+        ).toBe(successes),
+      );
     }
   };
   /**
@@ -104,20 +144,27 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
   const tally = { success: 0, failed: 0 };
 
   await t.check(
-    fc.asyncProperty(fc.commands([...commandArbs(o), ...clockCommandArbs(control !== undefined)], { maxCommands, size: 'max' }), async (cmds) => {
-      const { model, real, credits } = await setup();
-      try {
-        await fc.asyncModelRun(() => Promise.resolve({ model, real }), cmds);
-      } catch (error) {
-        // Still wait for what was started, so reservations of failed try-ons go back to the budget.
-        await settle(model, real, undefined).catch(() => undefined);
-        throw error;
-      }
-      await settle(model, real, credits);
-    }),
+    fc.asyncProperty(
+      fc.commands([...commandArbs(o), ...clockCommandArbs(control !== undefined)], { maxCommands, size: 'max' }),
+      async (cmds) => {
+        const { model, real, credits } = await setup();
+        try {
+          await fc.asyncModelRun(() => Promise.resolve({ model, real }), cmds);
+        } catch (error) {
+          // Still wait for what was started, so reservations of failed try-ons go back to the budget.
+          await settle(model, real, undefined).catch(() => undefined);
+          throw error;
+        }
+        await settle(model, real, credits);
+      },
+    ),
     numRuns,
   );
-  t.choose('ordinary-generation-outcome', `${tally.success} success, ${tally.failed} failed (refunded)`, 'STATE-PENDING-TO-FAILED');
+  t.choose(
+    'ordinary-generation-outcome',
+    `${tally.success} success, ${tally.failed} failed (refunded)`,
+    'STATE-PENDING-TO-FAILED',
+  );
 }
 
 /** At documented limits: every command may be a start, a poll or an upload; settling polls each try-on. */

@@ -91,7 +91,10 @@ const unreachable = (why: string): never => {
 };
 
 /** Builds the target from a configuration: detects capabilities and sets up accounts. */
-export async function connectTarget(config: SuiteConfig, o: { readonly creditHolds?: Readonly<Record<string, number>> } = {}): Promise<SuiteTarget> {
+export async function connectTarget(
+  config: SuiteConfig,
+  o: { readonly creditHolds?: Readonly<Record<string, number>> } = {},
+): Promise<SuiteTarget> {
   const dispatcher = new Agent({ connections: 2048, headersTimeout: 0, bodyTimeout: 0 });
   const raw = createSend({ baseUrl: config.baseUrl, alsoTo: [config.control?.url], dispatcher, stop: runStopSignal });
   // A stopped run sends nothing more: its sockets close with it (src/client/run-stop.ts).
@@ -115,7 +118,8 @@ export async function connectTarget(config: SuiteConfig, o: { readonly creditHol
 
   // A control URL that was given and answers wrongly stops the run (the CLI says so before the tests
   // start, as a toolkit error): never a silent run without it.
-  const control: ControlClient | undefined = config.control && controlClient(raw, config.control.url, config.control.token);
+  const control: ControlClient | undefined =
+    config.control && controlClient(raw, config.control.url, config.control.token);
   if (config.control) secrets[config.control.token] = '$TRYON_CONTROL_TOKEN';
   const settings = control ? await control.settings() : undefined;
   const timing: Timing = {
@@ -123,7 +127,10 @@ export async function connectTarget(config: SuiteConfig, o: { readonly creditHol
     slowGenerationMs: settings?.slowGenerationMs ?? 90_000,
     pollIntervalMs: control ? 100 : 2_500,
   };
-  const pacer = new Pacer({ limits: documentedLimits, onWait: (bucket, ms) => progressEvents.emit('wait', { bucket, ms }) });
+  const pacer = new Pacer({
+    limits: documentedLimits,
+    onWait: (bucket, ms) => progressEvents.emit('wait', { bucket, ms }),
+  });
   // Credits the run's plan holds for tests in the order of value (budget-order.ts), until each starts.
   const budget = new CreditBudget(config.creditBudget, o.creditHolds);
 
@@ -144,9 +151,16 @@ export async function connectTarget(config: SuiteConfig, o: { readonly creditHol
     const doomed = await control.createAccount();
     await control.revokeKey(doomed.accountId);
     revokedKey = doomed.apiKey;
-    pacer.setLimits({ starts: raisedLimits.startsPerMinute, polls: raisedLimits.pollsPerMinute, uploads: raisedLimits.uploadsPerMinute });
+    pacer.setLimits({
+      starts: raisedLimits.startsPerMinute,
+      polls: raisedLimits.pollsPerMinute,
+      uploads: raisedLimits.uploadsPerMinute,
+    });
   } else {
-    primary = { name: 'primary', key: config.apiKey ?? unreachable('an API key is required (TRYON_API_KEY) when the target has no test control') };
+    primary = {
+      name: 'primary',
+      key: config.apiKey ?? unreachable('an API key is required (TRYON_API_KEY) when the target has no test control'),
+    };
     secrets[primary.key] = '$TRYON_API_KEY';
     if (config.secondApiKey) {
       second = { name: 'second', key: config.secondApiKey };
@@ -157,18 +171,26 @@ export async function connectTarget(config: SuiteConfig, o: { readonly creditHol
   }
 
   // The spec leaves GET /account's body open: read balances only where the user said or the run found.
-  const balanceDecision = config.balance ?? (await decideBalance(withRetry(raw), { balancePath: config.balancePath, key: primary.key, control }));
+  const balanceDecision =
+    config.balance ??
+    (await decideBalance(withRetry(raw), { balancePath: config.balancePath, key: primary.key, control }));
   const source = balanceDecision.source;
   const balance: BalanceReader | undefined = source && {
     source,
-    read: async (key) => balanceOf(await send({ method: 'GET', path: '/account', key, operationId: 'getAccount' }), source),
+    read: async (key) =>
+      balanceOf(await send({ method: 'GET', path: '/account', key, operationId: 'getAccount' }), source),
   };
   // With test control the run's accounts are its own; without it, every credit is the user's.
   const spendGuard = control
     ? undefined
     : new SpendGuard(
         config.creditBudget,
-        source && (async (key) => balanceOf(await withRetry(raw)({ method: 'GET', path: '/account', key, operationId: 'getAccount' }), source)),
+        source &&
+          (async (key) =>
+            balanceOf(
+              await withRetry(raw)({ method: 'GET', path: '/account', key, operationId: 'getAccount' }),
+              source,
+            )),
       );
   if (spendGuard) for (const actor of [primary, second]) if (actor) await spendGuard.enrol(actor.key);
 

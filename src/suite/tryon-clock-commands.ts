@@ -9,7 +9,20 @@ import { expect } from 'vitest';
 import type { RequirementId } from '../contract/requirements.ts';
 import { exercised } from './alternatives.ts';
 import { checkResultImage, fetchResult } from './result-image.ts';
-import { answerOf, at, clockSlack, day, observe, precondition, readTryOn, said, type Command, type Model, type ModelTryOn, type Real } from './tryon-commands.ts';
+import {
+  answerOf,
+  at,
+  clockSlack,
+  day,
+  observe,
+  precondition,
+  readTryOn,
+  said,
+  type Command,
+  type Model,
+  type ModelTryOn,
+  type Real,
+} from './tryon-commands.ts';
 
 /**
  * The moves a run draws: a quarter of an hour, 6 h, 23 h (just inside the 24 h marks) and 24 h + 1 min
@@ -17,7 +30,12 @@ import { answerOf, at, clockSlack, day, observe, precondition, readTryOn, said, 
  */
 export const clockMoves = [900, 6 * 3600, 23 * 3600, day + 60] as const;
 
-const hours = (seconds: number): string => (seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds > 3600 ? `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min` : `${seconds / 60} min`);
+const hours = (seconds: number): string =>
+  seconds % 3600 === 0
+    ? `${seconds / 3600} h`
+    : seconds > 3600
+      ? `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`
+      : `${seconds / 60} min`;
 
 class AdvanceClockCommand implements Command {
   constructor(readonly seconds: number) {}
@@ -49,7 +67,15 @@ class FetchResultCommand implements Command {
     return m.tryOns.some((e) => e.resultUrl !== undefined);
   }
   async run(m: Model, r: Real): Promise<void> {
-    await checkResult(m, r, at(m.tryOns.filter((e) => e.resultUrl !== undefined), this.pick), String(this));
+    await checkResult(
+      m,
+      r,
+      at(
+        m.tryOns.filter((e) => e.resultUrl !== undefined),
+        this.pick,
+      ),
+      String(this),
+    );
   }
   toString(): string {
     return `GET the result image of success #${this.pick}`;
@@ -62,7 +88,8 @@ class FetchResultCommand implements Command {
  * success's result image (served until 24 h, with the spec's rules; recorded after).
  */
 export async function recheck(m: Model, r: Real, via: string): Promise<void> {
-  for (const entry of m.tryOns) observe(r, entry, answerOf(await readTryOn(r, entry, `${via}: GET try-on ${entry.id}`)), `GET ${via}`, m.clock);
+  for (const entry of m.tryOns)
+    observe(r, entry, answerOf(await readTryOn(r, entry, `${via}: GET try-on ${entry.id}`)), `GET ${via}`, m.clock);
   if (r.credits !== undefined) await checkLedger(m, r, via);
   for (const entry of m.tryOns) if (entry.resultUrl !== undefined) await checkResult(m, r, entry, via);
 }
@@ -78,7 +105,8 @@ async function checkLedger(m: Model, r: Real, via: string): Promise<void> {
   const count = (status: ModelTryOn['status']): number => m.tryOns.filter((e) => e.status === status).length;
   const [successes, failures, pending] = [count('success'), count('failed'), count('pending')];
   const what = `credits used ${via}, by ${m.tryOns.length} try-ons: ${successes} success, ${failures} failed, ${pending} pending`;
-  const rule: RequirementId = failures > 0 && used > successes + pending ? 'SVC-FAILED-TRYON-REFUNDED' : 'SVC-ONE-CREDIT-PER-FINISHED-TRYON';
+  const rule: RequirementId =
+    failures > 0 && used > successes + pending ? 'SVC-FAILED-TRYON-REFUNDED' : 'SVC-ONE-CREDIT-PER-FINISHED-TRYON';
   r.t.must(rule, () => expect(used, what).toBeGreaterThanOrEqual(successes));
   r.t.must(rule, () => expect(used, what).toBeLessThanOrEqual(successes + pending));
 }
@@ -100,9 +128,15 @@ async function checkResult(m: Model, r: Real, entry: ModelTryOn, via: string): P
   const ex = await fetchResult(t, url);
   if (expired) {
     // Limits: "Result URL lifetime | 24 hours"; which answer an expired one gives is open (x-point result-expiry).
-    t.must('RES-RESULT-URL-VALID-24H', () => expect(ex.response?.status, `${where}, over 24 h after the success: ${said(ex)}`).not.toBe(200));
+    t.must('RES-RESULT-URL-VALID-24H', () =>
+      expect(ex.response?.status, `${where}, over 24 h after the success: ${said(ex)}`).not.toBe(200),
+    );
     const code = answerOf(ex).code;
-    t.choose('result-expiry', `${ex.response?.status ?? ex.error}${typeof code === 'string' ? ` ${code}` : ''}`, 'RES-RESULT-URL-VALID-24H');
+    t.choose(
+      'result-expiry',
+      `${ex.response?.status ?? ex.error}${typeof code === 'string' ? ` ${code}` : ''}`,
+      'RES-RESULT-URL-VALID-24H',
+    );
     return;
   }
   if (ex.response?.status !== 401) precondition(r, ex, where);
@@ -110,7 +144,8 @@ async function checkResult(m: Model, r: Real, entry: ModelTryOn, via: string): P
   const rule: RequirementId = age > 0 ? 'RES-RESULT-URL-VALID-24H' : 'AUTH-RESULT-URL-PUBLIC';
   t.must(rule, () => expect(ex.response?.status, `${where}, ${hours(age)} after the start: ${said(ex)}`).toBe(200));
   const format = checkResultImage(t, url, ex);
-  if (format !== 'neither JPEG nor PNG') exercised(t, 'result format', format === 'image/jpeg' ? 'JPEG' : 'PNG', [rule]);
+  if (format !== 'neither JPEG nor PNG')
+    exercised(t, 'result format', format === 'image/jpeg' ? 'JPEG' : 'PNG', [rule]);
 }
 
 /** The clock's commands, for a target with test control: moves of the clock, and fetches of result images. */

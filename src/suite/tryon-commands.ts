@@ -103,10 +103,14 @@ const pollUrlOf = (id: string): string => `/api/v1/tryons/${id}`;
 /** A 429 or 5xx on a request the machine needs: the spec allows them (retry later), but the run cannot follow on. */
 export function precondition(r: Real, ex: Exchange, what: string): void {
   const status = ex.response?.status;
-  if (status === undefined || status === 429 || status >= 500) r.t.inconclusive(`${what} answered ${said(ex)}: a transient answer the spec allows, so the machine could not go on`);
+  if (status === undefined || status === 429 || status >= 500)
+    r.t.inconclusive(
+      `${what} answered ${said(ex)}: a transient answer the spec allows, so the machine could not go on`,
+    );
 }
 
-const transient = (ex: Exchange): boolean => ex.response === undefined || ex.response.status === 429 || ex.response.status >= 500;
+const transient = (ex: Exchange): boolean =>
+  ex.response === undefined || ex.response.status === 429 || ex.response.status >= 500;
 
 /**
  * GET /tryons/{id} of a try-on of the model, expecting 200. A 429 or 5xx is read again (the spec
@@ -118,7 +122,9 @@ export async function readTryOn(r: Real, entry: ModelTryOn, via: string, first?:
   let ex = first ?? (await r.api.get(r.actor, entry.id));
   for (let i = 0; i < 2 && transient(ex); i++) ex = await r.api.get(r.actor, entry.id);
   if (transient(ex) && (entry.failing || entry.status === 'failed')) {
-    t.must('STATE-FAILED-READ-IS-200', () => expect(ex.response?.status, `${via}: a failed try-on read three times: ${said(ex)}`).toBe(200));
+    t.must('STATE-FAILED-READ-IS-200', () =>
+      expect(ex.response?.status, `${via}: a failed try-on read three times: ${said(ex)}`).toBe(200),
+    );
   }
   precondition(r, ex, via);
   // "Response 200 body: `id` (string), `status` ..." for a try-on of the calling account.
@@ -138,19 +144,38 @@ export function observe(real: Real, entry: ModelTryOn, answer: Answer, via: stri
   // "Identifier of the try-on, returned on creation": reading or replaying it names that try-on.
   t.must('RES-TRYON-ID-RETURNED-ON-CREATE', () => expect(answer.id, where).toBe(entry.id));
   // "status | string | `pending`, `success` or `failed`."
-  t.must('RES-TRYON-STATUS-VALUES', () => expect(['pending', 'success', 'failed'], `${where}: status`).toContain(answer.status));
+  t.must('RES-TRYON-STATUS-VALUES', () =>
+    expect(['pending', 'success', 'failed'], `${where}: status`).toContain(answer.status),
+  );
   const status = answer.status as Status;
   // "Any transition out of `success` or `failed`: none shown" (x-point terminal-transitions: a final state
   // stays final).
-  if (entry.status !== 'pending') t.must('STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED', () => expect(status, `${where}: a final state changed`).toBe(entry.status));
+  if (entry.status !== 'pending')
+    t.must('STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED', () =>
+      expect(status, `${where}: a final state changed`).toBe(entry.status),
+    );
   // "`resultUrl` becomes available" on success; "`null` in every other state."
-  if (status === 'success') t.must('STATE-PENDING-TO-SUCCESS', () => expect(typeof answer.resultUrl, `${where}: resultUrl on success`).toBe('string'));
-  else t.must('RES-RESULT-URL-NULL-UNLESS-SUCCESS', () => expect(answer.resultUrl, `${where}: resultUrl while ${status}`).toBeNull());
+  if (status === 'success')
+    t.must('STATE-PENDING-TO-SUCCESS', () =>
+      expect(typeof answer.resultUrl, `${where}: resultUrl on success`).toBe('string'),
+    );
+  else
+    t.must('RES-RESULT-URL-NULL-UNLESS-SUCCESS', () =>
+      expect(answer.resultUrl, `${where}: resultUrl while ${status}`).toBeNull(),
+    );
   // "message | On `failed`: a short explanation that may be shown to a user".
-  if (status === 'failed') t.must('RES-TRYON-MESSAGE-ON-FAILED', () => expect(typeof answer.message === 'string' && answer.message.length > 0, `${where}: message on failed`).toBe(true));
+  if (status === 'failed')
+    t.must('RES-TRYON-MESSAGE-ON-FAILED', () =>
+      expect(typeof answer.message === 'string' && answer.message.length > 0, `${where}: message on failed`).toBe(true),
+    );
   // The generation-fails marker is our convention, not the spec's: a target that ignores it is not judged on it.
-  if (status === 'success' && entry.failing) t.inconclusive(`${where}: a generation-fails try-on ended success; the target does not honour the scenario marker`);
-  if (status !== 'pending') exercised(t, 'final state', status, ['STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED', 'RES-RESULT-URL-NULL-UNLESS-SUCCESS']);
+  if (status === 'success' && entry.failing)
+    t.inconclusive(`${where}: a generation-fails try-on ended success; the target does not honour the scenario marker`);
+  if (status !== 'pending')
+    exercised(t, 'final state', status, [
+      'STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED',
+      'RES-RESULT-URL-NULL-UNLESS-SUCCESS',
+    ]);
   // The latest resultUrl is the one to fetch (a target may sign each answer's); its 24 hours run from the
   // first success seen.
   if (status === 'success' && typeof answer.resultUrl === 'string') {
@@ -170,12 +195,18 @@ function expectStarted(t: ConformanceContext, ex: Exchange, id: string, via: str
   if (sync) {
     // Sync 202: "`{id, status: "pending", pollUrl}` identical in shape to the create response".
     t.must('SYNC-202-STILL-PENDING', () => expect(answer.status, `${via}: status`).toBe('pending'));
-    t.must('SYNC-202-STILL-PENDING', () => expect('resultUrl' in answer, `${via}: resultUrl in a sync 202`).toBe(false));
-    t.must('SYNC-202-STILL-PENDING', () => expect(typeof answer.pollUrl, `${via}: pollUrl in a sync 202`).toBe('string'));
+    t.must('SYNC-202-STILL-PENDING', () =>
+      expect('resultUrl' in answer, `${via}: resultUrl in a sync 202`).toBe(false),
+    );
+    t.must('SYNC-202-STILL-PENDING', () =>
+      expect(typeof answer.pollUrl, `${via}: pollUrl in a sync 202`).toBe('string'),
+    );
   } else {
     // Create response: status "always `pending`"; resultUrl "Absent from the create response".
     t.must('CREATE-RESPONSE-STATUS-PENDING', () => expect(answer.status, `${via}: status`).toBe('pending'));
-    t.must('RES-RESULT-URL-ABSENT-FROM-CREATE', () => expect('resultUrl' in answer, `${via}: resultUrl in a create answer`).toBe(false));
+    t.must('RES-RESULT-URL-ABSENT-FROM-CREATE', () =>
+      expect('resultUrl' in answer, `${via}: resultUrl in a create answer`).toBe(false),
+    );
   }
   // pollUrl: "Path relative to {host}, equal to `/api/v1/tryons/<id>`."
   t.must('RES-POLL-URL-VALUE', () => expect(answer.pollUrl, `${via}: pollUrl`).toBe(pollUrlOf(id)));
@@ -195,7 +226,9 @@ export class StartCommand implements Command {
   ) {}
   /** The images it may pick: ids still inside their 24 hours. */
   #persons(m: Readonly<Model>): ModelImage[] {
-    return m.images.filter((i) => i.role === 'person' && i.failing === (this.scenario === 'generation-fails') && live(m, i));
+    return m.images.filter(
+      (i) => i.role === 'person' && i.failing === (this.scenario === 'generation-fails') && live(m, i),
+    );
   }
   check(m: Readonly<Model>): boolean {
     return m.startsLeft > 0 && this.#persons(m).length > 0 && m.images.some((i) => i.role === 'garment' && live(m, i));
@@ -203,7 +236,10 @@ export class StartCommand implements Command {
   async run(m: Model, r: Real): Promise<void> {
     const { t } = r;
     const person = at(this.#persons(m), this.person);
-    const garment = at(m.images.filter((i) => i.role === 'garment' && live(m, i)), this.garment);
+    const garment = at(
+      m.images.filter((i) => i.role === 'garment' && live(m, i)),
+      this.garment,
+    );
     fc.pre(t.target.budget.tryReserve(1));
     m.startsLeft--;
     const key = newIdempotencyKey();
@@ -212,7 +248,11 @@ export class StartCommand implements Command {
     const urls = t.target.offers.get('fixture-host') === true;
     const personUrl = urls && this.byUrl.person;
     const garmentUrl = urls && this.byUrl.garment;
-    const personFile = person.failing ? 'scenario-generation-fails.jpg' : person.format === 'png' ? 'person.png' : 'person.jpg';
+    const personFile = person.failing
+      ? 'scenario-generation-fails.jpg'
+      : person.format === 'png'
+        ? 'person.png'
+        : 'person.jpg';
     const body = {
       ...(personUrl ? { personImageUrl: r.api.fixtureUrl(personFile) } : { personImageId: person.id }),
       ...(garmentUrl ? { garmentImageUrl: r.api.fixtureUrl('garment.png') } : { garmentImageId: garment.id }),
@@ -232,7 +272,15 @@ export class StartCommand implements Command {
     const id = answerOf(ex).id;
     // "id | string | Identifier of the try-on, returned on creation."
     t.must('RES-TRYON-ID-RETURNED-ON-CREATE', () => expect(typeof id, `${this}: id`).toBe('string'));
-    const entry: ModelTryOn = { id: id as string, key, body, failing: person.failing, status: 'pending', refunded: false, startedAt: m.clock };
+    const entry: ModelTryOn = {
+      id: id as string,
+      key,
+      body,
+      failing: person.failing,
+      status: 'pending',
+      refunded: false,
+      startedAt: m.clock,
+    };
     m.tryOns.push(entry);
     const judged = this.sync ? (['SYNC-SAME-CONTRACT-AS-CREATE'] as const) : (['CREATE-ACCEPTED-IS-200'] as const);
     exercised(t, 'endpoint', this.sync ? 'POST /tryons/sync' : 'POST /tryons', ['RES-TRYON-ID-RETURNED-ON-CREATE']);
@@ -240,9 +288,13 @@ export class StartCommand implements Command {
     for (const byUrl of [personUrl, garmentUrl]) exercised(t, 'input form', byUrl ? 'URL' : 'uploaded id', judged);
     if (status === 200 && this.sync) {
       // pollUrl: "Only in the create response and in a `202` from the sync endpoint."
-      t.must('RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', () => expect('pollUrl' in answerOf(ex), `${this}: pollUrl in a sync 200`).toBe(false));
+      t.must('RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', () =>
+        expect('pollUrl' in answerOf(ex), `${this}: pollUrl in a sync 200`).toBe(false),
+      );
       // A sync 200 is "finished within the wait"; pending is "still working when the wait ends" → 202.
-      t.must('SYNC-202-STILL-PENDING', () => expect(answerOf(ex).status, `${this}: a sync 200 is final`).not.toBe('pending'));
+      t.must('SYNC-202-STILL-PENDING', () =>
+        expect(answerOf(ex).status, `${this}: a sync 200 is final`).not.toBe('pending'),
+      );
       observe(r, entry, answerOf(ex), 'sync 200', m.clock);
     } else expectStarted(t, ex, entry.id, String(this), this.sync);
   }
@@ -263,7 +315,9 @@ class PollCommand implements Command {
     const entry = at(m.tryOns, this.pick);
     const ex = await readTryOn(r, entry, String(this));
     // pollUrl: "Only in the create response and in a `202` from the sync endpoint."
-    t.must('RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', () => expect('pollUrl' in answerOf(ex), `${this}: pollUrl in a read`).toBe(false));
+    t.must('RES-POLL-URL-ONLY-CREATE-AND-SYNC-202', () =>
+      expect('pollUrl' in answerOf(ex), `${this}: pollUrl in a read`).toBe(false),
+    );
     observe(r, entry, answerOf(ex), 'GET', m.clock);
   }
   toString(): string {
@@ -292,8 +346,12 @@ class ReplayCommand implements Command {
     const status = ex.response?.status;
     precondition(r, ex, String(this));
     // "Reusing an Idempotency-Key returns the earlier try-on instead of starting or charging again."
-    t.must('CREATE-IDEMPOTENCY-REPLAY', () => expect(this.sync ? [200, 202] : [200], `${this}: ${said(ex)}`).toContain(status));
-    t.must('CREATE-IDEMPOTENCY-REPLAY', () => expect(answerOf(ex).id, `${this}: a replay names the same try-on`).toBe(entry.id));
+    t.must('CREATE-IDEMPOTENCY-REPLAY', () =>
+      expect(this.sync ? [200, 202] : [200], `${this}: ${said(ex)}`).toContain(status),
+    );
+    t.must('CREATE-IDEMPOTENCY-REPLAY', () =>
+      expect(answerOf(ex).id, `${this}: a replay names the same try-on`).toBe(entry.id),
+    );
     exercised(t, 'endpoint', this.sync ? 'POST /tryons/sync' : 'POST /tryons', ['CREATE-IDEMPOTENCY-REPLAY']);
     this.#replayed(m, r, entry, ex);
   }
@@ -304,7 +362,9 @@ class ReplayCommand implements Command {
     else {
       // A 202 says pending: for a try-on already seen final, that is a final state that changed.
       if (this.sync && entry.status !== 'pending') {
-        t.must('STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED', () => expect('pending', `${this}: 202 pending after the try-on was seen ${entry.status}`).toBe(entry.status));
+        t.must('STATE-TERMINAL-TRANSITIONS-IMPL-DEFINED', () =>
+          expect('pending', `${this}: 202 pending after the try-on was seen ${entry.status}`).toBe(entry.status),
+        );
       }
       expectStarted(t, ex, entry.id, String(this), this.sync);
     }
@@ -331,8 +391,17 @@ class ReplayCommand implements Command {
     } else if (accepted) {
       outcome = 'starts a new try-on';
       m.startsLeft--;
-      m.tryOns.push({ id: id as string, key: entry.key, body: entry.body, failing: entry.failing, status: 'pending', refunded: false, startedAt: m.clock });
-      if (this.sync && status === 200) observe(r, m.tryOns.at(-1) as ModelTryOn, answerOf(ex), 'sync 200 of a reused key', m.clock);
+      m.tryOns.push({
+        id: id as string,
+        key: entry.key,
+        body: entry.body,
+        failing: entry.failing,
+        status: 'pending',
+        refunded: false,
+        startedAt: m.clock,
+      });
+      if (this.sync && status === 200)
+        observe(r, m.tryOns.at(-1) as ModelTryOn, answerOf(ex), 'sync 200 of a reused key', m.clock);
     } else outcome = `answers ${status ?? ex.error} ${String(answerOf(ex).code ?? '')}`.trim();
     t.choose('idempotency-retention', `${after} ${outcome}`, 'CREATE-IDEMPOTENCY-RETENTION-IMPL-DEFINED');
   }
@@ -360,9 +429,20 @@ class UploadCommand implements Command {
 }
 
 /** Uploads one image and gives its model entry, dated by the model's clock. */
-export async function uploadImage(m: Readonly<Model>, r: Real, kind: UploadKind, format: FixtureFormat): Promise<ModelImage> {
+export async function uploadImage(
+  m: Readonly<Model>,
+  r: Real,
+  kind: UploadKind,
+  format: FixtureFormat,
+): Promise<ModelImage> {
   const id = await upload(r, kind, format);
-  return { id, role: kind === 'garment' ? 'garment' : 'person', failing: kind === 'failing person', format: kind === 'garment' ? 'png' : format, uploadedAt: m.clock };
+  return {
+    id,
+    role: kind === 'garment' ? 'garment' : 'person',
+    failing: kind === 'failing person',
+    format: kind === 'garment' ? 'png' : format,
+    uploadedAt: m.clock,
+  };
 }
 
 class ForeignReadCommand implements Command {
@@ -376,7 +456,9 @@ class ForeignReadCommand implements Command {
     const ex = await r.api.get(other, entry.id);
     precondition(r, ex, String(this));
     // Authentication 6: "another account's try-on id gives `NOT_FOUND`" (404 in the Errors table).
-    r.t.must('AUTH-FOREIGN-TRYON-NOT-FOUND', () => expect([ex.response?.status, answerOf(ex).code], `${this}: ${said(ex)}`).toEqual([404, 'NOT_FOUND']));
+    r.t.must('AUTH-FOREIGN-TRYON-NOT-FOUND', () =>
+      expect([ex.response?.status, answerOf(ex).code], `${this}: ${said(ex)}`).toEqual([404, 'NOT_FOUND']),
+    );
   }
   toString(): string {
     return `other account GETs try-on #${this.pick}`;
@@ -389,8 +471,14 @@ class ForeignImageCommand implements Command {
     return true;
   }
   async run(m: Model, r: Real): Promise<void> {
-    const person = at(m.images.filter((i) => i.role === 'person'), this.pick);
-    const garment = at(m.images.filter((i) => i.role === 'garment'), 0);
+    const person = at(
+      m.images.filter((i) => i.role === 'person'),
+      this.pick,
+    );
+    const garment = at(
+      m.images.filter((i) => i.role === 'garment'),
+      0,
+    );
     const other = r.other as Actor;
     // Refused when right; reserved anyway, so that a target that accepts it cannot pass the budget.
     fc.pre(r.t.target.budget.tryReserve(1));
@@ -398,9 +486,14 @@ class ForeignImageCommand implements Command {
     if (ex.response?.status !== 200) r.t.target.budget.giveBack(1);
     precondition(r, ex, String(this));
     // The order of checks is open: an other account without credits may rightly be told 402 first.
-    if (ex.response?.status === 402) r.t.inconclusive(`${this}: ${said(ex)}: the other account has no credits, so the image id rule could not be judged`);
+    if (ex.response?.status === 402)
+      r.t.inconclusive(
+        `${this}: ${said(ex)}: the other account has no credits, so the image id rule could not be judged`,
+      );
     // Authentication 6: "another account's image id gives `INVALID_IMAGE_ID`" (400 in the Errors table).
-    r.t.must('AUTH-FOREIGN-IMAGE-ID-INVALID', () => expect([ex.response?.status, answerOf(ex).code], `${this}: ${said(ex)}`).toEqual([400, 'INVALID_IMAGE_ID']));
+    r.t.must('AUTH-FOREIGN-IMAGE-ID-INVALID', () =>
+      expect([ex.response?.status, answerOf(ex).code], `${this}: ${said(ex)}`).toEqual([400, 'INVALID_IMAGE_ID']),
+    );
   }
   toString(): string {
     return `other account starts with person image #${this.pick}`;
@@ -426,10 +519,26 @@ class PauseCommand implements Command {
  */
 async function upload(r: Real, kind: UploadKind, format: FixtureFormat): Promise<string> {
   const png = kind === 'person' && format === 'png';
-  const bytes = kind === 'garment' ? r.photos.garment : kind === 'person' ? (png ? r.photos.personPng : r.photos.person) : r.photos.failingPerson;
-  const ex = await r.api.upload(r.actor, bytes, kind === 'garment' ? { filename: 'garment.png', contentType: 'image/png' } : png ? { filename: 'person.png', contentType: 'image/png' } : { filename: 'person.jpg' });
+  const bytes =
+    kind === 'garment'
+      ? r.photos.garment
+      : kind === 'person'
+        ? png
+          ? r.photos.personPng
+          : r.photos.person
+        : r.photos.failingPerson;
+  const ex = await r.api.upload(
+    r.actor,
+    bytes,
+    kind === 'garment'
+      ? { filename: 'garment.png', contentType: 'image/png' }
+      : png
+        ? { filename: 'person.png', contentType: 'image/png' }
+        : { filename: 'person.jpg' },
+  );
   const id = answerOf(ex).id;
-  if (ex.response?.status !== 200 || typeof id !== 'string') r.t.inconclusive(`upload a ${kind} image: ${said(ex)}; the machine needs uploaded ids`);
+  if (ex.response?.status !== 200 || typeof id !== 'string')
+    r.t.inconclusive(`upload a ${kind} image: ${said(ex)}; the machine needs uploaded ids`);
   return id as string;
 }
 
@@ -443,14 +552,26 @@ export interface Machine {
 export function commandArbs(o: Machine): Array<fc.Arbitrary<Command>> {
   const kinds: UploadKind[] = o.failing ? ['person', 'failing person', 'garment'] : ['person', 'garment'];
   const start = (scenario: StartCommand['scenario']) =>
-    fc.tuple(fc.nat(15), fc.nat(15), fc.boolean(), fc.boolean(), fc.boolean()).map(([p, g, sync, personByUrl, garmentByUrl]): Command => new StartCommand(scenario, p, g, sync, { person: personByUrl, garment: garmentByUrl }));
+    fc
+      .tuple(fc.nat(15), fc.nat(15), fc.boolean(), fc.boolean(), fc.boolean())
+      .map(
+        ([p, g, sync, personByUrl, garmentByUrl]): Command =>
+          new StartCommand(scenario, p, g, sync, { person: personByUrl, garment: garmentByUrl }),
+      );
   return [
     start('normal'),
     ...(o.failing ? [start('generation-fails')] : []),
     fc.nat(15).map((p): Command => new PollCommand(p)),
     fc.tuple(fc.nat(15), fc.boolean()).map(([p, sync]): Command => new ReplayCommand(p, sync)),
-    fc.tuple(fc.constantFrom(...kinds), fc.constantFrom<FixtureFormat>('jpeg', 'png')).map(([k, f]): Command => new UploadCommand(k, f)),
+    fc
+      .tuple(fc.constantFrom(...kinds), fc.constantFrom<FixtureFormat>('jpeg', 'png'))
+      .map(([k, f]): Command => new UploadCommand(k, f)),
     fc.constant<Command>(new PauseCommand()),
-    ...(o.other ? [fc.nat(15).map((p): Command => new ForeignReadCommand(p)), fc.nat(15).map((p): Command => new ForeignImageCommand(p))] : []),
+    ...(o.other
+      ? [
+          fc.nat(15).map((p): Command => new ForeignReadCommand(p)),
+          fc.nat(15).map((p): Command => new ForeignImageCommand(p)),
+        ]
+      : []),
   ];
 }

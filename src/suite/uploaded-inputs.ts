@@ -12,7 +12,13 @@ import type { Actor } from './target.ts';
 
 const cache = new Map<string, Promise<string>>();
 
-async function uploadOnce(api: Api, actor: Actor, name: string, make: () => Promise<Buffer>, contentType: string): Promise<string> {
+async function uploadOnce(
+  api: Api,
+  actor: Actor,
+  name: string,
+  make: () => Promise<Buffer>,
+  contentType: string,
+): Promise<string> {
   // Uploaded ids live 24 h on the target's clock; a clock move may have expired every cached one.
   const key = `${clockEpoch()}\u0000${actor.key}\u0000${name}`;
   let id = cache.get(key);
@@ -21,7 +27,8 @@ async function uploadOnce(api: Api, actor: Actor, name: string, make: () => Prom
       const ex = await api.upload(actor, await make(), { filename: name, contentType });
       const body = ex.response?.json as { id?: string } | undefined;
       // A precondition of the test that uses the ids, not its verdict: uploads.suite judges uploads.
-      if (ex.response?.status !== 200 || typeof body?.id !== 'string') throw new Inconclusive(`the upload of ${name} that the test needs answered ${ex.response?.status ?? ex.error}`);
+      if (ex.response?.status !== 200 || typeof body?.id !== 'string')
+        throw new Inconclusive(`the upload of ${name} that the test needs answered ${ex.response?.status ?? ex.error}`);
       return body.id;
     })();
     cache.set(key, id);
@@ -43,7 +50,13 @@ export async function idBody(
 ): Promise<Record<string, unknown>> {
   const extension = personFormat === 'png' ? 'png' : 'jpg';
   const [personImageId, garmentImageId] = await Promise.all([
-    uploadOnce(api, actor, scenario ? `person-${scenario}.${extension}` : `person.${extension}`, () => makePersonPhoto({ format: personFormat, ...(scenario && { scenario }) }), `image/${personFormat}`),
+    uploadOnce(
+      api,
+      actor,
+      scenario ? `person-${scenario}.${extension}` : `person.${extension}`,
+      () => makePersonPhoto({ format: personFormat, ...(scenario && { scenario }) }),
+      `image/${personFormat}`,
+    ),
     uploadOnce(api, actor, 'garment.png', () => makeGarmentImage({ format: 'png' }), 'image/png'),
   ]);
   return { personImageId, garmentImageId, consent: true, ...extra };

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { SuiteConfig } from './config.ts';
 import { configOfWorker } from './worker-instance.ts';
 
-const config: SuiteConfig = { baseUrl: 'http://127.0.0.1:1/api/v1', control: { url: 'http://127.0.0.1:1/_control', token: 'a' }, creditBudget: 10, seed: 1, profile: 'full' };
+const config: SuiteConfig = {
+  baseUrl: 'http://127.0.0.1:1/api/v1',
+  control: { url: 'http://127.0.0.1:1/_control', token: 'a' },
+  creditBudget: 10,
+  seed: 1,
+  profile: 'full',
+};
 const instances = [
   { baseUrl: 'http://127.0.0.1:1/api/v1', control: { url: 'http://127.0.0.1:1/_control', token: 'a' } },
   { baseUrl: 'http://127.0.0.1:2/api/v1', control: { url: 'http://127.0.0.1:2/_control', token: 'b' } },

@@ -17,11 +17,18 @@ declare module 'vitest' {
 }
 
 /** The run's configuration as the worker in pool slot `poolId` sees it. */
-export function configOfWorker(config: SuiteConfig, instances: readonly EmbeddedInstance[] | undefined, poolId: string | undefined): SuiteConfig {
+export function configOfWorker(
+  config: SuiteConfig,
+  instances: readonly EmbeddedInstance[] | undefined,
+  poolId: string | undefined,
+): SuiteConfig {
   if (instances === undefined || instances.length === 0) return config;
   const slot = Number(poolId ?? '1');
   const instance = instances[slot - 1];
   // A slot without an instance of its own would share one with another worker: never.
-  if (!Number.isInteger(slot) || instance === undefined) throw new Error(`worker slot ${poolId ?? '(none)'}: the run has ${instances.length} embedded instance(s), one per worker`);
+  if (!Number.isInteger(slot) || instance === undefined)
+    throw new Error(
+      `worker slot ${poolId ?? '(none)'}: the run has ${instances.length} embedded instance(s), one per worker`,
+    );
   return Object.freeze({ ...config, ...instance });
 }

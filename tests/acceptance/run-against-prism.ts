@@ -29,7 +29,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '11' },
     'base-path': { type: 'string', default: '' },
     key: { type: 'string' },
-    'extra': { type: 'string', multiple: true, default: [] },
+    extra: { type: 'string', multiple: true, default: [] },
   },
 });
 const boundMs = Number(values['bound-minutes']) * 60_000;
@@ -40,8 +40,24 @@ const baseUrl = `http://127.0.0.1:${port}${values['base-path']}`;
 process.stderr.write(`prism mock at ${baseUrl} (log ${join(dir, 'prism.log')}); reports in ${dir}\n`);
 
 const started = performance.now();
-const args = ['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), 'run', '--base-url', baseUrl, '--seed', values.seed, '--report-dir', dir, ...values.extra];
-const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, TRYON_API_KEY: values.key ?? prismKey, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+const args = [
+  '--import',
+  'tsx',
+  join(repoRoot, 'src/cli/main.ts'),
+  'run',
+  '--base-url',
+  baseUrl,
+  '--seed',
+  values.seed,
+  '--report-dir',
+  dir,
+  ...values.extra,
+];
+const child = spawn(process.execPath, args, {
+  cwd: repoRoot,
+  env: { ...process.env, TRYON_API_KEY: values.key ?? prismKey, CI: '1' },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 let output = '';
 child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
 child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
@@ -66,18 +82,32 @@ try {
 }
 if (report) {
   const c = report.summary.requirements;
-  lines.push(`requirements: ${c.pass} pass, ${c.fail} fail, ${c.inconclusive ?? 0} inconclusive, ${c.skip} skip, ${c.notObservable} not observable, ${c.notCovered} not covered; outcome ${report.summary.outcome}`);
+  lines.push(
+    `requirements: ${c.pass} pass, ${c.fail} fail, ${c.inconclusive ?? 0} inconclusive, ${c.skip} skip, ${c.notObservable} not observable, ${c.notCovered} not covered; outcome ${report.summary.outcome}`,
+  );
   const firstLines = new Map<string, number>();
   for (const r of report.requirements.filter((x) => x.verdict === 'fail')) {
     const first = r.failures[0];
-    const line = `${first?.message.split('\n')[0] ?? '(no failure text)'}${first?.received !== undefined ? ` | received: ${first.received.split('\n')[0]}` : ''}`.slice(0, 220);
+    const line =
+      `${first?.message.split('\n')[0] ?? '(no failure text)'}${first?.received !== undefined ? ` | received: ${first.received.split('\n')[0]}` : ''}`.slice(
+        0,
+        220,
+      );
     firstLines.set(line, (firstLines.get(line) ?? 0) + 1);
     lines.push(`  FAIL ${r.id} (${r.level}): ${line}`);
   }
   const shared = [...firstLines].filter(([, n]) => n > 2);
-  lines.push(`${firstLines.size} distinct failure texts${shared.length > 0 ? `; shared by more than two requirements: ${shared.map(([l, n]) => `${n}× "${l.slice(0, 80)}"`).join('; ')}` : ''}`);
-  lines.push(`passed: ${report.requirements.filter((x) => x.verdict === 'pass').map((x) => x.id).join(', ')}`);
-  for (const choice of report.choices ?? []) lines.push(`  chose ${choice.point}: ${choice.values.map((v) => `${v.value} (${v.count})`).join(', ')}`);
+  lines.push(
+    `${firstLines.size} distinct failure texts${shared.length > 0 ? `; shared by more than two requirements: ${shared.map(([l, n]) => `${n}× "${l.slice(0, 80)}"`).join('; ')}` : ''}`,
+  );
+  lines.push(
+    `passed: ${report.requirements
+      .filter((x) => x.verdict === 'pass')
+      .map((x) => x.id)
+      .join(', ')}`,
+  );
+  for (const choice of report.choices ?? [])
+    lines.push(`  chose ${choice.point}: ${choice.values.map((v) => `${v.value} (${v.count})`).join(', ')}`);
 }
 process.stdout.write(`${lines.join('\n')}\n`);
 process.exit(code === 1 && report !== undefined && within ? 0 : 1);

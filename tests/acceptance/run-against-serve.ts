@@ -14,10 +14,18 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 
-const { values } = parseArgs({ options: { seed: { type: 'string', multiple: true, default: ['1', '2'] }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { seed: { type: 'string', multiple: true, default: ['1', '2'] }, keep: { type: 'boolean', default: false } },
+});
 const root = new URL('../../', import.meta.url).pathname;
 const cli = [join(root, 'node_modules/.bin/tsx'), join(root, 'src/cli/main.ts')];
-const happyPath = ['RES-RESULT-URL-ON-SUCCESS', 'RES-RESULT-URL-HOST-AND-PATH', 'AUTH-RESULT-URL-PUBLIC', 'SVC-RESULT-AI-LABEL', 'SYNC-200-ON-SUCCESS'];
+const happyPath = [
+  'RES-RESULT-URL-ON-SUCCESS',
+  'RES-RESULT-URL-HOST-AND-PATH',
+  'AUTH-RESULT-URL-PUBLIC',
+  'SVC-RESULT-AI-LABEL',
+  'SYNC-200-ON-SUCCESS',
+];
 
 interface Outcome {
   readonly seed: string;
@@ -39,7 +47,22 @@ function withoutControl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 async function runOnce(seed: string): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), 'tryon-serve-run-'));
-  const serve = spawn(cli[0]!, [cli[1]!, 'serve', '--port', '0', '--host', '127.0.0.1', '--db', join(dir, 'db.sqlite'), '--control-token', 'acceptance-token'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const serve = spawn(
+    cli[0]!,
+    [
+      cli[1]!,
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--db',
+      join(dir, 'db.sqlite'),
+      '--control-token',
+      'acceptance-token',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const origin = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -50,15 +73,29 @@ async function runOnce(seed: string): Promise<Outcome> {
       });
       serve.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
     });
-    const made = (await (await request(`${origin}/_control/accounts`, { method: 'POST', headers: { authorization: 'Bearer acceptance-token' } })).body.json()) as { apiKey: string };
-    const balance = async () => ((await (await request(`${origin}/api/v1/account`, { headers: { authorization: `Bearer ${made.apiKey}` } })).body.json()) as { credits: number }).credits;
+    const made = (await (
+      await request(`${origin}/_control/accounts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer acceptance-token' },
+      })
+    ).body.json()) as { apiKey: string };
+    const balance = async () =>
+      (
+        (await (
+          await request(`${origin}/api/v1/account`, { headers: { authorization: `Bearer ${made.apiKey}` } })
+        ).body.json()) as { credits: number }
+      ).credits;
     const before = await balance();
     const started = performance.now();
     const reports = join(dir, 'reports');
-    const run = spawn(cli[0]!, [cli[1]!, 'run', '--base-url', `${origin}/api/v1`, '--seed', seed, '--report-dir', reports], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: withoutControl({ ...process.env, TRYON_API_KEY: made.apiKey, CI: '1' }),
-    });
+    const run = spawn(
+      cli[0]!,
+      [cli[1]!, 'run', '--base-url', `${origin}/api/v1`, '--seed', seed, '--report-dir', reports],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: withoutControl({ ...process.env, TRYON_API_KEY: made.apiKey, CI: '1' }),
+      },
+    );
     let out = '';
     run.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
     const exit = await new Promise<number | null>((resolve) => run.once('exit', resolve));
@@ -89,13 +126,20 @@ async function runOnce(seed: string): Promise<Outcome> {
 let ok = true;
 for (const seed of values.seed ?? []) {
   const o = await runOnce(seed);
-  const pass = o.exit === 0 && o.failed === 0 && o.inconclusive === 0 && Object.values(o.happy).every((v) => v === 'pass') && String(o.spentByAccount) === o.spentByRun;
+  const pass =
+    o.exit === 0 &&
+    o.failed === 0 &&
+    o.inconclusive === 0 &&
+    Object.values(o.happy).every((v) => v === 'pass') &&
+    String(o.spentByAccount) === o.spentByRun;
   ok &&= pass;
   process.stdout.write(
     [
       `seed ${o.seed}: ${pass ? 'ACCEPTED' : 'NOT ACCEPTED'} (exit ${o.exit}, ${o.seconds} s)`,
       `  requirements failed ${o.failed}, inconclusive ${o.inconclusive}`,
-      `  happy path: ${Object.entries(o.happy).map(([id, v]) => `${id} ${v}`).join(', ')}`,
+      `  happy path: ${Object.entries(o.happy)
+        .map(([id, v]) => `${id} ${v}`)
+        .join(', ')}`,
       `  credits: the run counted ${o.spentByRun}; GET /account went down by ${o.spentByAccount}`,
       `  ${o.headline}`,
       '',

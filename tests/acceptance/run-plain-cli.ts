@@ -42,7 +42,23 @@ try {
   if (!fixtureBase) throw new Error(`no fixture base URL in:\n${fixtures}`);
   const token = 'plain-cli-acceptance';
   const served = await start(
-    ['serve', '--port', '0', '--db', ':memory:', '--control-token', token, '--sync-wait-ms', '2000', '--generation-latency-ms', '100', '--trusted-origin', new URL(fixtureBase).origin, '--trusted-ca', caFile],
+    [
+      'serve',
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--control-token',
+      token,
+      '--sync-wait-ms',
+      '2000',
+      '--generation-latency-ms',
+      '100',
+      '--trusted-origin',
+      new URL(fixtureBase).origin,
+      '--trusted-ca',
+      caFile,
+    ],
     /^Ctrl-C/,
   );
   const api = /API base URL\s+(http:\/\/\S+\/api\/v1)/.exec(served)?.[1];
@@ -51,7 +67,19 @@ try {
 
   const run = spawn(
     process.execPath,
-    [bin, 'run', '--base-url', api, '--control-url', `${origin}/_control`, '--fixture-base-url', fixtureBase, '--report-dir', values['report-dir'] ?? join(dir, 'reports'), ...(values.grep ? ['--grep', values.grep] : [])],
+    [
+      bin,
+      'run',
+      '--base-url',
+      api,
+      '--control-url',
+      `${origin}/_control`,
+      '--fixture-base-url',
+      fixtureBase,
+      '--report-dir',
+      values['report-dir'] ?? join(dir, 'reports'),
+      ...(values.grep ? ['--grep', values.grep] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRYON_CONTROL_TOKEN: token } },
   );
   children.push(run);
@@ -65,7 +93,10 @@ try {
   const checks: Array<[string, boolean]> = [
     ['exit 0', code === 0],
     ['the preflight found the behaviour routes', /Fixture host .*: with the behaviour routes/.test(text)],
-    ['the balance is read from GET /account', /^Balance: read from GET \/account at \/credits \(detected\)$/m.test(text)],
+    [
+      'the balance is read from GET /account',
+      /^Balance: read from GET \/account at \/credits \(detected\)$/m.test(text),
+    ],
   ];
   for (const [what, ok] of checks) process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${what}\n`);
   failed = checks.some(([, ok]) => !ok);

@@ -23,13 +23,27 @@ import { staticResolver } from '../../src/server/domain/image-fetch/resolver.ts'
 import type { SuiteConfig } from '../../src/suite/config.ts';
 import type { PlanEstimate } from '../../src/run/plan.ts';
 
-const { values } = parseArgs({ options: { budget: { type: 'string', default: '8' }, profile: { type: 'string', default: 'quick' }, seed: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: {
+    budget: { type: 'string', default: '8' },
+    profile: { type: 'string', default: 'quick' },
+    seed: { type: 'string', default: '7' },
+  },
+});
 const dir = mkdtempSync(join(tmpdir(), 'tryon-no-control-'));
 const dbPath = join(dir, 'reference.db');
-const common = { dbPath, resolver: staticResolver({}), connectGuard: isLoopback, settings: withDefaults({ syncWaitMs: 5_000, generationLatencyMs: 200, slowGenerationMs: 8_000 }) };
+const common = {
+  dbPath,
+  resolver: staticResolver({}),
+  connectGuard: isLoopback,
+  settings: withDefaults({ syncWaitMs: 5_000, generationLatencyMs: 200, slowGenerationMs: 8_000 }),
+};
 
 async function control(base: string, path: string, method = 'POST') {
-  const res = await request(`${base}/_control${path}`, { method: method as 'POST', headers: { authorization: 'Bearer setup' } });
+  const res = await request(`${base}/_control${path}`, {
+    method: method as 'POST',
+    headers: { authorization: 'Bearer setup' },
+  });
   return (await res.body.json()) as { accountId: string; apiKey: string };
 }
 
@@ -44,7 +58,12 @@ await setup.close();
 
 const server = await createReferenceServer(common);
 const origin = await server.listen('127.0.0.1', 0);
-const credits = async () => ((await (await request(`${origin}/api/v1/account`, { headers: { authorization: `Bearer ${primary.apiKey}` } })).body.json()) as { credits: number }).credits;
+const credits = async () =>
+  (
+    (await (
+      await request(`${origin}/api/v1/account`, { headers: { authorization: `Bearer ${primary.apiKey}` } })
+    ).body.json()) as { credits: number }
+  ).credits;
 
 const budget = Number(values.budget);
 const config: SuiteConfig = {
@@ -91,4 +110,9 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
-process.exitCode = verdict(modules, config) === 0 && before - after <= budget && skipped.every((s) => !s.endsWith('(no reason recorded)')) ? 0 : 1;
+process.exitCode =
+  verdict(modules, config) === 0 &&
+  before - after <= budget &&
+  skipped.every((s) => !s.endsWith('(no reason recorded)'))
+    ? 0
+    : 1;

@@ -21,7 +21,8 @@ const screenshots = {
 
 /** `components.schemas.ErrorCode.enum` of openapi.yaml. */
 function errorCodes(): string[] {
-  const schemas = isObject(openapi.components) && isObject(openapi.components.schemas) ? openapi.components.schemas : {};
+  const schemas =
+    isObject(openapi.components) && isObject(openapi.components.schemas) ? openapi.components.schemas : {};
   const errorCode = schemas.ErrorCode;
   const codes = isObject(errorCode) && Array.isArray(errorCode.enum) ? errorCode.enum : [];
   return codes.filter((code): code is string => typeof code === 'string');
@@ -110,7 +111,10 @@ describe('docs site (reports/docs)', () => {
     const probe = await newGuardedPage(session);
     await probe.page.goto(indexUrl, { waitUntil: 'load' });
     const outcome = await probe.page.evaluate(() =>
-      fetch('https://tryon-docs-probe.invalid/x.png').then(() => 'loaded', () => 'failed'),
+      fetch('https://tryon-docs-probe.invalid/x.png').then(
+        () => 'loaded',
+        () => 'failed',
+      ),
     );
     expect(outcome).toBe('failed');
     expect(probe.blocked).toEqual(['https://tryon-docs-probe.invalid/x.png']);

@@ -50,7 +50,17 @@ describe('report.html', () => {
     expect(await page.locator('.rate-num').innerText()).toBe('60%');
     expect(await page.locator('#matrix').isVisible()).toBe(true);
     expect(await page.locator('tr.row').count()).toBe(report.requirements.length);
-    expect(await page.locator('.spec-section h3').allInnerTexts()).toEqual(['What the service does', 'Resources and their fields', 'States and transitions', 'Endpoints', 'Authentication', 'Events', 'Errors', 'Limits', 'Versioning']);
+    expect(await page.locator('.spec-section h3').allInnerTexts()).toEqual([
+      'What the service does',
+      'Resources and their fields',
+      'States and transitions',
+      'Endpoints',
+      'Authentication',
+      'Events',
+      'Errors',
+      'Limits',
+      'Versioning',
+    ]);
     expect(await page.locator('#req-AUTH-BEARER-REQUIRED').isVisible()).toBe(true);
   });
 
@@ -74,7 +84,9 @@ describe('report.html', () => {
     await page.locator('.toolbar [data-filter="inconclusive"]').click();
     const shown = page.locator('tr.row').filter({ visible: true });
     expect(await shown.count()).toBe(2);
-    expect(await page.locator('#req-CREATE-RESPONSE-STATUS-PENDING .reason').innerText()).toBe('the test stopped when CREATE-ACCEPTED-IS-200 failed');
+    expect(await page.locator('#req-CREATE-RESPONSE-STATUS-PENDING .reason').innerText()).toBe(
+      'the test stopped when CREATE-ACCEPTED-IS-200 failed',
+    );
     await page.locator('.toolbar [data-filter="inconclusive"]').click();
     expect(await page.locator('tr.row').filter({ visible: true }).count()).toBe(report.requirements.length);
   });

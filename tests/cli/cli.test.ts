@@ -37,7 +37,9 @@ describe('tryon-conformance CLI', () => {
       env: { ...process.env, TRYON_API_KEY: 'vto_live_x' },
     });
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('tryon-conformance: run: nothing answers at http://127.0.0.1:9/api/v1: ECONNREFUSED (is the target running, and is the URL right?)\n');
+    expect(r.stderr).toBe(
+      'tryon-conformance: run: nothing answers at http://127.0.0.1:9/api/v1: ECONNREFUSED (is the target running, and is the URL right?)\n',
+    );
   });
 
   // The plan collects every suite file through vitest (nothing is sent): slow on a loaded machine, so generous bounds.
@@ -54,7 +56,8 @@ describe('tryon-conformance CLI', () => {
 
   // --grep narrows the plan to the tests vitest's testNamePattern then runs: names joined by spaces, not " > ".
   it('plans with --grep exactly the tests the run would run', { timeout: 200_000 }, () => {
-    const plan = (pattern: string) => spawnSync(process.execPath, [bin, 'run', '--plan', '--grep', pattern], { encoding: 'utf8', timeout: 180_000 });
+    const plan = (pattern: string) =>
+      spawnSync(process.execPath, [bin, 'run', '--plan', '--grep', pattern], { encoding: 'utf8', timeout: 180_000 });
     const spaced = plan('idempotency replays');
     expect(spaced.status).toBe(0);
     expect(spaced.stdout).toMatch(/^Plan: [1-9]\d* tests/m);
@@ -71,7 +74,11 @@ describe('tryon-conformance CLI', () => {
   });
 
   it('exits 2 with one line when compare is given a file that is not a report', () => {
-    const r = run('compare', new URL('../../package.json', import.meta.url).pathname, new URL('../../package.json', import.meta.url).pathname);
+    const r = run(
+      'compare',
+      new URL('../../package.json', import.meta.url).pathname,
+      new URL('../../package.json', import.meta.url).pathname,
+    );
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
@@ -98,13 +105,18 @@ describe('tryon-conformance CLI', () => {
   it('explains every serve flag with serve --help', () => {
     const r = run('serve', '--help');
     expect(r.status).toBe(0);
-    for (const flag of ['--host', '--port', '--db', '--public-url', '--control-token', '--trusted-origin']) expect(r.stdout).toContain(flag);
+    for (const flag of ['--host', '--port', '--db', '--public-url', '--control-token', '--trusted-origin'])
+      expect(r.stdout).toContain(flag);
   });
 
   it('starts the server with a banner giving the URL and how to get an API key', async () => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', ':memory:', '--control-token', 'banner-test'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'serve', '--port', '0', '--db', ':memory:', '--control-token', 'banner-test'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const lines: string[] = [];
       await new Promise<void>((resolve, reject) => {
@@ -119,7 +131,10 @@ describe('tryon-conformance CLI', () => {
       const base = /API base URL\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(text)?.[1];
       expect(base).toBeDefined();
       expect(text).toContain(`curl -s -X POST -H 'Authorization: Bearer banner-test' ${base}/_control/accounts`);
-      const created = await fetch(`${base}/_control/accounts`, { method: 'POST', headers: { authorization: 'Bearer banner-test' } });
+      const created = await fetch(`${base}/_control/accounts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer banner-test' },
+      });
       const { apiKey } = (await created.json()) as { apiKey: string };
       const account = await fetch(`${base}/api/v1/account`, { headers: { authorization: `Bearer ${apiKey}` } });
       expect(await account.json()).toEqual({ credits: 20 });

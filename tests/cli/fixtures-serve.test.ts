@@ -13,7 +13,9 @@ describe('tryon-conformance fixtures serve', () => {
   it('serves a fixture and the behaviour routes over HTTPS that its written certificate lets a client trust', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tryon-fixtures-serve-'));
     const caFile = join(dir, 'ca.pem');
-    const child = spawn(process.execPath, [bin, 'fixtures', 'serve', '--port', '0', '--ca-file', caFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'fixtures', 'serve', '--port', '0', '--ca-file', caFile], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const lines: string[] = [];
       await new Promise<void>((resolve, reject) => {
@@ -33,7 +35,12 @@ describe('tryon-conformance fixtures serve', () => {
       try {
         const person = await request(`${base}/person.jpg`, { dispatcher });
         const bytes = Buffer.from(await person.body.arrayBuffer());
-        expect([person.statusCode, person.headers['content-type'], bytes[0], bytes[1]]).toEqual([200, 'image/jpeg', 0xff, 0xd8]);
+        expect([person.statusCode, person.headers['content-type'], bytes[0], bytes[1]]).toEqual([
+          200,
+          'image/jpeg',
+          0xff,
+          0xd8,
+        ]);
         const status = await request(`${origin}/status/404`, { dispatcher });
         await status.body.dump();
         expect(status.statusCode).toBe(404);
@@ -54,7 +61,9 @@ describe('tryon-conformance fixtures serve', () => {
   it('answers hostile requests without dying, and serves a fixture after each', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tryon-fixtures-serve-'));
     const caFile = join(dir, 'ca.pem');
-    const child = spawn(process.execPath, [bin, 'fixtures', 'serve', '--port', '0', '--ca-file', caFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'fixtures', 'serve', '--port', '0', '--ca-file', caFile], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let exited: number | null | undefined;
     child.once('exit', (code) => void (exited = code));
     try {
@@ -69,7 +78,14 @@ describe('tryon-conformance fixtures serve', () => {
       const origin = /Fixture host\s+(https:\/\/127\.0\.0\.1:\d+)\/f\s/.exec(banner)?.[1] ?? '';
       const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, 'utf8') } });
       try {
-        for (const path of ['/f/%', '/f/%E0%A4%A', '/f/%ZZ', '/drip?bytes=10000000000', '/redirect?to=%2Fa%0D%0Ab:c', '/slow?ms=1e']) {
+        for (const path of [
+          '/f/%',
+          '/f/%E0%A4%A',
+          '/f/%ZZ',
+          '/drip?bytes=10000000000',
+          '/redirect?to=%2Fa%0D%0Ab:c',
+          '/slow?ms=1e',
+        ]) {
           // A status under 500, or the connection closed cleanly; never the end of the process.
           const status = await request(`${origin}${path}`, { dispatcher }).then(
             (res) => (res.body.on('error', () => undefined).destroy(), res.statusCode),
@@ -92,11 +108,15 @@ describe('tryon-conformance fixtures serve', () => {
   }, 60_000);
 
   it('exits 2 with one line for a non-loopback --host without --public', async () => {
-    const child = spawn(process.execPath, [bin, 'fixtures', 'serve', '--port', '0', '--host', '10.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'fixtures', 'serve', '--port', '0', '--host', '10.0.0.1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const status = await new Promise<number | null>((r) => child.once('exit', r));
     expect(status).toBe(2);
-    expect(stderr).toMatch(/^tryon-conformance: fixtures serve: --host 10\.0\.0\.1 is not a loopback address \(add --public to allow it\)\n$/);
+    expect(stderr).toMatch(
+      /^tryon-conformance: fixtures serve: --host 10\.0\.0\.1 is not a loopback address \(add --public to allow it\)\n$/,
+    );
   }, 60_000);
 });

@@ -95,14 +95,20 @@ function runAndInterrupt(signal: 'SIGINT' | 'SIGTERM', toGroup: boolean, after =
   const args = [
     bin,
     'run',
-    '--base-url', `${proxy.url}/api/v1`,
-    '--control-url', `${proxy.url}/_control`,
-    '--fixture-base-url', embedded.config.fixtureBaseUrl ?? '',
-    '--seed', '7',
+    '--base-url',
+    `${proxy.url}/api/v1`,
+    '--control-url',
+    `${proxy.url}/_control`,
+    '--fixture-base-url',
+    embedded.config.fixtureBaseUrl ?? '',
+    '--seed',
+    '7',
     // One quick test to pass first, then the state machine's property, which sends without pause:
     // the signal lands while requests flow.
-    '--grep', 'accepts the configured key|moves each try-on only from pending',
-    '--report-dir', dir,
+    '--grep',
+    'accepts the configured key|moves each try-on only from pending',
+    '--report-dir',
+    dir,
   ];
   return new Promise((resolve, reject) => {
     // Its own process group, so that a signal to the group reaches the CLI and its worker, and not this test.
@@ -162,9 +168,12 @@ describe.each([
     const outcome = (name: RegExp) => report.tests.filter((t) => name.test(t.name)).map((t) => t.outcome);
     expect(outcome(/accepts the configured key/)).toEqual(['pass']);
     expect(outcome(/moves each try-on only from pending/)).toEqual([expect.stringMatching(/^(inconclusive|skip)$/)]);
-    const cut = report.requirements.filter((r) => r.tests.some((t) => /moves each try-on only from pending/.test(t)) && r.verdict !== 'pass');
+    const cut = report.requirements.filter(
+      (r) => r.tests.some((t) => /moves each try-on only from pending/.test(t)) && r.verdict !== 'pass',
+    );
     expect(cut.length).toBeGreaterThan(0);
-    for (const r of cut) expect(r.reason).toMatch(new RegExp(`the run stopped before this test finished \\(stopped by ${signal}`));
+    for (const r of cut)
+      expect(r.reason).toMatch(new RegExp(`the run stopped before this test finished \\(stopped by ${signal}`));
     expect(report.summary.requirements.fail).toBe(0);
   }, 120_000);
 });

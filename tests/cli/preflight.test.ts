@@ -30,7 +30,8 @@ const json = (res: ServerResponse, status: number, body: unknown): void => {
 function fakeTarget(routes: Record<string, Handler>): Handler {
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path.startsWith('/api/v1/') && req.headers.authorization === undefined) return json(res, 401, { error: 'No key.', code: 'INVALID_API_KEY' });
+    if (path.startsWith('/api/v1/') && req.headers.authorization === undefined)
+      return json(res, 401, { error: 'No key.', code: 'INVALID_API_KEY' });
     const hit = Object.entries(routes).find(([route]) => `${req.method} ${path}`.startsWith(route));
     if (hit) return hit[1](req, res);
     json(res, 404, { error: 'No such thing.', code: 'NOT_FOUND' });
@@ -60,7 +61,14 @@ afterAll(async () => {
   await plainHost.close();
 });
 
-const config = (extra: Partial<SuiteConfig> = {}): SuiteConfig => ({ baseUrl: `${base}/api/v1`, apiKey: 'vto_live_test', creditBudget: 8, seed: 1, profile: 'quick', ...extra });
+const config = (extra: Partial<SuiteConfig> = {}): SuiteConfig => ({
+  baseUrl: `${base}/api/v1`,
+  apiKey: 'vto_live_test',
+  creditBudget: 8,
+  seed: 1,
+  profile: 'quick',
+  ...extra,
+});
 
 const goodAccount: Record<string, Handler> = { 'GET /api/v1/account': (_q, r) => json(r, 200, { credits: 20 }) };
 
@@ -92,12 +100,23 @@ describe('run preflight: setup problems are toolkit errors', () => {
     ],
     [
       'the second key is refused (401)',
-      { 'GET /api/v1/tryons/': (q, r) => (q.headers.authorization === 'Bearer vto_live_second' ? json(r, 401, { error: 'Bad key.', code: 'INVALID_API_KEY' }) : json(r, 404, { error: 'x', code: 'NOT_FOUND' })) },
+      {
+        'GET /api/v1/tryons/': (q, r) =>
+          q.headers.authorization === 'Bearer vto_live_second'
+            ? json(r, 401, { error: 'Bad key.', code: 'INVALID_API_KEY' })
+            : json(r, 404, { error: 'x', code: 'NOT_FOUND' }),
+      },
       { secondApiKey: 'vto_live_second' },
       'KEY_REFUSED',
       /^run: the second API key \(TRYON_SECOND_API_KEY\) was refused \(401 INVALID_API_KEY\)/,
     ],
-    ['test control answers 404', {}, { control: { url: '', token: 't' } }, 'CONTROL', /^run: the test-control API at http:\/\/127\.0\.0\.1:\d+\/_control answered wrongly: test control GET \/settings answered 404/],
+    [
+      'test control answers 404',
+      {},
+      { control: { url: '', token: 't' } },
+      'CONTROL',
+      /^run: the test-control API at http:\/\/127\.0\.0\.1:\d+\/_control answered wrongly: test control GET \/settings answered 404/,
+    ],
     [
       'test control answers 200 without settings',
       { 'GET /_control/settings': (_q, r) => json(r, 200, { ok: true }) },
@@ -107,12 +126,21 @@ describe('run preflight: setup problems are toolkit errors', () => {
     ],
     [
       'test control gives settings but cannot create an account',
-      { 'GET /_control/settings': (_q, r) => json(r, 200, { syncWaitMs: 1, slowGenerationMs: 1, limits: {} }), 'POST /_control/accounts': (_q, r) => json(r, 500, {}) },
+      {
+        'GET /_control/settings': (_q, r) => json(r, 200, { syncWaitMs: 1, slowGenerationMs: 1, limits: {} }),
+        'POST /_control/accounts': (_q, r) => json(r, 500, {}),
+      },
       { control: { url: '', token: 't' } },
       'CONTROL',
       /answered wrongly: test control POST \/accounts answered 500/,
     ],
-    ['the balance path holds no number', { 'GET /api/v1/account': (_q, r) => json(r, 200, { balance: 5 }) }, { balancePath: '/credits' }, 'CONFIG', /^run: the balance path \/credits \(--balance-path\) holds no number/],
+    [
+      'the balance path holds no number',
+      { 'GET /api/v1/account': (_q, r) => json(r, 200, { balance: 5 }) },
+      { balancePath: '/credits' },
+      'CONFIG',
+      /^run: the balance path \/credits \(--balance-path\) holds no number/,
+    ],
   ])('%s', async (_name, routes, extra, code, message) => {
     handler = fakeTarget(routes);
     const c = config(extra.control ? { ...extra, control: { url: `${base}/_control`, token: 't' } } : extra);
@@ -125,7 +153,10 @@ describe('run preflight: setup problems are toolkit errors', () => {
   it('stops when the fixture host is unreachable', async () => {
     handler = fakeTarget(goodAccount);
     const e = await toolkitError(preflight(config({ fixtureBaseUrl: 'https://127.0.0.1:9/f' })));
-    expect(e).toEqual({ code: 'FIXTURE_HOST', message: 'run: the fixture host is unreachable: GET https://127.0.0.1:9/f/person.jpg gave ECONNREFUSED' });
+    expect(e).toEqual({
+      code: 'FIXTURE_HOST',
+      message: 'run: the fixture host is unreachable: GET https://127.0.0.1:9/f/person.jpg gave ECONNREFUSED',
+    });
   });
 
   it('stops when the fixture host does not serve person.jpg', async () => {
@@ -136,10 +167,12 @@ describe('run preflight: setup problems are toolkit errors', () => {
 });
 
 /** A target that answers every request with `status`, `type` and `body`, whatever the path. */
-const always = (status: number, type: string, body: string, headers: Record<string, string> = {}): Handler => (_q, r) => {
-  r.writeHead(status, { 'content-type': type, ...headers });
-  r.end(body);
-};
+const always =
+  (status: number, type: string, body: string, headers: Record<string, string> = {}): Handler =>
+  (_q, r) => {
+    r.writeHead(status, { 'content-type': type, ...headers });
+    r.end(body);
+  };
 
 describe('run preflight: the base URL answers like this API (a keyless GET /tryons/{id})', () => {
   it.each<[string, () => Handler, (base: string) => string, string, RegExp]>([
@@ -180,14 +213,20 @@ describe('run preflight: the base URL answers like this API (a keyless GET /tryo
     ],
     [
       'a mock that serves the paths at its root, given /api/v1',
-      () => (q, r) => (q.url?.startsWith('/tryons/') ? json(r, 401, { error: 'No key.', code: 'INVALID_API_KEY' }) : json(r, 404, { title: 'no path matched' })),
+      () => (q, r) =>
+        q.url?.startsWith('/tryons/')
+          ? json(r, 401, { error: 'No key.', code: 'INVALID_API_KEY' })
+          : json(r, 404, { title: 'no path matched' }),
       (b) => `${b}/api/v1`,
       'NOT_THE_API',
       /^run: (http:\/\/127\.0\.0\.1:\d+)\/api\/v1 does not answer .* answered 404 \(the route is not there\), .* \(did you mean \1\?\)$/,
     ],
     [
       'a wrong path on a mock that serves the paths at its root',
-      () => (q, r) => (q.url?.startsWith('/tryons/') ? json(r, 401, { error: 'No key.', code: 'INVALID_API_KEY' }) : json(r, 404, { title: 'no path matched' })),
+      () => (q, r) =>
+        q.url?.startsWith('/tryons/')
+          ? json(r, 401, { error: 'No key.', code: 'INVALID_API_KEY' })
+          : json(r, 404, { title: 'no path matched' }),
       (b) => `${b}/wrong`,
       'NOT_THE_API',
       /^run: (http:\/\/127\.0\.0\.1:\d+)\/wrong does not answer .* \(did you mean \1\?\)$/,
@@ -221,20 +260,49 @@ describe('run preflight: the base URL answers like this API (a keyless GET /tryo
     await new Promise<void>((r) => closed.close(() => r()));
     const e = await toolkitError(preflight(config({ baseUrl: `http://127.0.0.1:${port}/api/v1` })));
     expect(e.code).toBe('UNREACHABLE');
-    expect(e.message).toMatch(new RegExp(`^run: nothing answers at http://127\\.0\\.0\\.1:${port}/api/v1: ECONNREFUSED \\(is the target running, and is the URL right\\?\\)$`));
+    expect(e.message).toMatch(
+      new RegExp(
+        `^run: nothing answers at http://127\\.0\\.0\\.1:${port}/api/v1: ECONNREFUSED \\(is the target running, and is the URL right\\?\\)$`,
+      ),
+    );
   });
 
   it.each<[string, Handler, RegExp]>([
-    ['the right API: 401 INVALID_API_KEY in the envelope', fakeTarget(goodAccount), /: answers like the API \(GET \/tryons\/\{id\} without a key: 401 INVALID_API_KEY\)$/],
+    [
+      'the right API: 401 INVALID_API_KEY in the envelope',
+      fakeTarget(goodAccount),
+      /: answers like the API \(GET \/tryons\/\{id\} without a key: 401 INVALID_API_KEY\)$/,
+    ],
     // Prism's mock, or any target that gets the 401 body wrong: the auth tests judge it, preflight does not stop it.
     [
       'a 401 without the envelope',
-      (q, r) => (q.headers.authorization === undefined ? always(401, 'application/problem+json', '{"title":"Invalid security scheme used","status":401}')(q, r) : json(r, 200, { credits: 20 })),
+      (q, r) =>
+        q.headers.authorization === undefined
+          ? always(401, 'application/problem+json', '{"title":"Invalid security scheme used","status":401}')(q, r)
+          : json(r, 200, { credits: 20 }),
       /: GET \/tryons\/\{id\} without a key answered 401 without the \{error, code\} envelope; the spec gives 401 INVALID_API_KEY\. The run goes on and the auth tests judge it$/,
     ],
-    ['a 401 with an empty body', (q, r) => (q.headers.authorization === undefined ? always(401, '', '')(q, r) : json(r, 200, { credits: 20 })), /answered 401 without the \{error, code\} envelope; .* The run goes on/],
-    ['a 401 with another code', (q, r) => (q.headers.authorization === undefined ? json(r, 401, { error: 'x', code: 'UNAUTHORIZED' }) : json(r, 200, { credits: 20 })), /answered 401 with code UNAUTHORIZED; .* The run goes on/],
-    ['a 403 in JSON', (q, r) => (q.headers.authorization === undefined ? json(r, 403, { error: 'x', code: 'FORBIDDEN' }) : json(r, 200, { credits: 20 })), /answered 403; .* The run goes on/],
+    [
+      'a 401 with an empty body',
+      (q, r) => (q.headers.authorization === undefined ? always(401, '', '')(q, r) : json(r, 200, { credits: 20 })),
+      /answered 401 without the \{error, code\} envelope; .* The run goes on/,
+    ],
+    [
+      'a 401 with another code',
+      (q, r) =>
+        q.headers.authorization === undefined
+          ? json(r, 401, { error: 'x', code: 'UNAUTHORIZED' })
+          : json(r, 200, { credits: 20 }),
+      /answered 401 with code UNAUTHORIZED; .* The run goes on/,
+    ],
+    [
+      'a 403 in JSON',
+      (q, r) =>
+        q.headers.authorization === undefined
+          ? json(r, 403, { error: 'x', code: 'FORBIDDEN' })
+          : json(r, 200, { credits: 20 }),
+      /answered 403; .* The run goes on/,
+    ],
   ])('goes on for %s, and says what it saw', async (_name, h, line) => {
     handler = h;
     const lines: string[] = [];
@@ -254,13 +322,16 @@ describe('run preflight: what it finds', () => {
     ['nothing when GET /account is not there', 404, {}, undefined],
   ])('reads the balance at %s', async (_name, body, extra, want) => {
     handler = fakeTarget({
-      'GET /api/v1/account': (_q, r) => (typeof body === 'number' ? json(r, body, { error: 'x', code: 'NOT_FOUND' }) : json(r, 200, body)),
+      'GET /api/v1/account': (_q, r) =>
+        typeof body === 'number' ? json(r, body, { error: 'x', code: 'NOT_FOUND' }) : json(r, 200, body),
     });
     const lines: string[] = [];
     const out = await preflight(config(extra), { log: (l) => lines.push(l) });
     const got = out.balance?.source ? `${out.balance.source.pointer} ${out.balance.source.how}` : undefined;
     expect(got).toBe(want);
-    expect(lines.at(-1)).toMatch(want ? /^Balance: read from GET \/account at / : /^Balance: not read \(.+\); pessimistic budget/);
+    expect(lines.at(-1)).toMatch(
+      want ? /^Balance: read from GET \/account at / : /^Balance: not read \(.+\); pessimistic budget/,
+    );
   });
 
   it('finds the balance by the value it set through test control', async () => {
@@ -291,7 +362,11 @@ describe('run preflight: what it finds', () => {
 
   it('refuses --fixture-behaviours for a file host that has no behaviour routes', async () => {
     handler = fakeTarget(goodAccount);
-    const pems = await generate([{ name: 'commonName', value: 'plain file host' }], { keyType: 'ec', algorithm: 'sha256', extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }] });
+    const pems = await generate([{ name: 'commonName', value: 'plain file host' }], {
+      keyType: 'ec',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
     // A plain file host: /f/person.jpg, and 404 for anything else.
     const plain = createHttpsServer({ key: pems.private, cert: pems.cert }, (req, res) => {
       res.writeHead(req.url === '/f/person.jpg' ? 200 : 404, { 'content-type': 'image/jpeg' });
@@ -302,7 +377,11 @@ describe('run preflight: what it finds', () => {
       const url = `https://127.0.0.1:${(plain.address() as AddressInfo).port}/f`;
       expect((await preflight(config({ fixtureBaseUrl: url }))).fixtureBehaviours).toBe(false);
       const e = await toolkitError(preflight(config({ fixtureBaseUrl: url, fixtureBehaviours: true })));
-      expect(e).toEqual({ code: 'FIXTURE_HOST', message: 'run: --fixture-behaviours was given, but the fixture host has no behaviour routes (GET /status/418 gave 404)' });
+      expect(e).toEqual({
+        code: 'FIXTURE_HOST',
+        message:
+          'run: --fixture-behaviours was given, but the fixture host has no behaviour routes (GET /status/418 gave 404)',
+      });
     } finally {
       plain.close();
       plain.closeAllConnections();
@@ -314,10 +393,14 @@ describe('run: a setup problem is one line and exit 2', () => {
   it('exits 2 with one line, and the hint, when the base URL lacks /api/v1', async () => {
     handler = fakeTarget({});
     const bin = new URL('../../bin/tryon-conformance.js', import.meta.url).pathname;
-    const child = spawn(process.execPath, [bin, 'run', '--base-url', base, '--report-dir', '/tmp/tryon-preflight-never'], {
-      env: { ...process.env, TRYON_API_KEY: 'vto_live_x' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'run', '--base-url', base, '--report-dir', '/tmp/tryon-preflight-never'],
+      {
+        env: { ...process.env, TRYON_API_KEY: 'vto_live_x' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const status = await new Promise<number | null>((r) => child.once('exit', r));
@@ -330,10 +413,14 @@ describe('run: a setup problem is one line and exit 2', () => {
   it('exits 2 with one line when the key is refused', async () => {
     handler = fakeTarget({ 'GET /api/v1/': (_q, r) => json(r, 401, { error: 'Bad key.', code: 'INVALID_API_KEY' }) });
     const bin = new URL('../../bin/tryon-conformance.js', import.meta.url).pathname;
-    const child = spawn(process.execPath, [bin, 'run', '--base-url', `${base}/api/v1`, '--report-dir', '/tmp/tryon-preflight-never'], {
-      env: { ...process.env, TRYON_API_KEY: 'vto_live_refused' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'run', '--base-url', `${base}/api/v1`, '--report-dir', '/tmp/tryon-preflight-never'],
+      {
+        env: { ...process.env, TRYON_API_KEY: 'vto_live_refused' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const status = await new Promise<number | null>((r) => child.once('exit', r));
@@ -356,7 +443,10 @@ describe('run preflight: what the target answers reaches the terminal shown, nev
   });
 
   it('a keyless 401 with a hostile code: the line it logs holds no control, and stays one line', async () => {
-    handler = (q, r) => (q.headers.authorization === undefined ? json(r, 401, { error: 'x', code: `${hostile.error}\nTarget: all good\x9b2J\u202e` }) : json(r, 200, { credits: 20 }));
+    handler = (q, r) =>
+      q.headers.authorization === undefined
+        ? json(r, 401, { error: 'x', code: `${hostile.error}\nTarget: all good\x9b2J\u202e` })
+        : json(r, 200, { credits: 20 });
     const lines: string[] = [];
     await preflight(config(), { log: (l) => lines.push(l) });
     expect(lines[0]).toMatch(/answered 401 with code \\x1b\]0;x\\x07\\x0aTarget: all good\\x9b2J\\u202e; /);
@@ -373,10 +463,14 @@ describe('run preflight: what the target answers reaches the terminal shown, nev
   it('the CLI writes the refused key’s hostile code to stderr without an ESC byte', async () => {
     handler = fakeTarget({ 'GET /api/v1/': (_q, r) => json(r, 401, hostile) });
     const bin = new URL('../../bin/tryon-conformance.js', import.meta.url).pathname;
-    const child = spawn(process.execPath, [bin, 'run', '--base-url', `${base}/api/v1`, '--report-dir', '/tmp/tryon-preflight-never'], {
-      env: { ...process.env, TRYON_API_KEY: 'vto_live_refused' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'run', '--base-url', `${base}/api/v1`, '--report-dir', '/tmp/tryon-preflight-never'],
+      {
+        env: { ...process.env, TRYON_API_KEY: 'vto_live_refused' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -18,11 +18,31 @@ function usage(argv: string[], e: Record<string, string> = env): string {
 
 describe('run flags', () => {
   it.each<[string, string[], Record<string, string>, Record<string, unknown>]>([
-    ['a JSON pointer balance path', [...target, '--balance-path', '/data/credits'], env, { balancePath: '/data/credits' }],
+    [
+      'a JSON pointer balance path',
+      [...target, '--balance-path', '/data/credits'],
+      env,
+      { balancePath: '/data/credits' },
+    ],
     ['a dotted balance path', [...target, '--balance-path', 'data.credits'], env, { balancePath: 'data.credits' }],
-    ['a balance path from the environment', target, { ...env, TRYON_BALANCE_PATH: 'balance' }, { balancePath: 'balance' }],
-    ['fixture behaviours with a fixture host', [...target, '--fixture-base-url', 'https://127.0.0.1:8443/f/', '--fixture-behaviours'], env, { fixtureBaseUrl: 'https://127.0.0.1:8443/f', fixtureBehaviours: true }],
-    ['a fixture host from the environment', target, { ...env, TRYON_FIXTURE_BASE_URL: 'https://fixtures.example/f' }, { fixtureBaseUrl: 'https://fixtures.example/f' }],
+    [
+      'a balance path from the environment',
+      target,
+      { ...env, TRYON_BALANCE_PATH: 'balance' },
+      { balancePath: 'balance' },
+    ],
+    [
+      'fixture behaviours with a fixture host',
+      [...target, '--fixture-base-url', 'https://127.0.0.1:8443/f/', '--fixture-behaviours'],
+      env,
+      { fixtureBaseUrl: 'https://127.0.0.1:8443/f', fixtureBehaviours: true },
+    ],
+    [
+      'a fixture host from the environment',
+      target,
+      { ...env, TRYON_FIXTURE_BASE_URL: 'https://fixtures.example/f' },
+      { fixtureBaseUrl: 'https://fixtures.example/f' },
+    ],
   ])('reads %s', (_name, argv, e, want) => {
     const parsed = parseRunFlags(argv, e);
     if (parsed === 'help') throw new Error('help');
@@ -32,10 +52,26 @@ describe('run flags', () => {
 
   it.each<[string, string[], RegExp]>([
     ['an empty balance path', [...target, '--balance-path', ''], /--balance-path must be a JSON pointer/],
-    ['a balance path with an empty segment', [...target, '--balance-path', 'a..b'], /--balance-path must be a JSON pointer/],
-    ['fixture behaviours without a fixture host', [...target, '--fixture-behaviours'], /--fixture-behaviours needs --fixture-base-url/],
-    ['a fixture host over plain HTTP', [...target, '--fixture-base-url', 'http://127.0.0.1:8080/f'], /--fixture-base-url must be an https URL/],
-    ['a generation time that is not a number of seconds', [...target, '--generation-seconds', '5s'], /--generation-seconds must be a number of seconds from 0 to 3600/],
+    [
+      'a balance path with an empty segment',
+      [...target, '--balance-path', 'a..b'],
+      /--balance-path must be a JSON pointer/,
+    ],
+    [
+      'fixture behaviours without a fixture host',
+      [...target, '--fixture-behaviours'],
+      /--fixture-behaviours needs --fixture-base-url/,
+    ],
+    [
+      'a fixture host over plain HTTP',
+      [...target, '--fixture-base-url', 'http://127.0.0.1:8080/f'],
+      /--fixture-base-url must be an https URL/,
+    ],
+    [
+      'a generation time that is not a number of seconds',
+      [...target, '--generation-seconds', '5s'],
+      /--generation-seconds must be a number of seconds from 0 to 3600/,
+    ],
   ])('refuses %s', (_name, argv, message) => {
     expect(usage(argv)).toMatch(message);
   });

@@ -10,18 +10,43 @@ import { paths } from '../../src/contract/paths.ts';
 type Table = Record<string, Record<string, number>>;
 
 const createErrors = {
-  MISSING_IDEMPOTENCY_KEY: 400, INVALID_IMAGE_URL: 400, IMAGE_DOWNLOAD_FAILED: 400, UNSUPPORTED_IMAGE: 400,
-  INVALID_IMAGE_ID: 400, INVALID_API_KEY: 401, INSUFFICIENT_CREDITS: 402, CONSENT_REQUIRED: 403,
-  IMAGE_TOO_LARGE: 413, PERSON_PHOTO_REJECTED: 422, IMAGE_REJECTED: 422, GARMENT_REJECTED: 422,
-  RATE_LIMITED: 429, INTERNAL_ERROR: 500, START_FAILED: 502, UNAVAILABLE: 503,
+  MISSING_IDEMPOTENCY_KEY: 400,
+  INVALID_IMAGE_URL: 400,
+  IMAGE_DOWNLOAD_FAILED: 400,
+  UNSUPPORTED_IMAGE: 400,
+  INVALID_IMAGE_ID: 400,
+  INVALID_API_KEY: 401,
+  INSUFFICIENT_CREDITS: 402,
+  CONSENT_REQUIRED: 403,
+  IMAGE_TOO_LARGE: 413,
+  PERSON_PHOTO_REJECTED: 422,
+  IMAGE_REJECTED: 422,
+  GARMENT_REJECTED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  START_FAILED: 502,
+  UNAVAILABLE: 503,
 };
 
 /** Transcribed by hand from the spec's endpoint sections; the next test proves the transcription. */
 const specTable: Table = {
   'POST /tryons': createErrors,
   'POST /tryons/sync': createErrors,
-  'GET /tryons/{id}': { INVALID_API_KEY: 401, NOT_FOUND: 404, RATE_LIMITED: 429, INTERNAL_ERROR: 500, UNAVAILABLE: 503 },
-  'POST /images': { UNSUPPORTED_IMAGE: 400, INVALID_API_KEY: 401, IMAGE_TOO_LARGE: 413, RATE_LIMITED: 429, INTERNAL_ERROR: 500, UNAVAILABLE: 503 },
+  'GET /tryons/{id}': {
+    INVALID_API_KEY: 401,
+    NOT_FOUND: 404,
+    RATE_LIMITED: 429,
+    INTERNAL_ERROR: 500,
+    UNAVAILABLE: 503,
+  },
+  'POST /images': {
+    UNSUPPORTED_IMAGE: 400,
+    INVALID_API_KEY: 401,
+    IMAGE_TOO_LARGE: 413,
+    RATE_LIMITED: 429,
+    INTERNAL_ERROR: 500,
+    UNAVAILABLE: 503,
+  },
   // "Path parameters, headers, response body shape, errors and limits of this endpoint: not shown."
   'GET /account': {},
 };
@@ -35,11 +60,15 @@ function errorsLine(heading: string): Record<string, number> {
   const line = /Errors: (\d{3} [^\n]*)/.exec(section)?.[1];
   if (!line) return {};
   return Object.fromEntries(
-    line.replace(/\s*\(meanings under Errors\)\.?$/, '').replace(/\.$/, '').split('; ').flatMap((group) => {
-      const [status, ...codes] = group.split(/[ ,]+/);
-      // Parenthesised meanings ('404 NOT_FOUND (no try-on with that id …)') are prose, not codes.
-      return codes.filter((c) => /^[A-Z][A-Z_]+$/.test(c)).map((code) => [code, Number(status)]);
-    }),
+    line
+      .replace(/\s*\(meanings under Errors\)\.?$/, '')
+      .replace(/\.$/, '')
+      .split('; ')
+      .flatMap((group) => {
+        const [status, ...codes] = group.split(/[ ,]+/);
+        // Parenthesised meanings ('404 NOT_FOUND (no try-on with that id …)') are prose, not codes.
+        return codes.filter((c) => /^[A-Z][A-Z_]+$/.test(c)).map((code) => [code, Number(status)]);
+      }),
   );
 }
 
@@ -79,7 +108,12 @@ describe('error codes per operation', () => {
     const { ['GET /account']: account, ...rest } = ours;
     const { ['GET /account']: _none, ...specRest } = specTable;
     expect(rest).toEqual(specRest);
-    expect(Object.keys(account ?? {}).sort()).toEqual(['INTERNAL_ERROR', 'INVALID_API_KEY', 'RATE_LIMITED', 'UNAVAILABLE']);
+    expect(Object.keys(account ?? {}).sort()).toEqual([
+      'INTERNAL_ERROR',
+      'INVALID_API_KEY',
+      'RATE_LIMITED',
+      'UNAVAILABLE',
+    ]);
   });
 
   it('gives every code the status of the spec Errors table, everywhere it appears', () => {
@@ -100,7 +134,9 @@ describe('error codes per operation', () => {
 
   it('uses implementation-defined codes only where the spec names no code, never a spec code', () => {
     const specCodes = new Set(Object.keys(errorsTable()));
-    const ours = listOperations().flatMap((op) => documentedErrors(op)).filter((e) => e.implementationDefined);
+    const ours = listOperations()
+      .flatMap((op) => documentedErrors(op))
+      .filter((e) => e.implementationDefined);
     expect(ours.length).toBeGreaterThan(0);
     for (const e of ours) expect(specCodes.has(e.code), e.code).toBe(false);
   });

@@ -33,7 +33,10 @@ describe('openapi.yaml', () => {
   });
 
   it('validates every example against the schema it illustrates', () => {
-    const checked = exampleSites().map(({ where, pointer, value }) => ({ where, problems: book.validate(pointer, value) }));
+    const checked = exampleSites().map(({ where, pointer, value }) => ({
+      where,
+      problems: book.validate(pointer, value),
+    }));
     expect(checked.length).toBeGreaterThan(30);
     expect(checked.filter((c) => c.problems.length > 0)).toEqual([]);
   });
@@ -55,24 +58,48 @@ describe('request rules', () => {
   const base = { consent: true } as const;
 
   it.each<[string, object, boolean]>([
-    ['a person URL and a garment id', { ...base, personImageUrl: 'https://a.example/p.jpg', garmentImageId: 'img_g' }, true],
-    ['a person id and a garment URL', { ...base, personImageId: 'img_p', garmentImageUrl: 'https://a.example/g.png' }, true],
-    ['both person sources', { ...base, personImageUrl: 'https://a.example/p.jpg', personImageId: 'img_p', garmentImageId: 'img_g' }, false],
+    [
+      'a person URL and a garment id',
+      { ...base, personImageUrl: 'https://a.example/p.jpg', garmentImageId: 'img_g' },
+      true,
+    ],
+    [
+      'a person id and a garment URL',
+      { ...base, personImageId: 'img_p', garmentImageUrl: 'https://a.example/g.png' },
+      true,
+    ],
+    [
+      'both person sources',
+      { ...base, personImageUrl: 'https://a.example/p.jpg', personImageId: 'img_p', garmentImageId: 'img_g' },
+      false,
+    ],
     ['no person source', { ...base, garmentImageId: 'img_g' }, false],
-    ['both garment sources', { ...base, personImageId: 'img_p', garmentImageId: 'img_g', garmentImageUrl: 'https://a.example/g.png' }, false],
+    [
+      'both garment sources',
+      { ...base, personImageId: 'img_p', garmentImageId: 'img_g', garmentImageUrl: 'https://a.example/g.png' },
+      false,
+    ],
     ['no garment source', { ...base, personImageId: 'img_p' }, false],
     ['an http: URL', { ...base, personImageUrl: 'http://a.example/p.jpg', garmentImageId: 'img_g' }, false],
     ['consent "true" as a string', { consent: 'true', personImageId: 'img_p', garmentImageId: 'img_g' }, false],
     ['consent false', { consent: false, personImageId: 'img_p', garmentImageId: 'img_g' }, false],
     ['no consent', { personImageId: 'img_p', garmentImageId: 'img_g' }, false],
-    ['a 120-code-point title of astral characters', { ...base, personImageId: 'img_p', garmentImageId: 'img_g', title: '👕'.repeat(120) }, true],
-    ['a 121-code-point title', { ...base, personImageId: 'img_p', garmentImageId: 'img_g', title: 'x'.repeat(121) }, false],
+    [
+      'a 120-code-point title of astral characters',
+      { ...base, personImageId: 'img_p', garmentImageId: 'img_g', title: '👕'.repeat(120) },
+      true,
+    ],
+    [
+      'a 121-code-point title',
+      { ...base, personImageId: 'img_p', garmentImageId: 'img_g', title: 'x'.repeat(121) },
+      false,
+    ],
   ])('%s → valid: %s', (_name, body, valid) => {
     expect(ok(body)).toBe(valid);
   });
 
-  const keyParam = (openapi.components as { parameters: { IdempotencyKey: { schema: { pattern: string } } } }).parameters
-    .IdempotencyKey;
+  const keyParam = (openapi.components as { parameters: { IdempotencyKey: { schema: { pattern: string } } } })
+    .parameters.IdempotencyKey;
   it.each<[string, boolean]>([
     ['a'.repeat(7), false],
     ['a'.repeat(8), true],
@@ -94,7 +121,10 @@ describe('points the spec leaves open', () => {
     expect(nodes.length).toBeGreaterThan(0);
     for (const n of nodes) {
       expect(typeof n['x-point'] === 'string' && n['x-point'].length > 0).toBe(true);
-      expect(typeof n['x-reference-server'] === 'string' && n['x-reference-server'].length > 20, String(n['x-point'])).toBe(true);
+      expect(
+        typeof n['x-reference-server'] === 'string' && n['x-reference-server'].length > 20,
+        String(n['x-point']),
+      ).toBe(true);
       expect(typeof n['x-conformance'] === 'string' && n['x-conformance'].length > 20, String(n['x-point'])).toBe(true);
     }
     expect(new Set(points).size).toBe(points.length);
@@ -135,7 +165,12 @@ function exampleSites(): { where: string; pointer: string; value: unknown }[] {
     if (!isObject(media) || !isObject(media.examples)) return;
     for (const [name, ex] of Object.entries(media.examples)) {
       const example = deref(openapi, ex);
-      if (isObject(example)) sites.push({ where: `${where} ${name}`, pointer: `${pointer}/content/application~1json/schema`, value: example.value });
+      if (isObject(example))
+        sites.push({
+          where: `${where} ${name}`,
+          pointer: `${pointer}/content/application~1json/schema`,
+          value: example.value,
+        });
     }
   };
   const components = openapi.components as JsonObject;

@@ -37,7 +37,10 @@ afterAll(async () => {
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, CI: 'true', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.on('exit', (code) => resolve({ code, stdout }));
@@ -49,12 +52,18 @@ describe('run against a broken target', () => {
     const { code, stdout } = await runCli(
       [
         'run',
-        '--base-url', `${proxy.url}/api/v1`,
-        '--control-url', `${proxy.url}/_control`,
-        '--fixture-base-url', embedded.config.fixtureBaseUrl ?? '',
-        '--grep', '13th start within a minute',
-        '--seed', '99',
-        '--report-dir', dir,
+        '--base-url',
+        `${proxy.url}/api/v1`,
+        '--control-url',
+        `${proxy.url}/_control`,
+        '--fixture-base-url',
+        embedded.config.fixtureBaseUrl ?? '',
+        '--grep',
+        '13th start within a minute',
+        '--seed',
+        '99',
+        '--report-dir',
+        dir,
       ],
       { TRYON_CONTROL_TOKEN: embedded.config.control?.token ?? '' },
     );

@@ -47,7 +47,8 @@ function hostile(req: IncomingMessage, res: ServerResponse): void {
     if (path.endsWith('/images')) return json(res, 200, JSON.stringify({ id: 'img_1', expiresAt }));
     const started = '{"id":"ton_1","status":"pending","pollUrl":"/api/v1/tryons/ton_1"}';
     if (req.method === 'POST' && /\/tryons(\/sync)?$/.test(path)) return json(res, 200, started);
-    if (/\/tryons\/[^/]+$/.test(path)) return json(res, 200, JSON.stringify({ id: 'ton_1', status: 'success', resultUrl }));
+    if (/\/tryons\/[^/]+$/.test(path))
+      return json(res, 200, JSON.stringify({ id: 'ton_1', status: 'success', resultUrl }));
     json(res, 404, '{"error":"No endpoint.","code":"NOT_FOUND"}');
   });
 }

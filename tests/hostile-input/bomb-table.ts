@@ -25,11 +25,20 @@ export interface BombRow {
 }
 
 /** Uploads `bytes` as the `file` part of POST /images. */
-export async function uploadTo(base: string, apiKey: string, bytes: Buffer, filename = 'image.png'): Promise<UploadAnswer> {
+export async function uploadTo(
+  base: string,
+  apiKey: string,
+  bytes: Buffer,
+  filename = 'image.png',
+): Promise<UploadAnswer> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), filename);
   const started = performance.now();
-  const res = await fetch(`${base}/api/v1/images`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: form });
+  const res = await fetch(`${base}/api/v1/images`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}` },
+    body: form,
+  });
   const body = Buffer.from(await res.arrayBuffer());
   const ms = performance.now() - started;
   const envelope = isEnvelope(body);
@@ -49,7 +58,14 @@ export async function runBombTable(server: ServerProcess, apiKey: string, bombs:
     // The answer may come before a background decode ends (a deadline); wait for the CPU to settle.
     await settle(server);
     const after = server.usage();
-    rows.push({ name: bomb.name, bytes: bomb.bytes.length, want: bomb.want, answer, cpuMs: after.cpuMs - before.cpuMs, rssGrowthBytes: after.peakRssBytes - before.rssBytes });
+    rows.push({
+      name: bomb.name,
+      bytes: bomb.bytes.length,
+      want: bomb.want,
+      answer,
+      cpuMs: after.cpuMs - before.cpuMs,
+      rssGrowthBytes: after.peakRssBytes - before.rssBytes,
+    });
   }
   return rows;
 }
@@ -74,7 +90,13 @@ export interface ParallelResult {
 }
 
 /** Four (or `count`) bombs in flight from one account, and a normal upload from another. */
-export async function runParallel(server: ServerProcess, hostileKey: string, normalKey: string, bomb: Buffer, count = 4): Promise<ParallelResult> {
+export async function runParallel(
+  server: ServerProcess,
+  hostileKey: string,
+  normalKey: string,
+  bomb: Buffer,
+  count = 4,
+): Promise<ParallelResult> {
   const normal = await makePersonPhoto();
   await uploadTo(server.base, normalKey, normal, 'warm.jpg');
   const alone = await uploadTo(server.base, normalKey, normal, 'alone.jpg');
@@ -82,5 +104,10 @@ export async function runParallel(server: ServerProcess, hostileKey: string, nor
   await new Promise((r) => setTimeout(r, 20));
   const during = await uploadTo(server.base, normalKey, normal, 'during.jpg');
   const answered = await Promise.all(bombs);
-  return { aloneMs: alone.ms, duringMs: during.ms, normalStatus: during.status, bombStatuses: answered.map((a) => a.status) };
+  return {
+    aloneMs: alone.ms,
+    duringMs: during.ms,
+    normalStatus: during.status,
+    bombStatuses: answered.map((a) => a.status),
+  };
 }

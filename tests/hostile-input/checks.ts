@@ -36,4 +36,8 @@ export const hostileSettings = Object.freeze({
 });
 
 /** Raised limits for the hostile account, so that rate limits do not hide what lies behind them. */
-export const raisedLimits = Object.freeze({ startsPerMinute: 1_000_000, pollsPerMinute: 1_000_000, uploadsPerMinute: 1_000_000 });
+export const raisedLimits = Object.freeze({
+  startsPerMinute: 1_000_000,
+  pollsPerMinute: 1_000_000,
+  uploadsPerMinute: 1_000_000,
+});

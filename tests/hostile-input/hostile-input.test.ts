@@ -55,13 +55,17 @@ describe('hostile input', () => {
     expect(result.duringMs - result.aloneMs).toBeLessThanOrEqual(bounds.parallelDelayMs);
   }, 60_000);
 
-  it.each(['content-length', 'chunked', 'bad-key'] as const)('refuses a 100 MiB upload (%s) after reading at most the limit plus one chunk', async (mode) => {
-    const result = await sendLargeBody(server, apiKey, mode, 100 * 1024 * 1024);
-    const want = mode === 'bad-key' ? 401 : 413;
-    expect(result.answer.status).toBe(want);
-    expect(isEnvelope(result.answer.body)?.code).toBe(mode === 'bad-key' ? 'INVALID_API_KEY' : 'IMAGE_TOO_LARGE');
-    expect(result.serverReadBytes).toBeLessThanOrEqual(bounds.uploadLimitBytes + bounds.largeBodyReadSlackBytes);
-  }, 60_000);
+  it.each(['content-length', 'chunked', 'bad-key'] as const)(
+    'refuses a 100 MiB upload (%s) after reading at most the limit plus one chunk',
+    async (mode) => {
+      const result = await sendLargeBody(server, apiKey, mode, 100 * 1024 * 1024);
+      const want = mode === 'bad-key' ? 401 : 413;
+      expect(result.answer.status).toBe(want);
+      expect(isEnvelope(result.answer.body)?.code).toBe(mode === 'bad-key' ? 'INVALID_API_KEY' : 'IMAGE_TOO_LARGE');
+      expect(result.serverReadBytes).toBeLessThanOrEqual(bounds.uploadLimitBytes + bounds.largeBodyReadSlackBytes);
+    },
+    60_000,
+  );
 
   it('answers 40 stalled bodies with 408 in the envelope within the deadline, and gives their files back', async () => {
     const result = await runStall(server, apiKey, 40, 'silent');
@@ -97,12 +101,16 @@ describe('a crowd', () => {
   it.each([
     ['slow-upload', 300],
     ['slowloris', 300],
-  ] as const)("answers another client's GET /account 100 times of 100 during %s from one address (%i)", async (mode, count) => {
-    const result = await runLockout(crowded, keys[0]!, otherKey, mode, count);
-    expect({ ok: result.probesOk, failures: result.probeFailures }).toEqual({ ok: 100, failures: [] });
-    expect(result.otherUploadStatus).toBe(200);
-    // The slow connections were there all along: the oldest still open, the others answered in the envelope.
-    expect(result.heldAtEnd).toBeGreaterThan(0);
-    expect(result.slowStrays).toBe(0);
-  }, 120_000);
+  ] as const)(
+    "answers another client's GET /account 100 times of 100 during %s from one address (%i)",
+    async (mode, count) => {
+      const result = await runLockout(crowded, keys[0]!, otherKey, mode, count);
+      expect({ ok: result.probesOk, failures: result.probeFailures }).toEqual({ ok: 100, failures: [] });
+      expect(result.otherUploadStatus).toBe(200);
+      // The slow connections were there all along: the oldest still open, the others answered in the envelope.
+      expect(result.heldAtEnd).toBeGreaterThan(0);
+      expect(result.slowStrays).toBe(0);
+    },
+    120_000,
+  );
 });

@@ -22,10 +22,18 @@ export interface LargeBodyResult {
 const chunkSize = 64 * 1024;
 
 /** Sends a multipart upload of `totalBytes` (the file part is zeros behind a JPEG signature). */
-export async function sendLargeBody(server: ServerProcess, apiKey: string, mode: LargeBodyMode, totalBytes: number): Promise<LargeBodyResult> {
+export async function sendLargeBody(
+  server: ServerProcess,
+  apiKey: string,
+  mode: LargeBodyMode,
+  totalBytes: number,
+): Promise<LargeBodyResult> {
   const { hostname, port } = new URL(server.base);
   const boundary = 'hostileboundary';
-  const partHead = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8\xff\xe0`, 'latin1');
+  const partHead = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8\xff\xe0`,
+    'latin1',
+  );
   const key = mode === 'bad-key' ? 'vto_live_notakey' : apiKey;
   const framing = mode === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${totalBytes}`;
   const head = `POST /api/v1/images HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n${framing}\r\n\r\n`;
@@ -39,7 +47,10 @@ export async function sendLargeBody(server: ServerProcess, apiKey: string, mode:
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
   socket.write(head);
   const filler = Buffer.alloc(chunkSize);
-  const frame = (data: Buffer) => (mode === 'chunked' ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]) : data);
+  const frame = (data: Buffer) =>
+    mode === 'chunked'
+      ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')])
+      : data;
   socket.write(frame(partHead));
   sent += partHead.length;
   // Write until the whole body is out or the server has closed; respect backpressure.
@@ -60,5 +71,11 @@ export async function sendLargeBody(server: ServerProcess, apiKey: string, mode:
   // Let the server finish whatever it still reads before the second reading.
   await new Promise((r) => setTimeout(r, 300));
   const after = server.usage();
-  return { mode, answer, sentBytes: sent, serverReadBytes: after.readBytes - before.readBytes, serverCpuMs: after.cpuMs - before.cpuMs };
+  return {
+    mode,
+    answer,
+    sentBytes: sent,
+    serverReadBytes: after.readBytes - before.readBytes,
+    serverCpuMs: after.cpuMs - before.cpuMs,
+  };
 }

@@ -51,7 +51,11 @@ export function readAnswer(socket: Socket, options: RawOptions = {}): Promise<Ra
       clearTimeout(timer);
       socket.destroy();
       const ms = performance.now() - started;
-      resolve(parsed ? { ...parsed, dropped: false, timedOut: false, ms } : { headers: {}, body: data, dropped: data.length === 0 && !timedOut, timedOut, ms });
+      resolve(
+        parsed
+          ? { ...parsed, dropped: false, timedOut: false, ms }
+          : { headers: {}, body: data, dropped: data.length === 0 && !timedOut, timedOut, ms },
+      );
     };
     const timer = setTimeout(() => finish(false, true), options.timeoutMs ?? 10_000);
     socket.on('data', (chunk: Buffer) => {

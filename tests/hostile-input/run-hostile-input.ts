@@ -39,36 +39,50 @@ try {
   const { apiKey } = await server.newAccount(raisedLimits);
 
   const started = performance.now();
-  const report = await fuzz({ base: server.base, apiKey }, size.fuzz, { ...(seed !== undefined && { seed }), concurrency: 16 });
+  const report = await fuzz({ base: server.base, apiKey }, size.fuzz, {
+    ...(seed !== undefined && { seed }),
+    concurrency: 16,
+  });
   out(`## Fuzz: ${report.sent} requests (seed ${report.seed}, ${Math.round((performance.now() - started) / 1000)} s)`);
   out();
   out(`Verdicts: ${JSON.stringify(report.byVerdict)}`);
   out(`Statuses: ${JSON.stringify(report.byStatus)}`);
   for (const failure of report.failures) out(`- ${failure.verdict}: ${failure.request} → ${failure.answer}`);
-  if (report.byVerdict.ok !== report.sent) problems.push(`fuzz: ${report.sent - report.byVerdict.ok} of ${report.sent} answers failed`);
+  if (report.byVerdict.ok !== report.sent)
+    problems.push(`fuzz: ${report.sent - report.byVerdict.ok} of ${report.sent} answers failed`);
 
   const rows = await runBombTable(server, apiKey, bombs);
   const old = before ? await bombsBefore(before) : undefined;
   out();
   out('## Image bombs (one upload each; CPU and peak RSS growth of the server process)');
   out();
-  out(old ? '| Bomb | Size | Before: answer | CPU ms | RSS MiB | After: answer | CPU ms | RSS MiB |' : '| Bomb | Size | Answer | CPU ms | RSS MiB |');
+  out(
+    old
+      ? '| Bomb | Size | Before: answer | CPU ms | RSS MiB | After: answer | CPU ms | RSS MiB |'
+      : '| Bomb | Size | Answer | CPU ms | RSS MiB |',
+  );
   out(old ? '|---|---:|---|---:|---:|---|---:|---:|' : '|---|---:|---|---:|---:|');
   for (const [i, row] of rows.entries()) {
     const was = old?.[i];
     const cells = [row.name, `${Math.round(row.bytes / 1024)} KB`, ...(was ? describe(was) : []), ...describe(row)];
     out(`| ${cells.join(' | ')} |`);
-    if (row.cpuMs > bounds.bombCpuMs || row.rssGrowthBytes > bounds.bombRssBytes) problems.push(`bomb ${row.name}: ${row.cpuMs} ms, ${mib(row.rssGrowthBytes)} MiB`);
-    if (row.want === 'refused' && (row.answer.status !== 400 || !row.answer.envelope)) problems.push(`bomb ${row.name}: answered ${row.answer.status}`);
-    if (row.want === 'accepted' && row.answer.status !== 200) problems.push(`bomb ${row.name}: answered ${row.answer.status}`);
+    if (row.cpuMs > bounds.bombCpuMs || row.rssGrowthBytes > bounds.bombRssBytes)
+      problems.push(`bomb ${row.name}: ${row.cpuMs} ms, ${mib(row.rssGrowthBytes)} MiB`);
+    if (row.want === 'refused' && (row.answer.status !== 400 || !row.answer.envelope))
+      problems.push(`bomb ${row.name}: answered ${row.answer.status}`);
+    if (row.want === 'accepted' && row.answer.status !== 200)
+      problems.push(`bomb ${row.name}: answered ${row.answer.status}`);
   }
 
   const other = await server.newAccount();
   const tall = bombs.find((b) => b.name.startsWith('tall PNG, 1 ×'))!;
   const parallel = await runParallel(server, apiKey, other.apiKey, tall.bytes);
   out();
-  out(`## Four tall PNGs in flight: a normal upload took ${Math.round(parallel.duringMs)} ms (alone: ${Math.round(parallel.aloneMs)} ms), status ${parallel.normalStatus}; bombs ${parallel.bombStatuses.join(', ')}`);
-  if (parallel.normalStatus !== 200 || parallel.duringMs - parallel.aloneMs > bounds.parallelDelayMs) problems.push('parallel: the normal upload was delayed or refused');
+  out(
+    `## Four tall PNGs in flight: a normal upload took ${Math.round(parallel.duringMs)} ms (alone: ${Math.round(parallel.aloneMs)} ms), status ${parallel.normalStatus}; bombs ${parallel.bombStatuses.join(', ')}`,
+  );
+  if (parallel.normalStatus !== 200 || parallel.duringMs - parallel.aloneMs > bounds.parallelDelayMs)
+    problems.push('parallel: the normal upload was delayed or refused');
 
   out();
   out('## 100 MiB bodies');
@@ -77,18 +91,33 @@ try {
   out('|---|---|---:|---:|---:|');
   for (const mode of ['content-length', 'chunked', 'bad-key'] as const) {
     const result = await sendLargeBody(server, apiKey, mode, 100 * 1024 * 1024);
-    out(`| ${mode} | ${result.answer.status} ${result.answer.body.toString().slice(0, 60)} | ${mib(result.sentBytes)} MiB | ${mib(result.serverReadBytes)} MiB | ${result.serverCpuMs} |`);
-    if (result.serverReadBytes > bounds.uploadLimitBytes + bounds.largeBodyReadSlackBytes || result.answer.status === undefined) problems.push(`large body ${mode}: read ${result.serverReadBytes}`);
+    out(
+      `| ${mode} | ${result.answer.status} ${result.answer.body.toString().slice(0, 60)} | ${mib(result.sentBytes)} MiB | ${mib(result.serverReadBytes)} MiB | ${result.serverCpuMs} |`,
+    );
+    if (
+      result.serverReadBytes > bounds.uploadLimitBytes + bounds.largeBodyReadSlackBytes ||
+      result.answer.status === undefined
+    )
+      problems.push(`large body ${mode}: read ${result.serverReadBytes}`);
   }
 
   out();
-  out(`## Stalled bodies (request deadline ${hostileSettings.requestDeadlineMs} ms here, checked every ${hostileSettings.deadlineCheckMs} ms)`);
+  out(
+    `## Stalled bodies (request deadline ${hostileSettings.requestDeadlineMs} ms here, checked every ${hostileSettings.deadlineCheckMs} ms)`,
+  );
   out();
   for (const mode of ['silent', 'trickle'] as const) {
     const result = await runStall(server, apiKey, size.stall, mode);
-    out(`- ${mode}: ${result.connections} connections → ${JSON.stringify(result.answers)}, ${result.envelopes} envelopes, the last after ${Math.round(result.slowestMs)} ms; open files ${result.openFilesBefore} → peak ${result.openFilesPeak} → ${result.openFilesAfter}`);
-    if (result.openFilesAfter > result.openFilesBefore + 2 || result.envelopes + (result.answers.closed ?? 0) !== result.connections) problems.push(`stall ${mode}: not all answered or files kept`);
-    if (result.slowestMs > hostileSettings.requestDeadlineMs + hostileSettings.deadlineCheckMs + 5_000) problems.push(`stall ${mode}: the last took ${Math.round(result.slowestMs)} ms`);
+    out(
+      `- ${mode}: ${result.connections} connections → ${JSON.stringify(result.answers)}, ${result.envelopes} envelopes, the last after ${Math.round(result.slowestMs)} ms; open files ${result.openFilesBefore} → peak ${result.openFilesPeak} → ${result.openFilesAfter}`,
+    );
+    if (
+      result.openFilesAfter > result.openFilesBefore + 2 ||
+      result.envelopes + (result.answers.closed ?? 0) !== result.connections
+    )
+      problems.push(`stall ${mode}: not all answered or files kept`);
+    if (result.slowestMs > hostileSettings.requestDeadlineMs + hostileSettings.deadlineCheckMs + 5_000)
+      problems.push(`stall ${mode}: the last took ${Math.round(result.slowestMs)} ms`);
   }
 } finally {
   await server.stop();
@@ -102,7 +131,10 @@ out('## Near-4 MB uploads at once (8 accounts, one address; the database is in m
 out();
 out('| Server | Uploads | Answers | RSS before | Peak | After 3 s | Stored | Peak beyond stored |');
 out('|---|---:|---|---:|---:|---:|---:|---:|');
-for (const [name, rows] of [['before', old], ['after', now]] as const) {
+for (const [name, rows] of [
+  ['before', old],
+  ['after', now],
+] as const) {
   for (const r of rows?.crowd ?? []) {
     const sizes = [r.rssBefore, r.rssPeak, r.rssAfter, r.storedBytes, r.inFlightBytes].map(mib);
     out(`| ${[name, r.count, JSON.stringify(r.answers), ...sizes].join(' | ')} |`);
@@ -118,15 +150,27 @@ out('## One address holds slow connections; another address reads GET /account 1
 out();
 out('| Server | Mode | Connections | Probes answered 200 | Other upload | Slow ones still open | Slow ones answered |');
 out('|---|---|---:|---:|---:|---:|---|');
-for (const [name, rows] of [['before', old], ['after', now]] as const) {
+for (const [name, rows] of [
+  ['before', old],
+  ['after', now],
+] as const) {
   for (const r of rows?.lockout ?? []) {
-    const cells = [name, r.mode, r.connections, `${r.probesOk} of ${r.probes}`, r.otherUploadStatus ?? 'none', r.heldAtEnd];
+    const cells = [
+      name,
+      r.mode,
+      r.connections,
+      `${r.probesOk} of ${r.probes}`,
+      r.otherUploadStatus ?? 'none',
+      r.heldAtEnd,
+    ];
     out(`| ${cells.join(' | ')} | ${JSON.stringify(r.slowAnswers)} |`);
   }
 }
 for (const r of now.lockout) {
   if (r.probesOk !== r.probes || r.otherUploadStatus !== 200 || r.slowStrays > 0) {
-    problems.push(`lockout ${r.mode}: ${r.probesOk} of ${r.probes} probes, upload ${r.otherUploadStatus}, ${r.slowStrays} strays`);
+    problems.push(
+      `lockout ${r.mode}: ${r.probesOk} of ${r.probes} probes, upload ${r.otherUploadStatus}, ${r.slowStrays} strays`,
+    );
   }
 }
 
@@ -135,7 +179,11 @@ out(problems.length === 0 ? 'All bounds held.' : `Bounds broken:\n${problems.map
 process.exit(problems.length === 0 ? 0 : 1);
 
 function describe(row: BombRow): string[] {
-  return [`${row.answer.status}${row.answer.code ? ` ${row.answer.code}` : ''}`, String(Math.round(row.cpuMs)), String(mib(row.rssGrowthBytes))];
+  return [
+    `${row.answer.status}${row.answer.code ? ` ${row.answer.code}` : ''}`,
+    String(Math.round(row.cpuMs)),
+    String(mib(row.rssGrowthBytes)),
+  ];
 }
 
 type CrowdRuns = { crowd: CrowdResult[]; lockout: LockoutResult[] };
@@ -143,7 +191,10 @@ type CrowdRuns = { crowd: CrowdResult[]; lockout: LockoutResult[] };
 /** The crowd checks, each against a fresh server with the default deadlines (`dir`: another checkout's src/server). */
 async function crowdRuns(): Promise<(dir: string | undefined) => Promise<CrowdRuns>> {
   const image = await nearLimitJpeg();
-  const modes: Array<[LockoutMode, number]> = [['slow-upload', size.slowUploads], ['slowloris', size.slowloris]];
+  const modes: Array<[LockoutMode, number]> = [
+    ['slow-upload', size.slowUploads],
+    ['slowloris', size.slowloris],
+  ];
   return async (dir) => {
     const crowd: CrowdResult[] = [];
     const lockout: LockoutResult[] = [];

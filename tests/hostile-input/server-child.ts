@@ -12,8 +12,12 @@ const at = (file: string) => pathToFileURL(`${serverDir.replace(/\/$/, '')}/${fi
 
 const { createReferenceServer } = (await import(at('app.ts'))) as typeof import('../../src/server/app.ts');
 const { withDefaults } = (await import(at('config.ts'))) as typeof import('../../src/server/config.ts');
-const { isLoopback } = (await import(at('domain/image-fetch/address-policy.ts'))) as typeof import('../../src/server/domain/image-fetch/address-policy.ts');
-const { staticResolver } = (await import(at('domain/image-fetch/resolver.ts'))) as typeof import('../../src/server/domain/image-fetch/resolver.ts');
+const { isLoopback } = (await import(
+  at('domain/image-fetch/address-policy.ts')
+)) as typeof import('../../src/server/domain/image-fetch/address-policy.ts');
+const { staticResolver } = (await import(
+  at('domain/image-fetch/resolver.ts')
+)) as typeof import('../../src/server/domain/image-fetch/resolver.ts');
 
 const server = await createReferenceServer({
   dbPath: ':memory:',

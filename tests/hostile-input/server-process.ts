@@ -36,8 +36,17 @@ export interface ServerProcess {
 const ticksPerSecond = 100; // USER_HZ on Linux
 
 /** Starts a server child; `serverDir` points at another checkout's src/server (figures "before"). */
-export async function startServerProcess(settings: Record<string, unknown> = {}, serverDir?: string): Promise<ServerProcess> {
-  const args = ['--import', 'tsx', new URL('./server-child.ts', import.meta.url).pathname, JSON.stringify(settings), ...(serverDir ? [serverDir] : [])];
+export async function startServerProcess(
+  settings: Record<string, unknown> = {},
+  serverDir?: string,
+): Promise<ServerProcess> {
+  const args = [
+    '--import',
+    'tsx',
+    new URL('./server-child.ts', import.meta.url).pathname,
+    JSON.stringify(settings),
+    ...(serverDir ? [serverDir] : []),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const base = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(line.trim()));
@@ -47,7 +56,10 @@ export async function startServerProcess(settings: Record<string, unknown> = {},
   const control = async (method: string, path: string, body?: unknown) => {
     const res = await request(`${base}/_control${path}`, {
       method: method as 'POST',
-      headers: { authorization: `Bearer ${controlToken}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${controlToken}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? null : JSON.stringify(body),
     });
     const json = (await res.body.json()) as any;

@@ -24,7 +24,13 @@ export interface StallResult {
 }
 
 /** `mode`: silent after part of the body, or one byte every `trickleMs`. */
-export async function runStall(server: ServerProcess, apiKey: string, count: number, mode: 'silent' | 'trickle', trickleMs = 500): Promise<StallResult> {
+export async function runStall(
+  server: ServerProcess,
+  apiKey: string,
+  count: number,
+  mode: 'silent' | 'trickle',
+  trickleMs = 500,
+): Promise<StallResult> {
   const { hostname, port } = new URL(server.base);
   const openFilesBefore = server.usage().openFiles;
   let openFilesPeak = openFilesBefore;

@@ -77,7 +77,7 @@ export function hostilePayloads(aims: PayloadAims): HostilePayloads {
     `$(touch ${sentinel('cmdsubst')})`,
     `\`touch ${sentinel('backtick')}\``,
     `; touch ${sentinel('semicolon')}; rm -f ${sentinel(keptSentinel)};`,
-    "' \" \\",
+    '\' " \\',
   ].join(' ');
   const short = `hostile ${html} ${terminal} ${markdown} ${xml} ${shell} end`;
   const filler = 'A'.repeat(hugeLength - 2 * short.length);

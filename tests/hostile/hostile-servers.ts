@@ -53,9 +53,16 @@ async function write(res: ServerResponse, chunk: Buffer | string, gone: AbortSig
 function plausibleBody(req: IncomingMessage): Record<string, unknown> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (path.endsWith('/account')) return { credits: 20 };
-  if (path.endsWith('/images')) return { id: 'img_hostile0001', expiresAt: new Date(Date.now() + 86_400_000).toISOString() };
-  if (req.method === 'POST' && /\/tryons(\/sync)?$/.test(path)) return { id: 'ton_hostile0001', status: 'pending', pollUrl: '/api/v1/tryons/ton_hostile0001' };
-  if (/\/tryons\/[^/]+$/.test(path)) return { id: decodeURIComponent(path.split('/').pop() ?? ''), status: 'success', resultUrl: 'http://127.0.0.1/i/hostile.png' };
+  if (path.endsWith('/images'))
+    return { id: 'img_hostile0001', expiresAt: new Date(Date.now() + 86_400_000).toISOString() };
+  if (req.method === 'POST' && /\/tryons(\/sync)?$/.test(path))
+    return { id: 'ton_hostile0001', status: 'pending', pollUrl: '/api/v1/tryons/ton_hostile0001' };
+  if (/\/tryons\/[^/]+$/.test(path))
+    return {
+      id: decodeURIComponent(path.split('/').pop() ?? ''),
+      status: 'success',
+      resultUrl: 'http://127.0.0.1/i/hostile.png',
+    };
   return { error: 'No endpoint at this path.', code: 'NOT_FOUND' };
 }
 

@@ -29,18 +29,26 @@ const { values } = parseArgs({
     variant: { type: 'string', default: 'both' },
   },
 });
-const variants = (values.variant === 'both' ? ['strict', 'past-connect'] : [values.variant]) as Array<'strict' | 'past-connect'>;
-if (!variants.every((v) => v === 'strict' || v === 'past-connect')) throw new Error(`--variant is strict, past-connect or both, not ${values.variant}`);
+const variants = (values.variant === 'both' ? ['strict', 'past-connect'] : [values.variant]) as Array<
+  'strict' | 'past-connect'
+>;
+if (!variants.every((v) => v === 'strict' || v === 'past-connect'))
+  throw new Error(`--variant is strict, past-connect or both, not ${values.variant}`);
 const boundMs = Number(values['bound-minutes'] ?? 10) * 60_000;
 const seed = Number(values.seed ?? 42);
 const kinds = values.only ? hostileKinds.filter((k) => values.only!.split(',').includes(k.name)) : hostileKinds;
-if (kinds.length === 0) throw new Error(`no hostile target named ${values.only}; known: ${hostileKinds.map((k) => k.name).join(', ')}`);
+if (kinds.length === 0)
+  throw new Error(`no hostile target named ${values.only}; known: ${hostileKinds.map((k) => k.name).join(', ')}`);
 const silent = new URL('../mutants/silent-reporter.ts', import.meta.url).pathname;
 
 /** Crashes of the process while a run is going: they must not happen. */
 const crashes: string[] = [];
-process.on('unhandledRejection', (reason) => crashes.push(`unhandled rejection: ${String((reason as Error)?.stack ?? reason).split('\n')[0]}`));
-process.on('uncaughtException', (error) => crashes.push(`uncaught exception: ${String(error.stack ?? error).split('\n')[0]}`));
+process.on('unhandledRejection', (reason) =>
+  crashes.push(`unhandled rejection: ${String((reason as Error)?.stack ?? reason).split('\n')[0]}`),
+);
+process.on('uncaughtException', (error) =>
+  crashes.push(`uncaught exception: ${String(error.stack ?? error).split('\n')[0]}`),
+);
 
 interface Row {
   readonly name: string;
@@ -92,7 +100,18 @@ for (const { variant, kind } of runs) {
     const result = await Promise.race([runSuite(config, values.grep, [silent]), watchdog]);
     const seconds = (performance.now() - started) / 1000;
     if (result === 'HUNG') {
-      rows.push({ name: kind.name, variant, does: kind.does, outcome: 'HUNG', verdict: undefined, tests: { passed: 0, failed: 0, skipped: 0 }, requests: server.requests(), seconds, slowest: '-', note: `still running after ${boundMs / 60_000} min` });
+      rows.push({
+        name: kind.name,
+        variant,
+        does: kind.does,
+        outcome: 'HUNG',
+        verdict: undefined,
+        tests: { passed: 0, failed: 0, skipped: 0 },
+        requests: server.requests(),
+        seconds,
+        slowest: '-',
+        note: `still running after ${boundMs / 60_000} min`,
+      });
       break; // a hung vitest cannot be stopped from here; report and stop.
     }
     const counted = count(result);
@@ -111,13 +130,26 @@ for (const { variant, kind } of runs) {
       note: newCrashes.join('; '),
     });
   } catch (error) {
-    rows.push({ name: kind.name, variant, does: kind.does, outcome: 'CRASHED', verdict: undefined, tests: { passed: 0, failed: 0, skipped: 0 }, requests: server.requests(), seconds: (performance.now() - started) / 1000, slowest: '-', note: String((error as Error).stack ?? error).split('\n')[0] ?? '' });
+    rows.push({
+      name: kind.name,
+      variant,
+      does: kind.does,
+      outcome: 'CRASHED',
+      verdict: undefined,
+      tests: { passed: 0, failed: 0, skipped: 0 },
+      requests: server.requests(),
+      seconds: (performance.now() - started) / 1000,
+      slowest: '-',
+      note: String((error as Error).stack ?? error).split('\n')[0] ?? '',
+    });
   } finally {
     clearTimeout(timer);
     await server.close();
   }
   const last = rows[rows.length - 1]!;
-  process.stderr.write(`  ${last.outcome}, verdict ${last.verdict ?? '-'}, ${last.tests.failed} failed / ${last.tests.passed} passed / ${last.tests.skipped} skipped, ${last.seconds.toFixed(0)} s\n`);
+  process.stderr.write(
+    `  ${last.outcome}, verdict ${last.verdict ?? '-'}, ${last.tests.failed} failed / ${last.tests.passed} passed / ${last.tests.skipped} skipped, ${last.seconds.toFixed(0)} s\n`,
+  );
 }
 
 // 1: conformance failures; 2: nothing could be judged (every test inconclusive). Either is an honest end; 0 is not.

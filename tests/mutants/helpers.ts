@@ -8,9 +8,13 @@ export { jsonOf, keyOf } from './traffic.ts';
 export const pathOf = (req: ProxiedRequest): string => req.path.split('?')[0] ?? '';
 
 /** The parsed JSON body of a response, when it says it is JSON. */
-export const json = (res: ProxiedResponse): any => (/json/.test(res.headers['content-type'] ?? '') ? jsonOf(res.body) : undefined);
+export const json = (res: ProxiedResponse): any =>
+  /json/.test(res.headers['content-type'] ?? '') ? jsonOf(res.body) : undefined;
 
-export const withJson = (res: ProxiedResponse, body: unknown): ProxiedResponse => ({ ...res, body: Buffer.from(JSON.stringify(body)) });
+export const withJson = (res: ProxiedResponse, body: unknown): ProxiedResponse => ({
+  ...res,
+  body: Buffer.from(JSON.stringify(body)),
+});
 
 export const withBody = (req: ProxiedRequest, body: unknown): ProxiedRequest => ({
   ...req,
@@ -29,7 +33,8 @@ export function readId(req: ProxiedRequest): string | undefined {
 }
 export const isUpload = (req: ProxiedRequest): boolean => req.method === 'POST' && pathOf(req) === '/api/v1/images';
 export const isApi = (req: ProxiedRequest): boolean => req.path.startsWith('/api/v1/');
-export const isResult = (req: ProxiedRequest): boolean => (req.method === 'GET' || req.method === 'HEAD') && pathOf(req).startsWith('/i/');
+export const isResult = (req: ProxiedRequest): boolean =>
+  (req.method === 'GET' || req.method === 'HEAD') && pathOf(req).startsWith('/i/');
 
 /** A create body as the client sent it, or undefined when it is not a JSON object. */
 export function createBodyOf(req: ProxiedRequest): Record<string, unknown> | undefined {
@@ -38,8 +43,17 @@ export function createBodyOf(req: ProxiedRequest): Record<string, unknown> | und
 }
 
 /** An error answer in the spec's envelope. */
-export function apiError(status: number, code: string, error: string, headers: Record<string, string> = {}): ProxiedResponse {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: Buffer.from(JSON.stringify({ error, code })) };
+export function apiError(
+  status: number,
+  code: string,
+  error: string,
+  headers: Record<string, string> = {},
+): ProxiedResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: Buffer.from(JSON.stringify({ error, code })),
+  };
 }
 
 export function codeOf(res: ProxiedResponse): string | undefined {
@@ -106,12 +120,15 @@ export function acceptUrlsThat(code: string, matches: (url: URL, raw: string) =>
  */
 export function derivedKey(key: string, salt: string): string {
   let out = '';
-  for (let i = 0; out.length < key.length; i++) out += createHash('sha256').update(`${salt}\0${i}\0${key}`).digest('base64url');
+  for (let i = 0; out.length < key.length; i++)
+    out += createHash('sha256').update(`${salt}\0${i}\0${key}`).digest('base64url');
   return out.slice(0, key.length);
 }
 
 /** `req` sent with another Idempotency-Key (derived from its own with `salt`). */
 export function withDerivedKey(req: ProxiedRequest, salt: string): ProxiedRequest {
   const key = req.headers['idempotency-key'];
-  return key === undefined || !/^[A-Za-z0-9_-]{8,128}$/.test(key) ? req : { ...req, headers: { ...req.headers, 'idempotency-key': derivedKey(key, salt) } };
+  return key === undefined || !/^[A-Za-z0-9_-]{8,128}$/.test(key)
+    ? req
+    : { ...req, headers: { ...req.headers, 'idempotency-key': derivedKey(key, salt) } };
 }

@@ -57,7 +57,16 @@ export interface MutantContext {
   adjustCredits(accountId: string, delta: number): Promise<number | undefined>;
 }
 
-export type Family = 'auth' | 'validation' | 'codes' | 'idempotency' | 'credits' | 'state' | 'limits' | 'results' | 'sync';
+export type Family =
+  | 'auth'
+  | 'validation'
+  | 'codes'
+  | 'idempotency'
+  | 'credits'
+  | 'state'
+  | 'limits'
+  | 'results'
+  | 'sync';
 
 /**
  * The class of bug a mutant stands for, for the score per class: the three classes of issue 12
@@ -67,7 +76,8 @@ export type Family = 'auth' | 'validation' | 'codes' | 'idempotency' | 'credits'
 export type MutantClass = Family | 'scoping' | 'retrying-clients' | 'asynchrony';
 
 /** A mutant's class: the one it names, or its family. */
-export const classOf = (m: { readonly family: Family; readonly class?: MutantClass }): MutantClass => m.class ?? m.family;
+export const classOf = (m: { readonly family: Family; readonly class?: MutantClass }): MutantClass =>
+  m.class ?? m.family;
 
 export interface Mutation {
   readonly name: string;
@@ -79,9 +89,16 @@ export interface Mutation {
   /** One line: what the mutant does to the real server's behaviour. */
   readonly does?: string;
   /** Rewrites a request before it is forwarded, or answers it directly. */
-  readonly request?: (req: ProxiedRequest, ctx: MutantContext) => Promise<ProxiedRequest | ProxiedResponse> | ProxiedRequest | ProxiedResponse;
+  readonly request?: (
+    req: ProxiedRequest,
+    ctx: MutantContext,
+  ) => Promise<ProxiedRequest | ProxiedResponse> | ProxiedRequest | ProxiedResponse;
   /** Rewrites the upstream's answer. May hold it (a promise that settles late, or when `req.signal` aborts). */
-  readonly response?: (res: ProxiedResponse, req: ProxiedRequest, ctx: MutantContext) => Promise<ProxiedResponse> | ProxiedResponse;
+  readonly response?: (
+    res: ProxiedResponse,
+    req: ProxiedRequest,
+    ctx: MutantContext,
+  ) => Promise<ProxiedResponse> | ProxiedResponse;
 }
 
 /** What the proxy plays: a mutant's hooks, or a conforming variant's (tests/variants). */
@@ -95,7 +112,16 @@ export interface MutatingProxy {
   close(): Promise<void>;
 }
 
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade', 'te', 'trailer']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'host',
+  'upgrade',
+  'te',
+  'trailer',
+]);
 
 const isResponse = (x: ProxiedRequest | ProxiedResponse): x is ProxiedResponse => 'status' in x;
 
@@ -114,7 +140,8 @@ export async function startMutatingProxy(
     });
     const body = Buffer.from(await res.body.arrayBuffer());
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !hopByHop.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined && !hopByHop.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
     return { status: res.statusCode, headers, body };
   };
   // What a mutation gets from the upstream names the proxy's origin, like what the client gets.
@@ -130,17 +157,27 @@ export async function startMutatingProxy(
       const res = await upstream({
         method,
         path: `/_control${path}`,
-        headers: { authorization: `Bearer ${env.controlToken}`, ...(json !== undefined && { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${env.controlToken}`,
+          ...(json !== undefined && { 'content-type': 'application/json' }),
+        },
         body: json === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(json)),
       });
-      if (res.status !== 200) throw new Error(`control ${method} ${path}: ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
+      if (res.status !== 200)
+        throw new Error(`control ${method} ${path}: ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
       return JSON.parse(res.body.toString('utf8'));
     },
     async balance(accountId) {
       const key = traffic.currentKeyOf(accountId);
       if (key === undefined) return undefined;
-      const res = await upstream({ method: 'GET', path: '/api/v1/account', headers: { authorization: `Bearer ${key}` }, body: Buffer.alloc(0) });
-      const credits = res.status === 200 ? (JSON.parse(res.body.toString('utf8')) as { credits?: unknown }).credits : undefined;
+      const res = await upstream({
+        method: 'GET',
+        path: '/api/v1/account',
+        headers: { authorization: `Bearer ${key}` },
+        body: Buffer.alloc(0),
+      });
+      const credits =
+        res.status === 200 ? (JSON.parse(res.body.toString('utf8')) as { credits?: unknown }).credits : undefined;
       return typeof credits === 'number' ? credits : undefined;
     },
     async adjustCredits(accountId, delta) {
@@ -195,7 +232,8 @@ async function read(incoming: IncomingMessage): Promise<ProxiedRequest> {
   const chunks: Buffer[] = [];
   for await (const chunk of incoming) chunks.push(chunk as Buffer);
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined && !hopByHop.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(incoming.headers))
+    if (v !== undefined && !hopByHop.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   return { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers, body: Buffer.concat(chunks) };
 }
 

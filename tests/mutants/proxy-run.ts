@@ -59,7 +59,11 @@ function testVerdicts(modules: readonly TestModule[]): TestVerdict[] {
       const result = test.result();
       const state = result.state === 'passed' || result.state === 'failed' ? result.state : ('skipped' as const);
       const ran = { entry: { requirements: meta.requirements ?? [], state }, meta, errors: result.errors ?? [] };
-      const named = new Set<RequirementId>([...(meta.requirements ?? []), ...(meta.findings ?? []).map((f) => f.requirement), ...(meta.broken ?? []).map((b) => b.requirement)]);
+      const named = new Set<RequirementId>([
+        ...(meta.requirements ?? []),
+        ...(meta.findings ?? []).map((f) => f.requirement),
+        ...(meta.broken ?? []).map((b) => b.requirement),
+      ]);
       const failed = [...named].filter((id) => outcomeOf(ran, id) === 'fail');
       out.push({ test: test.fullName, failed, meta, errors: result.errors ?? [] });
     }
@@ -75,10 +79,13 @@ export function failureDetails(modules: readonly TestModule[]): FailedTest[] {
   for (const v of testVerdicts(modules)) {
     if (v.failed.length === 0 && v.errors.length === 0) continue;
     const messages = [
-      ...(v.meta.broken ?? []).map((b) =>
-        `[${b.requirement}] ${firstLine(b.message)}${b.expected !== undefined ? ` | expected ${b.expected.replace(/\s+/g, ' ').slice(0, 300)}` : ''}${b.actual !== undefined ? ` | received ${b.actual.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`,
+      ...(v.meta.broken ?? []).map(
+        (b) =>
+          `[${b.requirement}] ${firstLine(b.message)}${b.expected !== undefined ? ` | expected ${b.expected.replace(/\s+/g, ' ').slice(0, 300)}` : ''}${b.actual !== undefined ? ` | received ${b.actual.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`,
       ),
-      ...(v.meta.findings ?? []).filter((f) => f.severity === 'error').map((f) => `[${f.requirement}] check: ${f.title}: ${f.message.replace(/\s+/g, ' ').slice(0, 300)}`),
+      ...(v.meta.findings ?? [])
+        .filter((f) => f.severity === 'error')
+        .map((f) => `[${f.requirement}] check: ${f.title}: ${f.message.replace(/\s+/g, ' ').slice(0, 300)}`),
     ];
     if (messages.length === 0) messages.push(...v.errors.slice(0, 1).map((e) => firstLine(e.message ?? '')));
     if (v.failed.length === 0 && v.meta.inconclusive !== undefined) continue;
@@ -119,7 +126,10 @@ export interface ProxyRunOptions {
 /** A fresh embedded reference server, the proxy with `hooks` in front of it, and the whole suite through the proxy. */
 export async function runThroughProxy(hooks: ProxyHooks, o: ProxyRunOptions): Promise<RunResult> {
   const started = performance.now();
-  const embedded = await (o.start ?? startEmbeddedTarget)({ creditBudget: 10_000, seed: o.seed, profile: 'quick' }, { ...embeddedSettings, ...o.settings });
+  const embedded = await (o.start ?? startEmbeddedTarget)(
+    { creditBudget: 10_000, seed: o.seed, profile: 'quick' },
+    { ...embeddedSettings, ...o.settings },
+  );
   const origin = new URL(embedded.config.baseUrl).origin;
   const control = embedded.config.control!;
   let changed = 0;
@@ -145,7 +155,11 @@ export async function runThroughProxy(hooks: ProxyHooks, o: ProxyRunOptions): Pr
     fixtureCa: embedded.fixtures.ca,
   });
   try {
-    const proxied: SuiteConfig = { ...embedded.config, baseUrl: `${proxy.url}/api/v1`, control: { url: `${proxy.url}/_control`, token: control.token } };
+    const proxied: SuiteConfig = {
+      ...embedded.config,
+      baseUrl: `${proxy.url}/api/v1`,
+      control: { url: `${proxy.url}/_control`, token: control.token },
+    };
     const modules = await runSuite(o.config ? o.config(proxied) : proxied, o.grep, o.reporters);
     return {
       failed: failedRequirements(modules),
@@ -183,7 +197,9 @@ export function printResult(name: string, result: RunResult): void {
 /** Runs `script` (with this process's loader flags) in a child process and reads its one result line. */
 export function runInChild(script: string, args: readonly string[], label: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...process.execArgv, script, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.on('error', reject);
@@ -196,7 +212,12 @@ export function runInChild(script: string, args: readonly string[], label: strin
 }
 
 /** Runs `items` `jobs` at a time, calling `done` as each finishes (in finishing order). */
-export async function pool<T>(items: readonly T[], jobs: number, run: (item: T) => Promise<RunResult>, done: (i: number, item: T, result: RunResult) => void): Promise<void> {
+export async function pool<T>(
+  items: readonly T[],
+  jobs: number,
+  run: (item: T) => Promise<RunResult>,
+  done: (i: number, item: T, result: RunResult) => void,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(Math.max(1, jobs), items.length) }, async () => {

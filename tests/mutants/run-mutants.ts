@@ -29,7 +29,8 @@ interface Outcome extends RunResult {
 const identity: Mutation = { name: '(baseline: no mutation)', family: 'auth', breaks: [] };
 const silent = new URL('./silent-reporter.ts', import.meta.url).pathname;
 
-const runOnce = (mutant: Mutation, seed: number, grep: string | undefined): Promise<RunResult> => runThroughProxy(mutant, { seed, grep, reporters: [silent] });
+const runOnce = (mutant: Mutation, seed: number, grep: string | undefined): Promise<RunResult> =>
+  runThroughProxy(mutant, { seed, grep, reporters: [silent] });
 
 const { values } = parseArgs({
   options: {
@@ -62,7 +63,16 @@ if (values.only) {
 
 const cell = (s: string) => s.replaceAll('|', '\\|');
 if (values.list) {
-  process.stdout.write(['| mutant | family | class | breaks | does |', '|---|---|---|---|---|', ...selected.map((m) => `| ${m.name} | ${m.family} | ${classOf(m)} | ${m.breaks.join(', ')} | ${cell(m.does ?? '')} |`), ''].join('\n'));
+  process.stdout.write(
+    [
+      '| mutant | family | class | breaks | does |',
+      '|---|---|---|---|---|',
+      ...selected.map(
+        (m) => `| ${m.name} | ${m.family} | ${classOf(m)} | ${m.breaks.join(', ')} | ${cell(m.does ?? '')} |`,
+      ),
+      '',
+    ].join('\n'),
+  );
   process.exit(0);
 }
 
@@ -73,7 +83,11 @@ if (values.worker) {
 
 /** Runs one mutant in a child process (same loader flags as this one) and reads its result line. */
 const inChild = (mutant: Mutation): Promise<RunResult> =>
-  runInChild(new URL(import.meta.url).pathname, ['--worker', '--only', mutant.name, '--seed', String(seed), ...(values.grep ? ['--grep', values.grep] : [])], mutant.name);
+  runInChild(
+    new URL(import.meta.url).pathname,
+    ['--worker', '--only', mutant.name, '--seed', String(seed), ...(values.grep ? ['--grep', values.grep] : [])],
+    mutant.name,
+  );
 
 const wall = performance.now();
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -81,14 +95,18 @@ let baseline: RunResult | undefined;
 if (!values['skip-baseline']) {
   log(`baseline: the suite through the proxy with no mutation (seed ${seed}) …`);
   baseline = await runOnce(identity, seed, values.grep);
-  log(`baseline: ${baseline.tests} tests, ${baseline.failedTests.length} failed, ${baseline.seconds.toFixed(1)} s${baseline.failed.size > 0 ? `; failing requirements: ${[...baseline.failed].join(', ')}` : ''}`);
+  log(
+    `baseline: ${baseline.tests} tests, ${baseline.failedTests.length} failed, ${baseline.seconds.toFixed(1)} s${baseline.failed.size > 0 ? `; failing requirements: ${[...baseline.failed].join(', ')}` : ''}`,
+  );
   for (const t of baseline.failedTests) log(`  baseline failure: ${t}`);
 }
 const before = baseline?.failed ?? new Set<RequirementId>();
 
 const outcomes: Outcome[] = [];
 const record = (i: number, mutant: Mutation, result: RunResult): void => {
-  log(`[${i + 1}/${selected.length}] ${mutant.name} (${mutant.family}${classOf(mutant) === mutant.family ? '' : `, ${classOf(mutant)}`})`);
+  log(
+    `[${i + 1}/${selected.length}] ${mutant.name} (${mutant.family}${classOf(mutant) === mutant.family ? '' : `, ${classOf(mutant)}`})`,
+  );
   const fresh = [...result.failed].filter((id) => !before.has(id));
   const outcome: Outcome = {
     ...result,
@@ -97,13 +115,16 @@ const record = (i: number, mutant: Mutation, result: RunResult): void => {
     collateral: fresh.filter((id) => !mutant.breaks.includes(id)),
   };
   outcomes.push(outcome);
-  log(`    ${outcome.killedBy.length > 0 ? 'killed' : 'SURVIVED'} in ${result.seconds.toFixed(1)} s by ${outcome.killedBy.join(', ') || '-'}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`);
+  log(
+    `    ${outcome.killedBy.length > 0 ? 'killed' : 'SURVIVED'} in ${result.seconds.toFixed(1)} s by ${outcome.killedBy.join(', ') || '-'}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`,
+  );
   if (values.verbose) {
     for (const t of result.failedTests) log(`      failed: ${t}`);
     for (const f of result.faults.slice(0, 3)) log(`      fault: ${f.split('\n').slice(0, 3).join(' / ')}`);
   }
   const shadowed = mutant.breaks.filter((id) => before.has(id));
-  if (shadowed.length > 0) log(`    note: ${shadowed.join(', ')} already fail(s) in the baseline, so cannot count as kills`);
+  if (shadowed.length > 0)
+    log(`    note: ${shadowed.join(', ')} already fail(s) in the baseline, so cannot count as kills`);
 };
 if (jobs === 1) {
   for (const [i, mutant] of selected.entries()) record(i, mutant, await runOnce(mutant, seed, values.grep));
@@ -147,7 +168,8 @@ if (survivors.length > 0) {
   process.stdout.write(`Survivors: ${survivors.map((o) => o.mutant.name).join(', ')}\n`);
 }
 if (values.verbose) {
-  for (const o of outcomes.filter((x) => x.collateral.length > 0)) process.stdout.write(`collateral of ${o.mutant.name}: ${o.collateral.join(', ')}\n`);
+  for (const o of outcomes.filter((x) => x.collateral.length > 0))
+    process.stdout.write(`collateral of ${o.mutant.name}: ${o.collateral.join(', ')}\n`);
 }
 // Undici keep-alive sockets of the per-run agents must not keep the process up.
 process.exit(killed === outcomes.length ? 0 : 1);

@@ -31,7 +31,11 @@ export interface UploadSeen {
   readonly request: ProxiedRequest;
 }
 
-export const documentedLimits: Limits = { startsPerMinute: limits.starts, pollsPerMinute: limits.polls, uploadsPerMinute: limits.uploads };
+export const documentedLimits: Limits = {
+  startsPerMinute: limits.starts,
+  pollsPerMinute: limits.polls,
+  uploadsPerMinute: limits.uploads,
+};
 
 /** The API key of a request, from `Authorization: Bearer <key>`. */
 export function keyOf(req: ProxiedRequest): string | undefined {
@@ -98,8 +102,15 @@ export class Traffic {
     const body = /json/.test(res.headers['content-type'] ?? '') ? jsonOf(res.body) : undefined;
     if (path.startsWith('/_control')) return this.#observeControl(req, path, res, body);
     const key = keyOf(req);
-    if (req.method === 'POST' && createPath.test(path) && (res.status === 200 || res.status === 202) && typeof body?.id === 'string' && key) {
-      if (!this.tryOns.has(body.id)) this.tryOns.set(body.id, { id: body.id, key, accountId: this.accountOf(key), status: String(body.status) });
+    if (
+      req.method === 'POST' &&
+      createPath.test(path) &&
+      (res.status === 200 || res.status === 202) &&
+      typeof body?.id === 'string' &&
+      key
+    ) {
+      if (!this.tryOns.has(body.id))
+        this.tryOns.set(body.id, { id: body.id, key, accountId: this.accountOf(key), status: String(body.status) });
       else this.tryOns.get(body.id)!.status = String(body.status);
       const idem = req.headers['idempotency-key'];
       if (idem !== undefined) this.idempotency.set(`${key}\0${idem}`, body.id);
@@ -109,14 +120,26 @@ export class Traffic {
       const seen = this.tryOns.get(decodeURIComponent(read[1] ?? ''));
       if (seen) seen.status = body.status;
     }
-    if (req.method === 'POST' && path === '/api/v1/images' && res.status === 200 && typeof body?.id === 'string' && key) {
-      this.uploads.set(body.id, { id: body.id, key, at: this.now(), request: { method: req.method, path: req.path, headers: { ...req.headers }, body: req.body } });
+    if (
+      req.method === 'POST' &&
+      path === '/api/v1/images' &&
+      res.status === 200 &&
+      typeof body?.id === 'string' &&
+      key
+    ) {
+      this.uploads.set(body.id, {
+        id: body.id,
+        key,
+        at: this.now(),
+        request: { method: req.method, path: req.path, headers: { ...req.headers }, body: req.body },
+      });
     }
   }
 
   #observeControl(req: ProxiedRequest, path: string, res: ProxiedResponse, body: any): void {
     if (res.status !== 200 || typeof body !== 'object' || body === null) return;
-    if (typeof body.now === 'string' && Number.isFinite(Date.parse(body.now))) this.clockOffsetMs = Date.parse(body.now) - Date.now();
+    if (typeof body.now === 'string' && Number.isFinite(Date.parse(body.now)))
+      this.clockOffsetMs = Date.parse(body.now) - Date.now();
     if (path === '/_control/settings' && body.limits) this.defaultLimits = { ...documentedLimits, ...body.limits };
     if (req.method === 'POST' && path === '/_control/accounts' && typeof body.apiKey === 'string') {
       this.#accountOfKey.set(body.apiKey, body.accountId);
@@ -141,7 +164,8 @@ export class Traffic {
       case 'limits': {
         const asked = jsonOf(req.body) ?? {};
         const next = { ...this.limitsOf(accountId) };
-        for (const name of ['startsPerMinute', 'pollsPerMinute', 'uploadsPerMinute'] as const) if (typeof asked[name] === 'number') next[name] = asked[name];
+        for (const name of ['startsPerMinute', 'pollsPerMinute', 'uploadsPerMinute'] as const)
+          if (typeof asked[name] === 'number') next[name] = asked[name];
         this.limits.set(accountId, next);
         return;
       }

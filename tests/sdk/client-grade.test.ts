@@ -17,7 +17,10 @@ import { startHarness, urlBody, type Harness } from '../server/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ gradeClients: true, settings: { syncWaitMs: 300, slowGenerationMs: 3_000, generationLatencyMs: 50 } });
+  h = await startHarness({
+    gradeClients: true,
+    settings: { syncWaitMs: 300, slowGenerationMs: 3_000, generationLatencyMs: 50 },
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -47,12 +50,16 @@ async function gradeOf(accountId: string, format = 'json'): Promise<{ text: stri
   return { text, grade: format === 'json' ? (JSON.parse(text) as ClientGrade) : (undefined as unknown as ClientGrade) };
 }
 
-const verdicts = (g: ClientGrade): Record<string, string> => Object.fromEntries((g.callers[0]?.rules ?? []).map((r) => [r.id, r.verdict]));
-const rule = (g: ClientGrade, id: RequirementId): GradedRule | undefined => g.callers[0]?.rules.find((r) => r.id === id);
+const verdicts = (g: ClientGrade): Record<string, string> =>
+  Object.fromEntries((g.callers[0]?.rules ?? []).map((r) => [r.id, r.verdict]));
+const rule = (g: ClientGrade, id: RequirementId): GradedRule | undefined =>
+  g.callers[0]?.rules.find((r) => r.id === id);
 
 describe('the catalogue', () => {
   it('has one grade rule per client requirement the sandbox can see, and no other', () => {
-    const graded = allRequirements().filter((r) => r.clientGrade === true).map((r) => r.id);
+    const graded = allRequirements()
+      .filter((r) => r.clientGrade === true)
+      .map((r) => r.id);
     expect(clientRules.map((r) => r.id).sort()).toEqual([...graded].sort());
     expect(graded).toHaveLength(9);
   });
@@ -70,7 +77,12 @@ describe('our client', () => {
     await client.startTryOn(input());
     await client.startTryOn(input());
     // Give-up: a client that polls a try-on still pending stops within a few minutes.
-    const patient = new TryOnClient({ baseUrl: `${h.base}/api/v1`, apiKey: account.apiKey, clock: serverClock(1_000), giveUpAfterMs: 60_000 });
+    const patient = new TryOnClient({
+      baseUrl: `${h.base}/api/v1`,
+      apiKey: account.apiKey,
+      clock: serverClock(1_000),
+      giveUpAfterMs: 60_000,
+    });
     await advance(60_000);
     const slow = await patient.startTryOn(input('slow-generation'));
     await expect(patient.waitForTryOn(slow.id)).rejects.toMatchObject({ code: 'CLIENT_GAVE_UP' });
@@ -88,7 +100,13 @@ describe('a careless client', () => {
     const account = await h.newAccount();
     const base = `${h.base}/api/v1`;
     let n = 0;
-    const send = async (method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}, timeoutMs?: number) => {
+    const send = async (
+      method: 'GET' | 'POST',
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+      timeoutMs?: number,
+    ) => {
       const res = await request(`${base}${path}`, {
         method,
         headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json', ...headers },
@@ -103,13 +121,18 @@ describe('a careless client', () => {
     for (let i = 0; i < 4; i++) await send('POST', '/tryons', input('start-failed'), { 'idempotency-key': freshKey() });
     // A 422 sent again unchanged.
     const rejectedKey = freshKey();
-    for (let i = 0; i < 2; i++) await send('POST', '/tryons', input('person-rejected'), { 'idempotency-key': rejectedKey });
+    for (let i = 0; i < 2; i++)
+      await send('POST', '/tryons', input('person-rejected'), { 'idempotency-key': rejectedKey });
     // A 429 retried at once, before Retry-After.
     await h.control('PUT', `/accounts/${account.accountId}/limits`, { startsPerMinute: 1 });
     await send('POST', '/tryons', input(), { 'idempotency-key': freshKey() });
     const limitedKey = freshKey();
-    expect((await send('POST', '/tryons', input('slow-generation'), { 'idempotency-key': limitedKey })).status).toBe(429);
-    expect((await send('POST', '/tryons', input('slow-generation'), { 'idempotency-key': limitedKey })).status).toBe(429);
+    expect((await send('POST', '/tryons', input('slow-generation'), { 'idempotency-key': limitedKey })).status).toBe(
+      429,
+    );
+    expect((await send('POST', '/tryons', input('slow-generation'), { 'idempotency-key': limitedKey })).status).toBe(
+      429,
+    );
     await advance(61_000);
     const slow = await send('POST', '/tryons', input('slow-generation'), { 'idempotency-key': limitedKey });
     await h.control('PUT', `/accounts/${account.accountId}/limits`, { startsPerMinute: 1_000 });
@@ -121,7 +144,9 @@ describe('a careless client', () => {
     await advance(11 * 60_000);
     expect((await send('GET', `/tryons/${slow.json.id}`)).json.status).toBe('pending');
     // A sync call dropped after 100 ms.
-    await expect(send('POST', '/tryons/sync', input('slow-generation'), { 'idempotency-key': freshKey() }, 100)).rejects.toThrow();
+    await expect(
+      send('POST', '/tryons/sync', input('slow-generation'), { 'idempotency-key': freshKey() }, 100),
+    ).rejects.toThrow();
     // A browser's Origin header.
     await send('GET', '/account', undefined, { origin: 'https://shop.example' });
     await new Promise((r) => setTimeout(r, 400));
@@ -140,11 +165,19 @@ describe('a careless client', () => {
     });
     expect(rule(grade, 'ERR-CLIENT-RETRY-SAME-KEY')?.failures[0]?.what).toMatch(/new Idempotency-Key/);
     expect(rule(grade, 'ERR-CLIENT-RETRY-SAME-KEY')?.failures[0]?.evidence).toEqual([
-      expect.stringMatching(/POST \/api\/v1\/tryons Idempotency-Key: careless-\S+ body sha256:\w{12} → 502 START_FAILED$/),
-      expect.stringMatching(/POST \/api\/v1\/tryons Idempotency-Key: careless-\S+ body sha256:\w{12} → 502 START_FAILED$/),
+      expect.stringMatching(
+        /POST \/api\/v1\/tryons Idempotency-Key: careless-\S+ body sha256:\w{12} → 502 START_FAILED$/,
+      ),
+      expect.stringMatching(
+        /POST \/api\/v1\/tryons Idempotency-Key: careless-\S+ body sha256:\w{12} → 502 START_FAILED$/,
+      ),
     ]);
-    expect(rule(grade, 'SYNC-CLIENT-TIMEOUT-70-SECONDS')?.failures[0]?.evidence[0]).toMatch(/dropped by the client after/);
-    expect(rule(grade, 'AUTH-KEY-SERVER-SIDE-ONLY')?.failures[0]?.evidence[0]).toMatch(/Origin: https:\/\/shop.example/);
+    expect(rule(grade, 'SYNC-CLIENT-TIMEOUT-70-SECONDS')?.failures[0]?.evidence[0]).toMatch(
+      /dropped by the client after/,
+    );
+    expect(rule(grade, 'AUTH-KEY-SERVER-SIDE-ONLY')?.failures[0]?.evidence[0]).toMatch(
+      /Origin: https:\/\/shop.example/,
+    );
     for (const format of ['json', 'junit', 'markdown', 'html']) {
       const { text } = await gradeOf(account.accountId, format);
       expect(text).not.toContain(account.apiKey);
@@ -167,7 +200,9 @@ describe('the grade endpoint', () => {
   });
 
   it('puts a CORS preflight, which carries no key, under the callers without a key', async () => {
-    await h.call('OPTIONS', '/api/v1/tryons', { headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+    await h.call('OPTIONS', '/api/v1/tryons', {
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' },
+    });
     const res = await h.control('GET', '/client-grade?format=markdown');
     expect(res.body.toString()).toMatch(/## no API key: FAIL/);
     expect(res.body.toString()).toMatch(/CORS preflight/);
@@ -192,14 +227,21 @@ describe('redaction', () => {
     const retryKey = { ...signs, 'idempotency-key': `retry-${key}-1` };
     await h.call('POST', '/api/v1/tryons', { key, json: { ...urlBody(h), note: key }, headers: retryKey });
     await h.call('GET', `/api/v1/tryons/id-${other.apiKey}`, { key, headers: signs });
-    await h.call('GET', `/api/v1/tryons/${secret}`, { key: secret, headers: { origin: `https://a.example/${secret}` } });
+    await h.call('GET', `/api/v1/tryons/${secret}`, {
+      key: secret,
+      headers: { origin: `https://a.example/${secret}` },
+    });
     const unknown = `unknown key sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 8)}`;
 
     const { grade } = await gradeOf(account.accountId);
     expect(rule(grade, 'AUTH-KEY-SERVER-SIDE-ONLY')?.failures.map((f) => f.evidence[0])).toEqual([
-      expect.stringMatching(/ GET \/api\/v1\/tryons\/\[key redacted\] Idempotency-Key: \[key redacted\] \[Origin: https:\/\/shop.example\/\[key redacted\]\] → 404/),
+      expect.stringMatching(
+        / GET \/api\/v1\/tryons\/\[key redacted\] Idempotency-Key: \[key redacted\] \[Origin: https:\/\/shop.example\/\[key redacted\]\] → 404/,
+      ),
       expect.stringMatching(/ GET \/api\/v1\/tryons\/\[key redacted\] \[Origin/),
-      expect.stringMatching(/ POST \/api\/v1\/tryons Idempotency-Key: retry-\[key redacted\]-1 body sha256:\w{12} \[Origin/),
+      expect.stringMatching(
+        / POST \/api\/v1\/tryons Idempotency-Key: retry-\[key redacted\]-1 body sha256:\w{12} \[Origin/,
+      ),
       expect.stringMatching(/ GET \/api\/v1\/tryons\/id-\[key redacted\] \[Origin/),
     ]);
     for (const format of gradeFormats) {
@@ -251,6 +293,8 @@ describe('a flood of requests', () => {
     expect(grade.recording).toMatchObject({ notKept: letGo, notKeptWithoutAccount: letGo });
     expect(grade.callers[0]?.rules.find((r) => r.id === 'AUTH-KEY-SERVER-SIDE-ONLY')?.verdict).toBe('fail');
     const markdown = await flooded.control('GET', `/client-grade?format=markdown&caller=${account.accountId}`);
-    expect(markdown.body.toString()).toMatch(/; \d+ older request\(s\) not kept, so not graded \(each account keeps its latest \d+/);
+    expect(markdown.body.toString()).toMatch(
+      /; \d+ older request\(s\) not kept, so not graded \(each account keeps its latest \d+/,
+    );
   }, 120_000);
 });

@@ -50,7 +50,7 @@ async function listen(server: TcpServer, scheme: 'http' | 'https', seen: Seen[])
     connections.accepted += 1;
     connections.open += 1;
     sockets.add(socket);
-    socket.on('close', () => void (connections.open -= 1, sockets.delete(socket)));
+    socket.on('close', () => void ((connections.open -= 1), sockets.delete(socket)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -314,7 +314,10 @@ describe('bounded answers', () => {
 /** Resolves with `promise`'s outcome, or 'hung' after `ms`. */
 const within = (promise: Promise<unknown>, ms: number) =>
   Promise.race([
-    promise.then(() => 'resolved', (e: unknown) => e),
+    promise.then(
+      () => 'resolved',
+      (e: unknown) => e,
+    ),
     new Promise((r) => setTimeout(() => r('hung'), ms).unref()),
   ]);
 

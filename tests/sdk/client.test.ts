@@ -12,7 +12,10 @@ import { startHarness, urlBody, type Harness } from '../server/harness.ts';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.ts';
 
 /** A clock whose sleeps are recorded and advance `now` at once (plus `then`, e.g. moving the server's clock). */
-function fakeClock(then: (ms: number) => Promise<void> = async () => {}, realMs = 2): ClientClock & { readonly sleeps: number[] } {
+function fakeClock(
+  then: (ms: number) => Promise<void> = async () => {},
+  realMs = 2,
+): ClientClock & { readonly sleeps: number[] } {
   let now = 1_000_000;
   const sleeps: number[] = [];
   return {
@@ -45,7 +48,8 @@ beforeEach(async () => {
   proxy.seen.length = 0;
 });
 
-const clientWith = (clock: ClientClock, extra: Partial<TryOnClientOptions> = {}) => new TryOnClient({ baseUrl: proxy.base, apiKey: account.apiKey, clock, ...extra });
+const clientWith = (clock: ClientClock, extra: Partial<TryOnClientOptions> = {}) =>
+  new TryOnClient({ baseUrl: proxy.base, apiKey: account.apiKey, clock, ...extra });
 const creditsOf = async () => (await h.call('GET', '/api/v1/account', { key: account.apiKey })).json.credits as number;
 /** A create body whose images come from the harness's fixture host. */
 const input = (scenario?: ScenarioName): TryOnInput => ({ ...urlBody(h, scenario), consent: true });
@@ -56,16 +60,21 @@ describe('retries of a failed start', () => {
     ['start-failed', 502, [1_000, 2_000, 4_000]],
     ['internal-error', 500, [1_000, 2_000, 4_000]],
     ['unavailable', 503, [1_000, 1_000, 1_000]],
-  ])('retries a %s start (%i) three times with the same Idempotency-Key, backing off %j, and charges nothing', async (scenario, status, waits) => {
-    const clock = fakeClock();
-    const before = await creditsOf();
-    const error = await clientWith(clock).startTryOn(input(scenario)).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'TryOnApiError', status, code: expect.any(String), attempts: 4 });
-    expect(starts().map((s) => s.status)).toEqual([status, status, status, status]);
-    expect(new Set(starts().map((s) => s.idempotencyKey)).size).toBe(1);
-    expect(clock.sleeps).toEqual(waits);
-    expect(await creditsOf()).toBe(before);
-  });
+  ])(
+    'retries a %s start (%i) three times with the same Idempotency-Key, backing off %j, and charges nothing',
+    async (scenario, status, waits) => {
+      const clock = fakeClock();
+      const before = await creditsOf();
+      const error = await clientWith(clock)
+        .startTryOn(input(scenario))
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'TryOnApiError', status, code: expect.any(String), attempts: 4 });
+      expect(starts().map((s) => s.status)).toEqual([status, status, status, status]);
+      expect(new Set(starts().map((s) => s.idempotencyKey)).size).toBe(1);
+      expect(clock.sleeps).toEqual(waits);
+      expect(await creditsOf()).toBe(before);
+    },
+  );
 
   it('retries a start whose answer was lost with the same key, and the try-on is charged once', async () => {
     const clock = fakeClock();
@@ -115,14 +124,18 @@ describe('429 and refusals', () => {
     ['garment-rejected', 'GARMENT_REJECTED'],
   ])('does not retry a 422 (%s) and throws its code', async (scenario, code) => {
     const clock = fakeClock();
-    const error = await clientWith(clock).tryOn(input(scenario)).catch((e: unknown) => e);
+    const error = await clientWith(clock)
+      .tryOn(input(scenario))
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'TryOnApiError', status: 422, code, attempts: 1 });
     expect(starts()).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
   });
 
   it('does not retry a 403 CONSENT_REQUIRED', async () => {
-    const error = await clientWith(fakeClock()).startTryOn({ ...urlBody(h), consent: false } as unknown as TryOnInput).catch((e: unknown) => e);
+    const error = await clientWith(fakeClock())
+      .startTryOn({ ...urlBody(h), consent: false } as unknown as TryOnInput)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 403, code: 'CONSENT_REQUIRED', attempts: 1 });
     expect(starts()).toHaveLength(1);
   });
@@ -154,7 +167,9 @@ describe('sync and polling', () => {
     const clock = fakeClock(async () => {
       if (clock.sleeps.length === 2) controller.abort(new Error('shopper left'));
     });
-    const error = await clientWith(clock).tryOn(input('slow-generation'), { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await clientWith(clock)
+      .tryOn(input('slow-generation'), { signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'TryOnAbortedError', code: 'CLIENT_ABORTED' });
   });
 
@@ -169,7 +184,11 @@ describe('uploads, account and configuration', () => {
     const client = clientWith(fakeClock());
     const image = await client.uploadImage({ bytes: await makePersonPhoto(), contentType: 'image/jpeg' });
     expect(image.id).toMatch(/^img_/);
-    const final = await client.tryOn({ personImageId: image.id, garmentImageUrl: urlBody(h).garmentImageUrl, consent: true });
+    const final = await client.tryOn({
+      personImageId: image.id,
+      garmentImageUrl: urlBody(h).garmentImageUrl,
+      consent: true,
+    });
     expect(final.status).toBe('success');
     expect((await client.getAccount()).credits).toBe(19);
   });

@@ -35,11 +35,23 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   const drops: string[] = [];
   const server = createServer(async (req, res) => {
     const path = req.url ?? '/';
-    const entry: Seen = { method: req.method ?? 'GET', path, idempotencyKey: req.headers['idempotency-key'] as string | undefined };
+    const entry: Seen = {
+      method: req.method ?? 'GET',
+      path,
+      idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+    };
     seen.push(entry);
     const body = await bodyOf(req);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k))) as Record<string, string>;
-    const answer = await request(`${origin}${path}`, { method: entry.method as 'GET', headers, body: body.length > 0 ? body : null });
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(
+        ([k]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k),
+      ),
+    ) as Record<string, string>;
+    const answer = await request(`${origin}${path}`, {
+      method: entry.method as 'GET',
+      headers,
+      body: body.length > 0 ? body : null,
+    });
     const payload = Buffer.from(await answer.body.arrayBuffer());
     entry.status = answer.statusCode;
     const drop = drops.indexOf(`${entry.method} ${path.split('?')[0]}`);
@@ -48,7 +60,9 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       req.socket.destroy();
       return;
     }
-    const out = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !['connection', 'transfer-encoding', 'keep-alive'].includes(k)));
+    const out = Object.fromEntries(
+      Object.entries(answer.headers).filter(([k]) => !['connection', 'transfer-encoding', 'keep-alive'].includes(k)),
+    );
     res.writeHead(answer.statusCode, out as Record<string, string>);
     res.end(payload);
   });

@@ -16,7 +16,9 @@ describe('API error catalogue', () => {
   });
 
   it.each(Object.entries(apiErrors))('%s has the status openapi.yaml documents it with', (code, { status }) => {
-    const documented = [...listOperations().flatMap((op) => documentedErrors(op)), ...routingErrors()].filter((e) => e.code === code);
+    const documented = [...listOperations().flatMap((op) => documentedErrors(op)), ...routingErrors()].filter(
+      (e) => e.code === code,
+    );
     expect(documented.length).toBeGreaterThan(0);
     expect(new Set(documented.map((e) => e.status))).toEqual(new Set([status]));
   });

@@ -26,7 +26,11 @@ beforeAll(async () => {
   h = await startHarness();
   personJpeg = await makePersonPhoto({ width: 240, height: 320 });
   owner = await newAccount();
-  const start = await h.call('POST', '/api/v1/tryons', { key: owner.apiKey, json: urlBody(h), headers: { 'idempotency-key': newKey() } });
+  const start = await h.call('POST', '/api/v1/tryons', {
+    key: owner.apiKey,
+    json: urlBody(h),
+    headers: { 'idempotency-key': newKey() },
+  });
   expect(start.status, JSON.stringify(start.json)).toBe(200);
   ownerTryOnId = start.json.id;
   const final = await pollUntilFinal(h, owner.apiKey, ownerTryOnId);
@@ -47,7 +51,11 @@ afterEach(() => {
 /** A fresh account whose limits stay out of the way of these tests. */
 async function newAccount(): Promise<{ accountId: string; apiKey: string }> {
   const account = await h.newAccount();
-  const limits = await h.control('PUT', `/accounts/${account.accountId}/limits`, { startsPerMinute: 1000, pollsPerMinute: 1000, uploadsPerMinute: 1000 });
+  const limits = await h.control('PUT', `/accounts/${account.accountId}/limits`, {
+    startsPerMinute: 1000,
+    pollsPerMinute: 1000,
+    uploadsPerMinute: 1000,
+  });
   expect(limits.status).toBe(200);
   return account;
 }
@@ -63,11 +71,25 @@ async function multipart(form: FormData): Promise<{ body: Buffer; contentType: s
 }
 
 /** Every API operation that takes a key, called with a raw Authorization header (or none). */
-function operations(tryOnId: string): ReadonlyArray<readonly [string, (authorization: string | undefined) => Promise<Exchange>]> {
-  const auth = (authorization: string | undefined): Record<string, string> => (authorization === undefined ? {} : { authorization });
+function operations(
+  tryOnId: string,
+): ReadonlyArray<readonly [string, (authorization: string | undefined) => Promise<Exchange>]> {
+  const auth = (authorization: string | undefined): Record<string, string> =>
+    authorization === undefined ? {} : { authorization };
   return [
-    ['POST /tryons', (a) => h.call('POST', '/api/v1/tryons', { json: urlBody(h), headers: { ...auth(a), 'idempotency-key': newKey() } })],
-    ['POST /tryons/sync', (a) => h.call('POST', '/api/v1/tryons/sync', { json: urlBody(h), headers: { ...auth(a), 'idempotency-key': newKey() } })],
+    [
+      'POST /tryons',
+      (a) =>
+        h.call('POST', '/api/v1/tryons', { json: urlBody(h), headers: { ...auth(a), 'idempotency-key': newKey() } }),
+    ],
+    [
+      'POST /tryons/sync',
+      (a) =>
+        h.call('POST', '/api/v1/tryons/sync', {
+          json: urlBody(h),
+          headers: { ...auth(a), 'idempotency-key': newKey() },
+        }),
+    ],
     ['GET /tryons/{id}', (a) => h.call('GET', `/api/v1/tryons/${tryOnId}`, { headers: auth(a) })],
     [
       'POST /images',
@@ -75,7 +97,10 @@ function operations(tryOnId: string): ReadonlyArray<readonly [string, (authoriza
         const form = new FormData();
         form.append('file', new Blob([personJpeg], { type: 'image/jpeg' }), 'person.jpg');
         const { body, contentType } = await multipart(form);
-        return h.call('POST', '/api/v1/images', { rawBody: body, headers: { ...auth(a), 'content-type': contentType } });
+        return h.call('POST', '/api/v1/images', {
+          rawBody: body,
+          headers: { ...auth(a), 'content-type': contentType },
+        });
       },
     ],
     ['GET /account', (a) => h.call('GET', '/api/v1/account', { headers: auth(a) })],
@@ -87,7 +112,12 @@ async function everyOperation(authorization: string | undefined, tryOnId = owner
   const answers: Array<{ operation: string; status: number; code: unknown; contentType: string }> = [];
   for (const [operation, run] of operations(tryOnId)) {
     const res = await run(authorization);
-    answers.push({ operation, status: res.status, code: res.json?.code, contentType: String(res.headers['content-type']).split(';')[0] ?? '' });
+    answers.push({
+      operation,
+      status: res.status,
+      code: res.json?.code,
+      contentType: String(res.headers['content-type']).split(';')[0] ?? '',
+    });
   }
   return answers;
 }
@@ -106,7 +136,10 @@ describe('missing and malformed keys', () => {
     ['a too-short key ("Bearer vto_live_short")', () => 'Bearer vto_live_short'],
     ['the valid key with another prefix', (key) => `Bearer ${key.replace(/^[a-z]+_/, 'sk_')}`],
     ['the valid key with "_test_" for "_live_"', (key) => `Bearer ${key.replace('_live_', '_test_')}`],
-    ['a wrong secret behind a valid lookup id', (key) => `Bearer ${key.slice(0, -32)}${(key.endsWith('A'.repeat(32)) ? 'B' : 'A').repeat(32)}`],
+    [
+      'a wrong secret behind a valid lookup id',
+      (key) => `Bearer ${key.slice(0, -32)}${(key.endsWith('A'.repeat(32)) ? 'B' : 'A').repeat(32)}`,
+    ],
     ['the valid key with one character more', (key) => `Bearer ${key}A`],
     ['the valid key with one character less', (key) => `Bearer ${key.slice(0, -1)}`],
     ['the valid key twice', (key) => `Bearer ${key} ${key}`],
@@ -125,7 +158,11 @@ describe('missing and malformed keys', () => {
 describe('revoked and rotated keys', () => {
   it('gives 401 INVALID_API_KEY for a revoked key on every operation', async () => {
     const account = await newAccount();
-    const start = await h.call('POST', '/api/v1/tryons', { key: account.apiKey, json: urlBody(h), headers: { 'idempotency-key': newKey() } });
+    const start = await h.call('POST', '/api/v1/tryons', {
+      key: account.apiKey,
+      json: urlBody(h),
+      headers: { 'idempotency-key': newKey() },
+    });
     expect(start.status).toBe(200);
     const revoked = await h.control('POST', `/accounts/${account.accountId}/revoke-key`);
     expect(revoked.status).toBe(200);
@@ -134,7 +171,11 @@ describe('revoked and rotated keys', () => {
 
   it('gives 401 INVALID_API_KEY for a rotated-away key on every operation, and the new key works', async () => {
     const account = await newAccount();
-    const start = await h.call('POST', '/api/v1/tryons', { key: account.apiKey, json: urlBody(h), headers: { 'idempotency-key': newKey() } });
+    const start = await h.call('POST', '/api/v1/tryons', {
+      key: account.apiKey,
+      json: urlBody(h),
+      headers: { 'idempotency-key': newKey() },
+    });
     expect(start.status).toBe(200);
     const rotated = await h.control('POST', `/accounts/${account.accountId}/rotate-key`);
     expect(rotated.status).toBe(200);
@@ -147,7 +188,11 @@ describe('revoked and rotated keys', () => {
 
   it('rotate-key gives a new working key and adds no credits', async () => {
     const account = await newAccount();
-    const start = await h.call('POST', '/api/v1/tryons', { key: account.apiKey, json: urlBody(h), headers: { 'idempotency-key': newKey() } });
+    const start = await h.call('POST', '/api/v1/tryons', {
+      key: account.apiKey,
+      json: urlBody(h),
+      headers: { 'idempotency-key': newKey() },
+    });
     expect(start.status).toBe(200);
     expect((await pollUntilFinal(h, account.apiKey, start.json.id)).json.status).toBe('success');
     expect(await credits(account.apiKey)).toEqual({ credits: 19 });
@@ -161,7 +206,11 @@ describe('revoked and rotated keys', () => {
     expect((await h.call('GET', '/api/v1/account', { key: first.json.apiKey })).status).toBe(401);
 
     // The newest key starts and finishes a try-on on the same balance.
-    const next = await h.call('POST', '/api/v1/tryons', { key: second.json.apiKey, json: urlBody(h), headers: { 'idempotency-key': newKey() } });
+    const next = await h.call('POST', '/api/v1/tryons', {
+      key: second.json.apiKey,
+      json: urlBody(h),
+      headers: { 'idempotency-key': newKey() },
+    });
     expect(next.status).toBe(200);
     expect((await pollUntilFinal(h, second.json.apiKey, next.json.id)).json.status).toBe('success');
     expect(await credits(second.json.apiKey)).toEqual({ credits: 18 });
@@ -194,7 +243,11 @@ describe('ownership', () => {
   it("serves result images without a key, even with another account's or a bad Authorization header", async () => {
     const path = new URL(ownerResultUrl).pathname;
     const stranger = await newAccount();
-    for (const headers of [{}, { authorization: `Bearer ${stranger.apiKey}` }, { authorization: 'Bearer vto_live_short' }]) {
+    for (const headers of [
+      {},
+      { authorization: `Bearer ${stranger.apiKey}` },
+      { authorization: 'Bearer vto_live_short' },
+    ]) {
       const res = await h.call('GET', path, { headers });
       expect(res.status).toBe(200);
       expect(String(res.headers['content-type'])).toMatch(/^image\/(jpeg|png)/);
@@ -212,14 +265,26 @@ describe('ownership', () => {
     const answers = [];
     for (const path of ['/api/v1/tryons', '/api/v1/tryons/sync']) {
       for (const json of bodies) {
-        const res = await h.call('POST', path, { key: intruder.apiKey, json, headers: { 'idempotency-key': newKey() } });
+        const res = await h.call('POST', path, {
+          key: intruder.apiKey,
+          json,
+          headers: { 'idempotency-key': newKey() },
+        });
         answers.push({ path, status: res.status, code: res.json?.code });
       }
     }
-    expect(answers).toEqual(['/api/v1/tryons', '/api/v1/tryons/sync'].flatMap((path) => bodies.map(() => ({ path, status: 400, code: 'INVALID_IMAGE_ID' }))));
+    expect(answers).toEqual(
+      ['/api/v1/tryons', '/api/v1/tryons/sync'].flatMap((path) =>
+        bodies.map(() => ({ path, status: 400, code: 'INVALID_IMAGE_ID' })),
+      ),
+    );
     expect(await credits(intruder.apiKey)).toEqual({ credits: 20 });
     // The owner can still use it.
-    const own = await h.call('POST', '/api/v1/tryons', { key: owner.apiKey, json: { ...bodies[2] }, headers: { 'idempotency-key': newKey() } });
+    const own = await h.call('POST', '/api/v1/tryons', {
+      key: owner.apiKey,
+      json: { ...bodies[2] },
+      headers: { 'idempotency-key': newKey() },
+    });
     expect(own.status).toBe(200);
     expect((await pollUntilFinal(h, owner.apiKey, own.json.id)).json.status).toBe('success');
   });
@@ -249,7 +314,8 @@ describe('key storage', () => {
       const other = await fileHarness.newAccount();
       issued.push(other.apiKey);
       // The keys work before the server closes.
-      for (const key of issued.slice(1)) expect((await fileHarness.call('GET', '/api/v1/account', { key })).status).toBe(200);
+      for (const key of issued.slice(1))
+        expect((await fileHarness.call('GET', '/api/v1/account', { key })).status).toBe(200);
       expect(fileHarness.violations).toEqual([]);
     } finally {
       await fileHarness.close();

@@ -29,12 +29,25 @@ describe('openapi-control.yaml', () => {
       setNameAnswers: { addresses: ['10.0.0.5', '192.0.2.10'] },
     };
     const operations = listOperations(doc);
-    expect(operations.map((o) => o.operationId)).toEqual(['createAccount', 'rotateKey', 'revokeKey', 'setCredits', 'setLimits', 'advanceClock', 'setNameAnswers', 'getSettings', 'getClientGrade']);
+    expect(operations.map((o) => o.operationId)).toEqual([
+      'createAccount',
+      'rotateKey',
+      'revokeKey',
+      'setCredits',
+      'setLimits',
+      'advanceClock',
+      'setNameAnswers',
+      'getSettings',
+      'getClientGrade',
+    ]);
     for (const op of operations) {
       const path = op.path.replace('{accountId}', accountId).replace('{name}', 'img-doc.test');
       const res = await h.control(op.method.toUpperCase(), path, bodies[op.operationId]);
       expect(res.status, op.operationId).toBe(200);
-      expect(book.validate(responseSchemaPointer(op.operationId, 200, 'application/json', doc)!, res.json), op.operationId).toEqual([]);
+      expect(
+        book.validate(responseSchemaPointer(op.operationId, 200, 'application/json', doc)!, res.json),
+        op.operationId,
+      ).toEqual([]);
     }
   });
 

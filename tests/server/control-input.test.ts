@@ -64,13 +64,22 @@ describe('the control extension refuses out-of-range input with 400 INVALID_REQU
     const { accountId } = await h.newAccount();
     const res = await h.control('PUT', `/accounts/${accountId}/limits`, body);
     expect({ status: res.status, code: res.json?.code }).toEqual({ status: 400, code: 'INVALID_REQUEST' });
-    expect(h.server.context.store.limitsOf(accountId) ?? h.server.context.settings.limits).toEqual(h.server.context.settings.limits);
+    expect(h.server.context.store.limitsOf(accountId) ?? h.server.context.settings.limits).toEqual(
+      h.server.context.settings.limits,
+    );
   });
 
   it('accepts the maxima themselves', async () => {
     const { accountId } = await h.newAccount();
-    expect((await h.control('PUT', `/accounts/${accountId}/credits`, { credits: controlBounds.maxCredits })).status).toBe(200);
-    const limits = { startsPerMinute: controlBounds.maxLimitPerMinute, pollsPerMinute: 1, uploadsPerMinute: 30, uploadQuotaBytes: controlBounds.maxUploadQuotaBytes };
+    expect(
+      (await h.control('PUT', `/accounts/${accountId}/credits`, { credits: controlBounds.maxCredits })).status,
+    ).toBe(200);
+    const limits = {
+      startsPerMinute: controlBounds.maxLimitPerMinute,
+      pollsPerMinute: 1,
+      uploadsPerMinute: 30,
+      uploadQuotaBytes: controlBounds.maxUploadQuotaBytes,
+    };
     expect((await h.control('PUT', `/accounts/${accountId}/limits`, limits)).json).toEqual({ accountId, limits });
   });
 });

@@ -20,14 +20,22 @@ afterAll(async () => {
   await h?.close();
 });
 
-const setName = (name: string, body: unknown): Promise<Exchange> => h.control('PUT', `/names/${encodeURIComponent(name)}`, body);
-const envelope = (res: Exchange) => ({ status: res.status, code: res.json?.code, hasMessage: typeof res.json?.error === 'string' });
+const setName = (name: string, body: unknown): Promise<Exchange> =>
+  h.control('PUT', `/names/${encodeURIComponent(name)}`, body);
+const envelope = (res: Exchange) => ({
+  status: res.status,
+  code: res.json?.code,
+  hasMessage: typeof res.json?.error === 'string',
+});
 const invalidRequest = { status: 400, code: 'INVALID_REQUEST', hasMessage: true };
 
 describe('PUT /_control/names/{name}', () => {
   it('sets the answers of a name under .test, in canonical form', async () => {
     const res = await setName('Img-Set.TEST.', { addresses: ['10.0.0.5', '192.0.2.10', '::1'] });
-    expect({ status: res.status, json: res.json }).toEqual({ status: 200, json: { name: 'img-set.test', addresses: ['10.0.0.5', '192.0.2.10', '::1'] } });
+    expect({ status: res.status, json: res.json }).toEqual({
+      status: 200,
+      json: { name: 'img-set.test', addresses: ['10.0.0.5', '192.0.2.10', '::1'] },
+    });
     expect(h.server.context.testNames?.get('img-set.test')).toEqual(['10.0.0.5', '192.0.2.10', '::1']);
   });
 
@@ -55,7 +63,10 @@ describe('PUT /_control/names/{name}', () => {
     ['a short-form address', { addresses: ['127.1'] }],
     ['a number', { addresses: [2130706433] }],
     ['no answers', { addresses: [] }],
-    [`${maxTestNameAnswers + 1} answers`, { addresses: Array.from({ length: maxTestNameAnswers + 1 }, (_, i) => `10.0.0.${i + 1}`) }],
+    [
+      `${maxTestNameAnswers + 1} answers`,
+      { addresses: Array.from({ length: maxTestNameAnswers + 1 }, (_, i) => `10.0.0.${i + 1}`) },
+    ],
     ['a string for addresses', { addresses: '10.0.0.1' }],
     ['no addresses', {}],
     ['an array body', ['10.0.0.1']],
@@ -66,13 +77,17 @@ describe('PUT /_control/names/{name}', () => {
   });
 
   it('refuses a wrong control token', async () => {
-    const res = await h.call('PUT', '/_control/names/img-token.test', { key: 'not-the-token', json: { addresses: ['10.0.0.1'] } });
+    const res = await h.call('PUT', '/_control/names/img-token.test', {
+      key: 'not-the-token',
+      json: { addresses: ['10.0.0.1'] },
+    });
     expect({ status: res.status, code: res.json.code }).toEqual({ status: 401, code: 'INVALID_API_KEY' });
   });
 });
 
 describe('a name set through test control, in an image URL', () => {
-  const start = (json: Record<string, unknown>) => h.call('POST', '/api/v1/tryons', { key: account.apiKey, json, headers: { 'idempotency-key': newKey() } });
+  const start = (json: Record<string, unknown>) =>
+    h.call('POST', '/api/v1/tryons', { key: account.apiKey, json, headers: { 'idempotency-key': newKey() } });
   const refusal = (res: Exchange) => ({ status: res.status, code: res.json?.code });
   // Both images use the name, so no fetch of the other image reaches the fixture host alongside.
   const bothAt = (url: string) => ({ personImageUrl: url, garmentImageUrl: url, consent: true });
@@ -95,7 +110,10 @@ describe('a name set through test control, in an image URL', () => {
     const fixtures = new URL(h.fixtures.origin);
     expect((await setName('fixture-alias.test', { addresses: [fixtures.hostname] })).status).toBe(200);
     const before = h.fixtures.requests.length;
-    for (const url of [`https://fixture-alias.test:${fixtures.port}/f/person.jpg`, 'https://fixture-alias.test/f/person.jpg']) {
+    for (const url of [
+      `https://fixture-alias.test:${fixtures.port}/f/person.jpg`,
+      'https://fixture-alias.test/f/person.jpg',
+    ]) {
       expect(refusal(await start(bothAt(url)))).toEqual({ status: 400, code: 'INVALID_IMAGE_URL' });
     }
     expect(h.fixtures.requests.slice(before)).toEqual([]);

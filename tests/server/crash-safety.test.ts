@@ -21,9 +21,13 @@ afterAll(() => {
 });
 
 async function startChild(latencyMs: number): Promise<{ base: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./crash-child.ts', import.meta.url).pathname, dbPath, String(latencyMs)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./crash-child.ts', import.meta.url).pathname, dbPath, String(latencyMs)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   children.push(child);
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -32,10 +36,21 @@ async function startChild(latencyMs: number): Promise<{ base: string; child: Chi
   return { base: line.trim(), child };
 }
 
-async function call(base: string, method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  key: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await request(`${base}${path}`, {
     method: method as 'GET',
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? null : JSON.stringify(body),
   });
   return { status: res.statusCode, json: (await res.body.json()) as any };
@@ -44,7 +59,11 @@ async function call(base: string, method: string, path: string, key: string, bod
 async function uploadTo(base: string, key: string, bytes: Buffer): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type: 'image/jpeg' }), 'p.jpg');
-  const res = await fetch(`${base}/api/v1/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+  const res = await fetch(`${base}/api/v1/images`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
   return ((await res.json()) as { id: string }).id;
 }
 
@@ -54,7 +73,9 @@ describe('crash safety', () => {
     const first = await startChild(60_000);
     const account = await call(first.base, 'POST', '/_control/accounts', 'crash-test');
     const key: string = account.json.apiKey;
-    await call(first.base, 'PUT', `/_control/accounts/${account.json.accountId}/limits`, 'crash-test', { startsPerMinute: 100 });
+    await call(first.base, 'PUT', `/_control/accounts/${account.json.accountId}/limits`, 'crash-test', {
+      startsPerMinute: 100,
+    });
     const person = await uploadTo(first.base, key, await makePersonPhoto());
     const failing = await uploadTo(first.base, key, markImage(await makePersonPhoto(), 'generation-fails'));
     const garment = await uploadTo(first.base, key, await makeGarmentImage());
@@ -74,7 +95,9 @@ describe('crash safety', () => {
     const deadline = Date.now() + 20_000;
     let states: string[] = [];
     while (Date.now() < deadline) {
-      states = await Promise.all(ids.map(async (id) => (await call(second.base, 'GET', `/api/v1/tryons/${id}`, key)).json.status));
+      states = await Promise.all(
+        ids.map(async (id) => (await call(second.base, 'GET', `/api/v1/tryons/${id}`, key)).json.status),
+      );
       if (states.every((s) => s !== 'pending')) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -82,7 +105,14 @@ describe('crash safety', () => {
     // 20 − 4 successes; the two failures were refunded exactly once.
     expect((await call(second.base, 'GET', '/api/v1/account', key)).json.credits).toBe(16);
     // Replays after the restart still find the same try-ons and charge nothing.
-    const replay = await call(second.base, 'POST', '/api/v1/tryons', key, { personImageId: person, garmentImageId: garment, consent: true }, { 'idempotency-key': 'crash-test-0' });
+    const replay = await call(
+      second.base,
+      'POST',
+      '/api/v1/tryons',
+      key,
+      { personImageId: person, garmentImageId: garment, consent: true },
+      { 'idempotency-key': 'crash-test-0' },
+    );
     expect(replay.json.id).toBe(ids[0]);
     expect((await call(second.base, 'GET', '/api/v1/account', key)).json.credits).toBe(16);
     second.child.kill('SIGTERM');

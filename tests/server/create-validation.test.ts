@@ -33,7 +33,11 @@ afterEach(() => {
 
 async function newAccount(): Promise<{ accountId: string; apiKey: string }> {
   const account = await h.newAccount();
-  const limits = await h.control('PUT', `/accounts/${account.accountId}/limits`, { startsPerMinute: 1000, pollsPerMinute: 1000, uploadsPerMinute: 1000 });
+  const limits = await h.control('PUT', `/accounts/${account.accountId}/limits`, {
+    startsPerMinute: 1000,
+    pollsPerMinute: 1000,
+    uploadsPerMinute: 1000,
+  });
   expect(limits.status).toBe(200);
   return account;
 }
@@ -50,7 +54,11 @@ function create(path: string, key: string, init: Omit<CallInit, 'key'> = {}): Pr
 
 /** What a refused start is compared on. */
 function refusal(res: Exchange) {
-  return { status: res.status, code: res.json?.code, envelope: typeof res.json?.error === 'string' && res.json.error !== '' };
+  return {
+    status: res.status,
+    code: res.json?.code,
+    envelope: typeof res.json?.error === 'string' && res.json.error !== '',
+  };
 }
 
 const refused = (status: number, code: string) => ({ status, code, envelope: true });
@@ -59,7 +67,8 @@ const refused = (status: number, code: string) => ({ status, code, envelope: tru
 function expectAccepted(path: string, res: Exchange): void {
   expect(res.status, JSON.stringify(res.json)).toBe(200);
   if (path.endsWith('/sync')) expect(res.json.status).toBe('success');
-  else expect(res.json).toEqual({ id: expect.any(String), status: 'pending', pollUrl: `/api/v1/tryons/${res.json.id}` });
+  else
+    expect(res.json).toEqual({ id: expect.any(String), status: 'pending', pollUrl: `/api/v1/tryons/${res.json.id}` });
 }
 
 describe('Idempotency-Key', () => {
@@ -120,15 +129,27 @@ describe('image sources and field types', () => {
   const person = () => h.fixtures.url('/f/person.jpg');
   const garment = () => h.fixtures.url('/f/garment.png');
   const bodies: ReadonlyArray<readonly [string, () => Record<string, unknown>]> = [
-    ['both person sources', () => ({ personImageUrl: person(), personImageId: 'img_abc', garmentImageUrl: garment(), consent: true })],
+    [
+      'both person sources',
+      () => ({ personImageUrl: person(), personImageId: 'img_abc', garmentImageUrl: garment(), consent: true }),
+    ],
     ['no person source', () => ({ garmentImageUrl: garment(), consent: true })],
-    ['both garment sources', () => ({ personImageUrl: person(), garmentImageUrl: garment(), garmentImageId: 'img_abc', consent: true })],
+    [
+      'both garment sources',
+      () => ({ personImageUrl: person(), garmentImageUrl: garment(), garmentImageId: 'img_abc', consent: true }),
+    ],
     ['no garment source', () => ({ personImageUrl: person(), consent: true })],
     ['no source at all', () => ({ consent: true })],
     ['a personImageUrl that is a number', () => ({ personImageUrl: 123, garmentImageUrl: garment(), consent: true })],
     ['a personImageUrl that is null', () => ({ personImageUrl: null, garmentImageUrl: garment(), consent: true })],
-    ['a garmentImageId that is an array', () => ({ personImageUrl: person(), garmentImageId: ['img_abc'], consent: true })],
-    ['a title that is a number', () => ({ personImageUrl: person(), garmentImageUrl: garment(), title: 42, consent: true })],
+    [
+      'a garmentImageId that is an array',
+      () => ({ personImageUrl: person(), garmentImageId: ['img_abc'], consent: true }),
+    ],
+    [
+      'a title that is a number',
+      () => ({ personImageUrl: person(), garmentImageUrl: garment(), title: 42, consent: true }),
+    ],
   ];
 
   it.each(endpoints.flatMap((path) => bodies.map(([name, body]) => [path, name, body] as const)))(
@@ -149,14 +170,23 @@ describe('title length, counted in code points', () => {
   });
 
   it.each(endpoints)('%s accepts a title of 120 ASCII characters', async (path) => {
-    expectAccepted(path, await create(path, acceptor.apiKey, { json: urlBody(h, undefined, { title: 'x'.repeat(120) }) }));
+    expectAccepted(
+      path,
+      await create(path, acceptor.apiKey, { json: urlBody(h, undefined, { title: 'x'.repeat(120) }) }),
+    );
   });
 
-  it.each(endpoints)('%s gives 400 INVALID_REQUEST for a title of 121 astral emoji or 121 ASCII characters', async (path) => {
-    const emoji = await create(path, rejecter.apiKey, { json: urlBody(h, undefined, { title: '👕'.repeat(121) }) });
-    const ascii = await create(path, rejecter.apiKey, { json: urlBody(h, undefined, { title: 'x'.repeat(121) }) });
-    expect([refusal(emoji), refusal(ascii)]).toEqual([refused(400, 'INVALID_REQUEST'), refused(400, 'INVALID_REQUEST')]);
-  });
+  it.each(endpoints)(
+    '%s gives 400 INVALID_REQUEST for a title of 121 astral emoji or 121 ASCII characters',
+    async (path) => {
+      const emoji = await create(path, rejecter.apiKey, { json: urlBody(h, undefined, { title: '👕'.repeat(121) }) });
+      const ascii = await create(path, rejecter.apiKey, { json: urlBody(h, undefined, { title: 'x'.repeat(121) }) });
+      expect([refusal(emoji), refusal(ascii)]).toEqual([
+        refused(400, 'INVALID_REQUEST'),
+        refused(400, 'INVALID_REQUEST'),
+      ]);
+    },
+  );
 });
 
 describe('malformed bodies', () => {
@@ -170,28 +200,47 @@ describe('malformed bodies', () => {
     ['a JSON string', () => ({ rawBody: '"consent"', headers: json }), 400, 'INVALID_REQUEST'],
     ['a JSON number', () => ({ rawBody: '42', headers: json }), 400, 'INVALID_REQUEST'],
     ['an empty body', () => ({ rawBody: '', headers: json }), 400, 'INVALID_REQUEST'],
-    ['a body over 64 KiB', () => ({ json: urlBody(h, undefined, { note: 'x'.repeat(65 * 1024) }) }), 400, 'INVALID_REQUEST'],
+    [
+      'a body over 64 KiB',
+      () => ({ json: urlBody(h, undefined, { note: 'x'.repeat(65 * 1024) }) }),
+      400,
+      'INVALID_REQUEST',
+    ],
     [
       'a deeply nested JSON value (under 64 KiB)',
       () => ({ rawBody: `{"consent":true,"note":${'['.repeat(20_000)}${']'.repeat(20_000)}}`, headers: json }),
       400,
       'INVALID_REQUEST',
     ],
-    ['valid JSON sent as text/plain', () => ({ rawBody: JSON.stringify(urlBody(h)), headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['a multipart body', () => ({ rawBody: multipartBody, headers: { 'content-type': 'multipart/form-data; boundary=XyZ' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['a form-urlencoded body', () => ({ rawBody: 'consent=true', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    [
+      'valid JSON sent as text/plain',
+      () => ({ rawBody: JSON.stringify(urlBody(h)), headers: { 'content-type': 'text/plain' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
+    [
+      'a multipart body',
+      () => ({ rawBody: multipartBody, headers: { 'content-type': 'multipart/form-data; boundary=XyZ' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
+    [
+      'a form-urlencoded body',
+      () => ({ rawBody: 'consent=true', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
     ['valid JSON with no Content-Type', () => ({ rawBody: JSON.stringify(urlBody(h)) }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ];
 
-  it.each(endpoints.flatMap((path) => bodies.map(([name, init, status, code]) => [path, name, status, code, init] as const)))(
-    '%s refuses %s with a 4xx envelope (%i %s), never a 5xx',
-    async (path, _name, status, code, init) => {
-      const res = await create(path, rejecter.apiKey, init());
-      expect(res.status).toBeLessThan(500);
-      expect(refusal(res)).toEqual(refused(status, code));
-      expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
-    },
-  );
+  it.each(
+    endpoints.flatMap((path) => bodies.map(([name, init, status, code]) => [path, name, status, code, init] as const)),
+  )('%s refuses %s with a 4xx envelope (%i %s), never a 5xx', async (path, _name, status, code, init) => {
+    const res = await create(path, rejecter.apiKey, init());
+    expect(res.status).toBeLessThan(500);
+    expect(refusal(res)).toEqual(refused(status, code));
+    expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+  });
 });
 
 describe('image URL rules, checked before any request leaves', () => {
@@ -199,7 +248,11 @@ describe('image URL rules, checked before any request leaves', () => {
     ['http: on the fixture origin', 'personImageUrl', (o) => `http://${o.host}/f/person.jpg`],
     ['http: for the garment', 'garmentImageUrl', (o) => `http://${o.host}/f/garment.png`],
     ['a custom port', 'personImageUrl', () => 'https://fixtures.test:8443/f/person.jpg'],
-    ["the fixture host's port under another name", 'personImageUrl', (o) => `https://fixtures.test:${o.port}/f/person.jpg`],
+    [
+      "the fixture host's port under another name",
+      'personImageUrl',
+      (o) => `https://fixtures.test:${o.port}/f/person.jpg`,
+    ],
     ['userinfo on the fixture origin', 'personImageUrl', (o) => `https://user:secret@${o.host}/f/person.jpg`],
     ['a loopback address on the default port', 'personImageUrl', () => 'https://127.0.0.1/f/person.jpg'],
     ['a private address', 'garmentImageUrl', () => 'https://10.1.2.3/garment.png'],
@@ -210,18 +263,29 @@ describe('image URL rules, checked before any request leaves', () => {
     ['not a URL at all', 'personImageUrl', () => 'person.jpg'],
   ];
 
-  it.each(urls)('gives 400 INVALID_IMAGE_URL for %s, and nothing reaches the fixture host', async (_name, field, url) => {
-    const before = h.fixtures.requests.length;
-    const res = await create('/api/v1/tryons', rejecter.apiKey, { json: urlBody(h, undefined, { [field]: url(new URL(h.fixtures.origin)) }) });
-    expect(refusal(res)).toEqual(refused(400, 'INVALID_IMAGE_URL'));
-    expect(h.fixtures.requests.slice(before)).toEqual([]);
-  });
+  it.each(urls)(
+    'gives 400 INVALID_IMAGE_URL for %s, and nothing reaches the fixture host',
+    async (_name, field, url) => {
+      const before = h.fixtures.requests.length;
+      const res = await create('/api/v1/tryons', rejecter.apiKey, {
+        json: urlBody(h, undefined, { [field]: url(new URL(h.fixtures.origin)) }),
+      });
+      expect(refusal(res)).toEqual(refused(400, 'INVALID_IMAGE_URL'));
+      expect(h.fixtures.requests.slice(before)).toEqual([]);
+    },
+  );
 
   it('gives 400 INVALID_IMAGE_URL for names that resolve to a loopback address, and connects to neither', async () => {
     // The name check needs a lookup, so both images use such a name: no other fetch runs alongside.
     const before = h.fixtures.requests.length;
-    const json = { personImageUrl: 'https://fixtures.test/f/person.jpg', garmentImageUrl: 'https://fixtures.test/f/garment.png', consent: true };
-    expect(refusal(await create('/api/v1/tryons', rejecter.apiKey, { json }))).toEqual(refused(400, 'INVALID_IMAGE_URL'));
+    const json = {
+      personImageUrl: 'https://fixtures.test/f/person.jpg',
+      garmentImageUrl: 'https://fixtures.test/f/garment.png',
+      consent: true,
+    };
+    expect(refusal(await create('/api/v1/tryons', rejecter.apiKey, { json }))).toEqual(
+      refused(400, 'INVALID_IMAGE_URL'),
+    );
     expect(h.fixtures.requests.slice(before)).toEqual([]);
   });
 });
@@ -234,15 +298,38 @@ describe('downloads from the trusted fixture origin', () => {
     ['a 204', 'personImageUrl', '/status/204', 400, 'IMAGE_DOWNLOAD_FAILED'],
     ['a missing file', 'personImageUrl', '/f/no-such-file.jpg', 400, 'IMAGE_DOWNLOAD_FAILED'],
     ['a text/plain body', 'personImageUrl', '/text', 400, 'UNSUPPORTED_IMAGE'],
-    ['a body one byte over 4 MiB (content-length)', 'personImageUrl', `/big?bytes=${fourMiB + 1}`, 413, 'IMAGE_TOO_LARGE'],
-    ['a chunked body one byte over 4 MiB', 'garmentImageUrl', `/big?bytes=${fourMiB + 1}&chunked=1`, 413, 'IMAGE_TOO_LARGE'],
-    ['a chunked body over 4 MiB that never ends', 'personImageUrl', `/big?bytes=${fourMiB + 65_536}&chunked=1&hold=1`, 413, 'IMAGE_TOO_LARGE'],
+    [
+      'a body one byte over 4 MiB (content-length)',
+      'personImageUrl',
+      `/big?bytes=${fourMiB + 1}`,
+      413,
+      'IMAGE_TOO_LARGE',
+    ],
+    [
+      'a chunked body one byte over 4 MiB',
+      'garmentImageUrl',
+      `/big?bytes=${fourMiB + 1}&chunked=1`,
+      413,
+      'IMAGE_TOO_LARGE',
+    ],
+    [
+      'a chunked body over 4 MiB that never ends',
+      'personImageUrl',
+      `/big?bytes=${fourMiB + 65_536}&chunked=1&hold=1`,
+      413,
+      'IMAGE_TOO_LARGE',
+    ],
   ];
 
-  it.each(cases.map(([name, field, path, status, code]) => [name, status, code, field, path] as const))('gives %s → %i %s', async (_name, status, code, field, path) => {
-    const res = await create('/api/v1/tryons', rejecter.apiKey, { json: urlBody(h, undefined, { [field]: h.fixtures.url(path) }) });
-    expect(refusal(res)).toEqual(refused(status, code));
-  });
+  it.each(cases.map(([name, field, path, status, code]) => [name, status, code, field, path] as const))(
+    'gives %s → %i %s',
+    async (_name, status, code, field, path) => {
+      const res = await create('/api/v1/tryons', rejecter.apiKey, {
+        json: urlBody(h, undefined, { [field]: h.fixtures.url(path) }),
+      });
+      expect(refusal(res)).toEqual(refused(status, code));
+    },
+  );
 
   it('gives 400 IMAGE_DOWNLOAD_FAILED for a redirect, and does not request its target', async () => {
     const target = '/f/person.jpg?via=redirect';
@@ -257,14 +344,18 @@ describe('downloads from the trusted fixture origin', () => {
 
   it('gives 400 IMAGE_DOWNLOAD_FAILED for headers that come after the fetch timeout (1.5 s here), without waiting them out', async () => {
     const started = Date.now();
-    const res = await create('/api/v1/tryons', rejecter.apiKey, { json: urlBody(h, undefined, { personImageUrl: h.fixtures.url('/slow?ms=5000') }) });
+    const res = await create('/api/v1/tryons', rejecter.apiKey, {
+      json: urlBody(h, undefined, { personImageUrl: h.fixtures.url('/slow?ms=5000') }),
+    });
     expect(refusal(res)).toEqual(refused(400, 'IMAGE_DOWNLOAD_FAILED'));
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
   it('gives 400 IMAGE_DOWNLOAD_FAILED for a body still dripping in when the fetch timeout passes', async () => {
     const started = Date.now();
-    const res = await create('/api/v1/tryons', rejecter.apiKey, { json: urlBody(h, undefined, { garmentImageUrl: h.fixtures.url('/drip?bytes=100&interval=100') }) });
+    const res = await create('/api/v1/tryons', rejecter.apiKey, {
+      json: urlBody(h, undefined, { garmentImageUrl: h.fixtures.url('/drip?bytes=100&interval=100') }),
+    });
     expect(refusal(res)).toEqual(refused(400, 'IMAGE_DOWNLOAD_FAILED'));
     expect(Date.now() - started).toBeLessThan(4_000);
   });
@@ -274,35 +365,73 @@ describe('start-time scenarios', () => {
   const startErrors = (Object.keys(scenarios) as ScenarioName[]).filter((name) => scenarios[name].code !== undefined);
 
   it('covers the six scenarios that end a start with an error', () => {
-    expect(startErrors.sort()).toEqual(['garment-rejected', 'image-rejected', 'internal-error', 'person-rejected', 'start-failed', 'unavailable']);
+    expect(startErrors.sort()).toEqual([
+      'garment-rejected',
+      'image-rejected',
+      'internal-error',
+      'person-rejected',
+      'start-failed',
+      'unavailable',
+    ]);
   });
 
-  it.each(endpoints.flatMap((path) => startErrors.map((name) => [path, name, scenarios[name].status, scenarios[name].code ?? ''] as const)))(
-    '%s with a %s person photo gives %i %s',
-    async (path, name, status, code) => {
-      expect(refusal(await create(path, rejecter.apiKey, { json: urlBody(h, name) }))).toEqual(refused(status, code));
-    },
-  );
+  it.each(
+    endpoints.flatMap((path) =>
+      startErrors.map((name) => [path, name, scenarios[name].status, scenarios[name].code ?? ''] as const),
+    ),
+  )('%s with a %s person photo gives %i %s', async (path, name, status, code) => {
+    expect(refusal(await create(path, rejecter.apiKey, { json: urlBody(h, name) }))).toEqual(refused(status, code));
+  });
 });
 
 describe('uploaded image ids', () => {
   it.each(endpoints)('%s gives 400 INVALID_IMAGE_ID for an unknown id, as person or as garment', async (path) => {
-    const unknownPerson = await create(path, rejecter.apiKey, { json: { personImageId: 'img_unknown0000000000000', garmentImageUrl: h.fixtures.url('/f/garment.png'), consent: true } });
-    const unknownGarment = await create(path, rejecter.apiKey, { json: { personImageUrl: h.fixtures.url('/f/person.jpg'), garmentImageId: 'img_', consent: true } });
-    const notAnId = await create(path, rejecter.apiKey, { json: { personImageId: 'photo.jpg', garmentImageUrl: h.fixtures.url('/f/garment.png'), consent: true } });
-    expect([unknownPerson, unknownGarment, notAnId].map(refusal)).toEqual([0, 1, 2].map(() => refused(400, 'INVALID_IMAGE_ID')));
+    const unknownPerson = await create(path, rejecter.apiKey, {
+      json: {
+        personImageId: 'img_unknown0000000000000',
+        garmentImageUrl: h.fixtures.url('/f/garment.png'),
+        consent: true,
+      },
+    });
+    const unknownGarment = await create(path, rejecter.apiKey, {
+      json: { personImageUrl: h.fixtures.url('/f/person.jpg'), garmentImageId: 'img_', consent: true },
+    });
+    const notAnId = await create(path, rejecter.apiKey, {
+      json: { personImageId: 'photo.jpg', garmentImageUrl: h.fixtures.url('/f/garment.png'), consent: true },
+    });
+    expect([unknownPerson, unknownGarment, notAnId].map(refusal)).toEqual(
+      [0, 1, 2].map(() => refused(400, 'INVALID_IMAGE_ID')),
+    );
   });
 
   // Moves the server clock by a day: kept near the end of the file.
   it('gives 400 INVALID_IMAGE_ID for an id whose 24 hours have passed, on both endpoints', async () => {
-    const uploaded = await upload(h, rejecter.apiKey, await makeGarmentImage({ format: 'png', width: 200, height: 200 }), 'garment.png', 'image/png');
+    const uploaded = await upload(
+      h,
+      rejecter.apiKey,
+      await makeGarmentImage({ format: 'png', width: 200, height: 200 }),
+      'garment.png',
+      'image/png',
+    );
     expect(uploaded.status).toBe(200);
     const advanced = await h.control('POST', '/clock/advance', { seconds: 24 * 3600 + 1 });
     expect(advanced.status).toBe(200);
     const answers = [];
     for (const path of endpoints) {
-      answers.push(refusal(await create(path, rejecter.apiKey, { json: { personImageUrl: h.fixtures.url('/f/person.jpg'), garmentImageId: uploaded.json.id, consent: true } })));
-      answers.push(refusal(await create(path, rejecter.apiKey, { json: { personImageId: uploaded.json.id, garmentImageUrl: h.fixtures.url('/f/garment.png'), consent: true } })));
+      answers.push(
+        refusal(
+          await create(path, rejecter.apiKey, {
+            json: { personImageUrl: h.fixtures.url('/f/person.jpg'), garmentImageId: uploaded.json.id, consent: true },
+          }),
+        ),
+      );
+      answers.push(
+        refusal(
+          await create(path, rejecter.apiKey, {
+            json: { personImageId: uploaded.json.id, garmentImageUrl: h.fixtures.url('/f/garment.png'), consent: true },
+          }),
+        ),
+      );
     }
     expect(answers).toEqual([0, 1, 2, 3].map(() => refused(400, 'INVALID_IMAGE_ID')));
   });

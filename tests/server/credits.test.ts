@@ -95,10 +95,26 @@ describe('credits', () => {
     const { apiKey } = await h.newAccount();
     const refusals: Array<[Exchange, number, string]> = [
       [await create(apiKey, urlBody(h, undefined, { consent: false })), 403, 'CONSENT_REQUIRED'],
-      [await create(apiKey, { garmentImageUrl: h.fixtures.url('/f/garment.png'), consent: true }), 400, 'INVALID_REQUEST'],
-      [await create(apiKey, urlBody(h, undefined, { personImageUrl: 'http://fixtures.test/f/person.jpg' })), 400, 'INVALID_IMAGE_URL'],
-      [await create(apiKey, urlBody(h, undefined, { personImageUrl: h.fixtures.url('/f/missing.jpg') })), 400, 'IMAGE_DOWNLOAD_FAILED'],
-      [await create(apiKey, urlBody(h, undefined, { personImageUrl: undefined, personImageId: 'img_unknown0000' })), 400, 'INVALID_IMAGE_ID'],
+      [
+        await create(apiKey, { garmentImageUrl: h.fixtures.url('/f/garment.png'), consent: true }),
+        400,
+        'INVALID_REQUEST',
+      ],
+      [
+        await create(apiKey, urlBody(h, undefined, { personImageUrl: 'http://fixtures.test/f/person.jpg' })),
+        400,
+        'INVALID_IMAGE_URL',
+      ],
+      [
+        await create(apiKey, urlBody(h, undefined, { personImageUrl: h.fixtures.url('/f/missing.jpg') })),
+        400,
+        'IMAGE_DOWNLOAD_FAILED',
+      ],
+      [
+        await create(apiKey, urlBody(h, undefined, { personImageUrl: undefined, personImageId: 'img_unknown0000' })),
+        400,
+        'INVALID_IMAGE_ID',
+      ],
       [await create(apiKey, urlBody(h, 'person-rejected')), 422, 'PERSON_PHOTO_REJECTED'],
       [await create(apiKey, urlBody(h, 'image-rejected')), 422, 'IMAGE_REJECTED'],
       [await createSync(apiKey, urlBody(h, 'garment-rejected')), 422, 'GARMENT_REJECTED'],

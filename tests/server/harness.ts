@@ -57,18 +57,23 @@ export function checkAgainstSpec(method: string, path: string, ex: Exchange): st
   if (!operation) {
     if (path.startsWith('/_control')) return [];
     // Unknown path or method: x-routing-errors.
-    const pointer = ex.status === 404 || ex.status === 405 ? `/x-routing-errors/responses/${ex.status}/content/application~1json/schema` : undefined;
+    const pointer =
+      ex.status === 404 || ex.status === 405
+        ? `/x-routing-errors/responses/${ex.status}/content/application~1json/schema`
+        : undefined;
     if (!pointer) return [`${where}: not a documented routing status`];
     return book.validate(pointer, ex.json).map((p) => `${where}: ${p.path} ${p.message}`);
   }
   const { operationId } = operation;
-  if (!documentedStatuses(operationId).includes(ex.status)) return [`${where}: status not documented for ${operationId}`];
+  if (!documentedStatuses(operationId).includes(ex.status))
+    return [`${where}: status not documented for ${operationId}`];
   const mediaType = contentType.split(';')[0]?.trim() ?? '';
   const pointer = responseSchemaPointer(operationId, ex.status, mediaType);
   if (!pointer) return [`${where}: media type ${mediaType} not documented`];
   if (mediaType !== 'application/json') return [];
   const problems = book.validate(pointer, ex.json).map((p) => `${where}: ${p.path} ${p.message}`);
-  if (ex.status === 429 && !/^\d+$/.test(String(ex.headers['retry-after'] ?? ''))) problems.push(`${where}: no integer Retry-After`);
+  if (ex.status === 429 && !/^\d+$/.test(String(ex.headers['retry-after'] ?? '')))
+    problems.push(`${where}: no integer Retry-After`);
   return problems;
 }
 
@@ -83,7 +88,9 @@ export interface HarnessOptions {
 /** Starts a fixture host and a reference server wired to it. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const person = await makePersonPhoto();
-  const marked = scenarioNames.map((name) => [`person-${name}.jpg`, { body: markImage(person, name), contentType: 'image/jpeg' }] as const);
+  const marked = scenarioNames.map(
+    (name) => [`person-${name}.jpg`, { body: markImage(person, name), contentType: 'image/jpeg' }] as const,
+  );
   const fixtures = await startFixtureHost({
     files: {
       'person.jpg': { body: person, contentType: 'image/jpeg' },
@@ -94,7 +101,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const refusedOutbound: string[] = [];
   const server = await createReferenceServer({
     dbPath: options.dbPath ?? ':memory:',
-    settings: withDefaults({ syncWaitMs: 3_000, generationLatencyMs: 50, slowGenerationMs: 6_000, fetchTimeoutMs: 1_500, ...options.settings }),
+    settings: withDefaults({
+      syncWaitMs: 3_000,
+      generationLatencyMs: 50,
+      slowGenerationMs: 6_000,
+      fetchTimeoutMs: 1_500,
+      ...options.settings,
+    }),
     ...(options.control !== false && { controlToken }),
     ...(options.gradeClients === true && { gradeClients: true }),
     resolver: staticResolver({ 'fixtures.test': ['127.0.0.1'] }),
@@ -116,10 +129,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       body = JSON.stringify(init.json);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await undiciRequest(`${base}${path}`, { method: method as 'GET', headers, body: body ?? null, ...(init.signal && { signal: init.signal }) });
+    const res = await undiciRequest(`${base}${path}`, {
+      method: method as 'GET',
+      headers,
+      body: body ?? null,
+      ...(init.signal && { signal: init.signal }),
+    });
     const buf = Buffer.from(await res.body.arrayBuffer());
     const isJson = String(res.headers['content-type'] ?? '').startsWith('application/json');
-    const ex: Exchange = { status: res.statusCode, headers: res.headers, body: buf, json: isJson && buf.length ? JSON.parse(buf.toString()) : undefined };
+    const ex: Exchange = {
+      status: res.statusCode,
+      headers: res.headers,
+      body: buf,
+      json: isJson && buf.length ? JSON.parse(buf.toString()) : undefined,
+    };
     violations.push(...checkAgainstSpec(method, path.split('?')[0] ?? path, ex));
     return ex;
   };
@@ -150,17 +173,37 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 /** A create body whose images come from the fixture host; `scenario` marks the person photo. */
 export function urlBody(h: Harness, scenario?: ScenarioName, extra: Record<string, unknown> = {}) {
   const personPath = scenario ? `/f/person-${scenario}.jpg` : '/f/person.jpg';
-  return { personImageUrl: h.fixtures.url(personPath), garmentImageUrl: h.fixtures.url('/f/garment.png'), consent: true, ...extra };
+  return {
+    personImageUrl: h.fixtures.url(personPath),
+    garmentImageUrl: h.fixtures.url('/f/garment.png'),
+    consent: true,
+    ...extra,
+  };
 }
 
 /** Uploads an image and returns its id. */
-export async function upload(h: Harness, key: string, bytes: Buffer, filename = 'photo.jpg', contentType = 'image/jpeg'): Promise<Exchange> {
+export async function upload(
+  h: Harness,
+  key: string,
+  bytes: Buffer,
+  filename = 'photo.jpg',
+  contentType = 'image/jpeg',
+): Promise<Exchange> {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type: contentType }), filename);
-  const res = await fetch(`${h.base}/api/v1/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+  const res = await fetch(`${h.base}/api/v1/images`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
   const buf = Buffer.from(await res.arrayBuffer());
   const headers = Object.fromEntries(res.headers.entries());
-  const ex: Exchange = { status: res.status, headers, body: buf, json: buf.length ? JSON.parse(buf.toString()) : undefined };
+  const ex: Exchange = {
+    status: res.status,
+    headers,
+    body: buf,
+    json: buf.length ? JSON.parse(buf.toString()) : undefined,
+  };
   h.violations.push(...checkAgainstSpec('POST', '/api/v1/images', ex));
   return ex;
 }

@@ -37,7 +37,10 @@ async function waitFinal(key: string, id: string, timeoutMs = 10_000): Promise<E
 /** A raw account with limits high enough for bursts. */
 async function burstAccount(): Promise<{ accountId: string; apiKey: string }> {
   const account = await h.newAccount();
-  const res = await h.control('PUT', `/accounts/${account.accountId}/limits`, { startsPerMinute: 1000, pollsPerMinute: 1000 });
+  const res = await h.control('PUT', `/accounts/${account.accountId}/limits`, {
+    startsPerMinute: 1000,
+    pollsPerMinute: 1000,
+  });
   expect(res.status).toBe(200);
   return account;
 }
@@ -192,7 +195,9 @@ describe('Idempotency-Key', () => {
     const { apiKey } = await burstAccount();
     const key = newKey();
     const body = urlBody(h);
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? createSync : create)(apiKey, key, body)));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 ? createSync : create)(apiKey, key, body)),
+    );
     const ids = new Set<string>();
     for (const r of answers) {
       if (r.status === 409) {

@@ -23,7 +23,8 @@ const pathOf = (endpoint: Endpoint) => (endpoint === 'sync' ? '/api/v1/tryons/sy
 const start = (key: string, json: unknown, endpoint: Endpoint = 'async') =>
   h.call('POST', pathOf(endpoint), { key, json, headers: { 'idempotency-key': newKey() } });
 /** A start that only counts: it is refused with 403 CONSENT_REQUIRED after the rate limit check. */
-const cheapStart = async (key: string, endpoint: Endpoint = 'async') => start(key, urlBody(h, undefined, { consent: false }), endpoint);
+const cheapStart = async (key: string, endpoint: Endpoint = 'async') =>
+  start(key, urlBody(h, undefined, { consent: false }), endpoint);
 const advance = async (seconds: number) => {
   const res = await h.control('POST', '/clock/advance', { seconds });
   expect(res.status).toBe(200);
@@ -81,13 +82,19 @@ describe('rate limits', () => {
     for (let i = 0; i < 3; i++) {
       outcomes.push(h.call('POST', '/api/v1/tryons', { key: apiKey, json: urlBody(h) })); // 400 MISSING_IDEMPOTENCY_KEY
       outcomes.push(
-        h.call('POST', '/api/v1/tryons/sync', { key: apiKey, rawBody: 'consent=true', headers: { 'content-type': 'text/plain', 'idempotency-key': newKey() } }),
+        h.call('POST', '/api/v1/tryons/sync', {
+          key: apiKey,
+          rawBody: 'consent=true',
+          headers: { 'content-type': 'text/plain', 'idempotency-key': newKey() },
+        }),
       ); // 415
       outcomes.push(start(apiKey, { consent: true })); // 400 INVALID_REQUEST
       outcomes.push(cheapStart(apiKey)); // 403
     }
     const codes = (await Promise.all(outcomes)).map((r) => r.json.code);
-    expect(new Set(codes)).toEqual(new Set(['MISSING_IDEMPOTENCY_KEY', 'UNSUPPORTED_MEDIA_TYPE', 'INVALID_REQUEST', 'CONSENT_REQUIRED']));
+    expect(new Set(codes)).toEqual(
+      new Set(['MISSING_IDEMPOTENCY_KEY', 'UNSUPPORTED_MEDIA_TYPE', 'INVALID_REQUEST', 'CONSENT_REQUIRED']),
+    );
     expectLimited(await start(apiKey, urlBody(h)), 'starts', 12);
     // A request without a valid API key is not the account's and does not change that.
     expect((await h.call('POST', '/api/v1/tryons', { key: 'vto_live_nope', json: urlBody(h) })).status).toBe(401);
@@ -102,7 +109,11 @@ describe('rate limits', () => {
       expect(res.status, `poll ${i + 1}`).toBe(200);
       expect(res.headers['ratelimit-policy']).toBe('"polls";q=60;w=60');
     }
-    const retryAfter = expectLimited(await h.call('GET', `/api/v1/tryons/${started.json.id}`, { key: apiKey }), 'polls', 60);
+    const retryAfter = expectLimited(
+      await h.call('GET', `/api/v1/tryons/${started.json.id}`, { key: apiKey }),
+      'polls',
+      60,
+    );
     await advance(retryAfter);
     expect((await h.call('GET', `/api/v1/tryons/${started.json.id}`, { key: apiKey })).status).toBe(200);
     // Polls are their own bucket: starts and the account are unaffected.
@@ -169,7 +180,8 @@ describe('rate limits', () => {
     expectPassed(await cheapStart(apiKey, 'sync'));
     expectLimited(await cheapStart(apiKey), 'starts', 2);
 
-    for (let i = 0; i < 3; i++) expect((await h.call('GET', `/api/v1/tryons/${first.json.id}`, { key: apiKey })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await h.call('GET', `/api/v1/tryons/${first.json.id}`, { key: apiKey })).status).toBe(200);
     expectLimited(await h.call('GET', `/api/v1/tryons/${first.json.id}`, { key: apiKey }), 'polls', 3);
 
     expect((await upload(h, apiKey, smallPhoto)).status).toBe(200);

@@ -24,9 +24,16 @@ describe('read cache over HTTP', () => {
   /** An account with a finished (success) try-on, read twice so every cache holds it. */
   async function accountWithFinishedTryOn() {
     const account = await h.newAccount();
-    const raised = await h.control('PUT', `/accounts/${account.accountId}/limits`, { startsPerMinute: 100, pollsPerMinute: 1000 });
+    const raised = await h.control('PUT', `/accounts/${account.accountId}/limits`, {
+      startsPerMinute: 100,
+      pollsPerMinute: 1000,
+    });
     expect(raised.status).toBe(200);
-    const start = await h.call('POST', '/api/v1/tryons', { key: account.apiKey, json: urlBody(h), headers: { 'idempotency-key': newKey() } });
+    const start = await h.call('POST', '/api/v1/tryons', {
+      key: account.apiKey,
+      json: urlBody(h),
+      headers: { 'idempotency-key': newKey() },
+    });
     expect(start.status, JSON.stringify(start.json)).toBe(200);
     const id = String(start.json.id);
     expect((await pollUntilFinal(h, account.apiKey, id)).json.status).toBe('success');
@@ -57,7 +64,7 @@ describe('read cache over HTTP', () => {
     expect((await h.call('GET', a.path, { key: again.json.apiKey })).status).toBe(200);
   });
 
-  it('keeps a key cached for one account from being touched by another account\'s revocation', async () => {
+  it("keeps a key cached for one account from being touched by another account's revocation", async () => {
     const a = await accountWithFinishedTryOn();
     const b = await h.newAccount();
     expect((await h.control('POST', `/accounts/${b.accountId}/revoke-key`)).status).toBe(200);
@@ -98,13 +105,23 @@ describe('read cache over HTTP', () => {
     const a = await h.newAccount();
     await h.control('PUT', `/accounts/${a.accountId}/limits`, { pollsPerMinute: 1000 });
     // slow-generation outlasts these reads: the try-on is pending for all of them.
-    const start = await h.call('POST', '/api/v1/tryons', { key: a.apiKey, json: urlBody(h, 'slow-generation'), headers: { 'idempotency-key': newKey() } });
+    const start = await h.call('POST', '/api/v1/tryons', {
+      key: a.apiKey,
+      json: urlBody(h, 'slow-generation'),
+      headers: { 'idempotency-key': newKey() },
+    });
     expect(start.status).toBe(200);
     const path = `/api/v1/tryons/${String(start.json.id)}`;
     for (let i = 0; i < 3; i++) expect((await h.call('GET', path, { key: a.apiKey })).json.status).toBe('pending');
     // The generation ends now, the way the queue ends it (a write to the server's store).
     const { store, clock } = h.server.context;
-    expect(store.finishFailure(String(start.json.id), 'The try-on could not be generated. Your credit has been returned.', clock.now())).toBe(true);
+    expect(
+      store.finishFailure(
+        String(start.json.id),
+        'The try-on could not be generated. Your credit has been returned.',
+        clock.now(),
+      ),
+    ).toBe(true);
     const read = await h.call('GET', path, { key: a.apiKey });
     expect(read.json).toMatchObject({ status: 'failed', resultUrl: null });
   });
@@ -112,7 +129,11 @@ describe('read cache over HTTP', () => {
   it('moves a try-on read while pending to its final state when the generation finishes', async () => {
     const a = await h.newAccount();
     await h.control('PUT', `/accounts/${a.accountId}/limits`, { pollsPerMinute: 1000 });
-    const start = await h.call('POST', '/api/v1/tryons', { key: a.apiKey, json: urlBody(h), headers: { 'idempotency-key': newKey() } });
+    const start = await h.call('POST', '/api/v1/tryons', {
+      key: a.apiKey,
+      json: urlBody(h),
+      headers: { 'idempotency-key': newKey() },
+    });
     const id = String(start.json.id);
     const seen: string[] = [];
     for (let i = 0; i < 300; i++) {
@@ -142,15 +163,22 @@ describe('read cache and the clock', () => {
     await h.control('PUT', `/accounts/${a.accountId}/limits`, { startsPerMinute: 100, pollsPerMinute: 1000 });
     const ids: string[] = [];
     for (const scenario of [undefined, 'generation-fails'] as const) {
-      const start = await h.call('POST', '/api/v1/tryons', { key: a.apiKey, json: urlBody(h, scenario), headers: { 'idempotency-key': newKey() } });
+      const start = await h.call('POST', '/api/v1/tryons', {
+        key: a.apiKey,
+        json: urlBody(h, scenario),
+        headers: { 'idempotency-key': newKey() },
+      });
       expect(start.status).toBe(200);
       ids.push(String(start.json.id));
       await pollUntilFinal(h, a.apiKey, String(start.json.id));
     }
-    const read = async () => Promise.all(ids.map(async (id) => {
-      const ex = await h.call('GET', `/api/v1/tryons/${id}`, { key: a.apiKey });
-      return { status: ex.status, type: ex.headers['content-type'], body: ex.body.toString() };
-    }));
+    const read = async () =>
+      Promise.all(
+        ids.map(async (id) => {
+          const ex = await h.call('GET', `/api/v1/tryons/${id}`, { key: a.apiKey });
+          return { status: ex.status, type: ex.headers['content-type'], body: ex.body.toString() };
+        }),
+      );
     const before = await read();
     expect(before.map((r) => JSON.parse(r.body).status)).toEqual(['success', 'failed']);
     const resultUrl = String(JSON.parse(before[0]?.body ?? '{}').resultUrl);

@@ -21,7 +21,13 @@ const day = 24 * 3600;
 beforeAll(async () => {
   h = await startHarness({ settings: { generationLatencyMs: 300 } });
   account = await newAccount();
-  const png = await upload(h, account.apiKey, await makePersonPhoto({ format: 'png', width: 300, height: 400 }), 'person.png', 'image/png');
+  const png = await upload(
+    h,
+    account.apiKey,
+    await makePersonPhoto({ format: 'png', width: 300, height: 400 }),
+    'person.png',
+    'image/png',
+  );
   expect(png.status).toBe(200);
   personPngId = png.json.id;
 });
@@ -35,7 +41,11 @@ afterEach(() => {
 
 async function newAccount(): Promise<{ accountId: string; apiKey: string }> {
   const created = await h.newAccount();
-  const limits = await h.control('PUT', `/accounts/${created.accountId}/limits`, { startsPerMinute: 1000, pollsPerMinute: 10_000, uploadsPerMinute: 1000 });
+  const limits = await h.control('PUT', `/accounts/${created.accountId}/limits`, {
+    startsPerMinute: 1000,
+    pollsPerMinute: 10_000,
+    uploadsPerMinute: 1000,
+  });
   expect(limits.status).toBe(200);
   return created;
 }
@@ -71,9 +81,30 @@ async function watch(apiKey: string, id: string, terminalPolls = 5, timeoutMs = 
 
 describe('result images', () => {
   const cases = [
-    ['a JPEG person photo by URL, via POST /tryons', () => urlBody(h), '/api/v1/tryons', 'image/jpeg', jpegMagic, '.jpg'],
-    ['a PNG person photo by id, via POST /tryons', () => ({ personImageId: personPngId, garmentImageUrl: h.fixtures.url('/f/garment.png'), consent: true }), '/api/v1/tryons', 'image/png', pngMagic, '.png'],
-    ['a JPEG person photo by URL, via POST /tryons/sync', () => urlBody(h), '/api/v1/tryons/sync', 'image/jpeg', jpegMagic, '.jpg'],
+    [
+      'a JPEG person photo by URL, via POST /tryons',
+      () => urlBody(h),
+      '/api/v1/tryons',
+      'image/jpeg',
+      jpegMagic,
+      '.jpg',
+    ],
+    [
+      'a PNG person photo by id, via POST /tryons',
+      () => ({ personImageId: personPngId, garmentImageUrl: h.fixtures.url('/f/garment.png'), consent: true }),
+      '/api/v1/tryons',
+      'image/png',
+      pngMagic,
+      '.png',
+    ],
+    [
+      'a JPEG person photo by URL, via POST /tryons/sync',
+      () => urlBody(h),
+      '/api/v1/tryons/sync',
+      'image/jpeg',
+      jpegMagic,
+      '.jpg',
+    ],
   ] as const;
 
   it.each(cases)(
@@ -98,7 +129,12 @@ describe('result images', () => {
 
   it('gives 404 NOT_FOUND for result names that were never issued', async () => {
     const answers = [];
-    for (const name of ['r_doesNotExist000000000000000.jpg', 'r_doesNotExist000000000000000.png', 'short.jpg', 'r_doesNotExist000000000000000']) {
+    for (const name of [
+      'r_doesNotExist000000000000000.jpg',
+      'r_doesNotExist000000000000000.png',
+      'short.jpg',
+      'r_doesNotExist000000000000000',
+    ]) {
       const res = await h.call('GET', `/i/${name}`);
       answers.push({ name, status: res.status, code: res.json?.code });
     }
@@ -122,7 +158,12 @@ describe('failed generation', () => {
     const before = await credits(account.apiKey);
     const res = await start(account.apiKey, urlBody(h, 'generation-fails'), '/api/v1/tryons/sync');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ id: expect.any(String), status: 'failed', resultUrl: null, message: expect.any(String) });
+    expect(res.json).toEqual({
+      id: expect.any(String),
+      status: 'failed',
+      resultUrl: null,
+      message: expect.any(String),
+    });
     expect(await credits(account.apiKey)).toBe(before);
   });
 
@@ -156,28 +197,31 @@ describe('over time', () => {
   it.each([
     ['success', undefined],
     ['failed', 'generation-fails'],
-  ] as const)('moves a try-on only from pending to %s, and never again after more polls and a day on the clock', async (terminal, scenario) => {
-    const started = await start(account.apiKey, urlBody(h, scenario));
-    expect(started.status).toBe(200);
-    const id: string = started.json.id;
-    const seen = await watch(account.apiKey, id);
+  ] as const)(
+    'moves a try-on only from pending to %s, and never again after more polls and a day on the clock',
+    async (terminal, scenario) => {
+      const started = await start(account.apiKey, urlBody(h, scenario));
+      expect(started.status).toBe(200);
+      const id: string = started.json.id;
+      const seen = await watch(account.apiKey, id);
 
-    const statuses = seen.map((body) => (body as { status: string }).status);
-    // One run of pending (generation takes 300 ms), then only the terminal state.
-    expect(statuses[0]).toBe('pending');
-    const firstTerminal = statuses.indexOf(terminal);
-    expect(firstTerminal).toBeGreaterThan(0);
-    expect(statuses.slice(0, firstTerminal).every((s) => s === 'pending')).toBe(true);
-    expect(statuses.slice(firstTerminal).every((s) => s === terminal)).toBe(true);
-    for (const body of seen.slice(0, firstTerminal)) expect(body).toEqual({ id, status: 'pending', resultUrl: null });
+      const statuses = seen.map((body) => (body as { status: string }).status);
+      // One run of pending (generation takes 300 ms), then only the terminal state.
+      expect(statuses[0]).toBe('pending');
+      const firstTerminal = statuses.indexOf(terminal);
+      expect(firstTerminal).toBeGreaterThan(0);
+      expect(statuses.slice(0, firstTerminal).every((s) => s === 'pending')).toBe(true);
+      expect(statuses.slice(firstTerminal).every((s) => s === terminal)).toBe(true);
+      for (const body of seen.slice(0, firstTerminal)) expect(body).toEqual({ id, status: 'pending', resultUrl: null });
 
-    // Every terminal read is the same body.
-    const finalBody = seen[firstTerminal];
-    for (const body of seen.slice(firstTerminal)) expect(body).toEqual(finalBody);
+      // Every terminal read is the same body.
+      const finalBody = seen[firstTerminal];
+      for (const body of seen.slice(firstTerminal)) expect(body).toEqual(finalBody);
 
-    // A day and a second later (the result image itself has expired), the state has not moved.
-    expect((await h.control('POST', '/clock/advance', { seconds: day + 1 })).status).toBe(200);
-    const later = await watch(account.apiKey, id, 3);
-    expect(later).toEqual([finalBody, finalBody, finalBody]);
-  });
+      // A day and a second later (the result image itself has expired), the state has not moved.
+      expect((await h.control('POST', '/clock/advance', { seconds: day + 1 })).status).toBe(200);
+      const later = await watch(account.apiKey, id, 3);
+      expect(later).toEqual([finalBody, finalBody, finalBody]);
+    },
+  );
 });

@@ -12,7 +12,11 @@ describe('smoke', () => {
     const { apiKey } = await h.newAccount();
     const acct = await h.call('GET', '/api/v1/account', { key: apiKey });
     expect(acct.json).toEqual({ credits: 20 });
-    const start = await h.call('POST', '/api/v1/tryons', { key: apiKey, json: urlBody(h), headers: { 'idempotency-key': newKey() } });
+    const start = await h.call('POST', '/api/v1/tryons', {
+      key: apiKey,
+      json: urlBody(h),
+      headers: { 'idempotency-key': newKey() },
+    });
     expect(start.status, JSON.stringify(start.json)).toBe(200);
     const final = await pollUntilFinal(h, apiKey, start.json.id);
     expect(final.json.status).toBe('success');

@@ -26,8 +26,14 @@ afterEach(() => {
 });
 
 const sync = (key: string, json: unknown, idemKey: string = newKey(), signal?: AbortSignal) =>
-  h.call('POST', '/api/v1/tryons/sync', { key, json, headers: { 'idempotency-key': idemKey }, ...(signal && { signal }) });
-const credits = async (key: string): Promise<number> => (await h.call('GET', '/api/v1/account', { key })).json.credits as number;
+  h.call('POST', '/api/v1/tryons/sync', {
+    key,
+    json,
+    headers: { 'idempotency-key': idemKey },
+    ...(signal && { signal }),
+  });
+const credits = async (key: string): Promise<number> =>
+  (await h.call('GET', '/api/v1/account', { key })).json.credits as number;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits (real time) until `predicate` holds, or fails after `timeoutMs`. */
@@ -56,7 +62,11 @@ describe('POST /tryons/sync', () => {
     const res = await sync(apiKey, urlBody(h));
     const elapsed = Date.now() - t0;
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    expect(res.json).toEqual({ id: expect.any(String), status: 'success', resultUrl: expect.stringMatching(/^https?:\/\/[^/]+\/i\/[^/?#]+$/) });
+    expect(res.json).toEqual({
+      id: expect.any(String),
+      status: 'success',
+      resultUrl: expect.stringMatching(/^https?:\/\/[^/]+\/i\/[^/?#]+$/),
+    });
     // It answers as soon as the try-on finishes, not at the end of the wait.
     expect(elapsed).toBeLessThan(syncWaitMs);
     const image = await h.call('GET', new URL(res.json.resultUrl).pathname);
@@ -70,7 +80,12 @@ describe('POST /tryons/sync', () => {
     const { apiKey } = await h.newAccount();
     const res = await sync(apiKey, urlBody(h, 'generation-fails'));
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    expect(res.json).toEqual({ id: expect.any(String), status: 'failed', resultUrl: null, message: expect.any(String) });
+    expect(res.json).toEqual({
+      id: expect.any(String),
+      status: 'failed',
+      resultUrl: null,
+      message: expect.any(String),
+    });
     expect(res.json.message.length).toBeGreaterThan(0);
     expect(await credits(apiKey)).toBe(20);
   });
@@ -146,7 +161,11 @@ describe('POST /tryons/sync', () => {
     await until(() => h.server.context.waiters.size === baseline, 'the held request to be released');
 
     // The same key finds the try-on (no new one), which still reaches success.
-    const found = await h.call('POST', '/api/v1/tryons', { key: apiKey, json: body, headers: { 'idempotency-key': key } });
+    const found = await h.call('POST', '/api/v1/tryons', {
+      key: apiKey,
+      json: body,
+      headers: { 'idempotency-key': key },
+    });
     expect(found.status).toBe(200);
     expect(found.headers['idempotent-replayed']).toBe('true');
     expect(await credits(apiKey)).toBe(19);
@@ -157,7 +176,9 @@ describe('POST /tryons/sync', () => {
 
   it('does not hold a request whose client left while its try-on was being started, and still charges it once', async () => {
     // A fetch timeout long enough for the slow photo below, however loaded the machine.
-    const slow = await startHarness({ settings: { syncWaitMs: 30_000, slowGenerationMs: 60_000, fetchTimeoutMs: 20_000 } });
+    const slow = await startHarness({
+      settings: { syncWaitMs: 30_000, slowGenerationMs: 60_000, fetchTimeoutMs: 20_000 },
+    });
     extra.push(slow);
     const { accountId, apiKey } = await slow.newAccount();
     // The repeats below ask until the start is over: room for them in the starts limit.
@@ -168,12 +189,21 @@ describe('POST /tryons/sync', () => {
     const body = urlBody(slow, 'slow-generation', { personImageUrl: slow.fixtures.url(path) });
     const abort = new AbortController();
     const held = slow
-      .call('POST', '/api/v1/tryons/sync', { key: apiKey, json: body, headers: { 'idempotency-key': key }, signal: abort.signal })
+      .call('POST', '/api/v1/tryons/sync', {
+        key: apiKey,
+        json: body,
+        headers: { 'idempotency-key': key },
+        signal: abort.signal,
+      })
       .then(
         () => 'answered',
         (error: unknown) => (error as Error).name,
       );
-    await until(() => slow.fixtures.requests.some((r) => r.path === path), 'the start to fetch the person photo', 10_000);
+    await until(
+      () => slow.fixtures.requests.some((r) => r.path === path),
+      'the start to fetch the person photo',
+      10_000,
+    );
     abort.abort();
     expect(await held).toBe('AbortError');
 
@@ -181,7 +211,11 @@ describe('POST /tryons/sync', () => {
     let found: Exchange | undefined;
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
-      found = await slow.call('POST', '/api/v1/tryons', { key: apiKey, json: body, headers: { 'idempotency-key': key } });
+      found = await slow.call('POST', '/api/v1/tryons', {
+        key: apiKey,
+        json: body,
+        headers: { 'idempotency-key': key },
+      });
       if (found.status !== 409) break;
       await sleep(100);
     }
@@ -200,7 +234,11 @@ describe('POST /tryons/sync', () => {
     expect((await big.control('PUT', `/accounts/${accountId}/limits`, { startsPerMinute: 5_000 })).status).toBe(200);
     expect((await big.control('PUT', `/accounts/${accountId}/credits`, { credits: n + 5 })).status).toBe(200);
     // Uploaded ids keep the 1,000 starts cheap (no image fetch per start).
-    const person = await upload(big, apiKey, await makePersonPhoto({ width: 48, height: 64, scenario: 'slow-generation' }));
+    const person = await upload(
+      big,
+      apiKey,
+      await makePersonPhoto({ width: 48, height: 64, scenario: 'slow-generation' }),
+    );
     const garment = await upload(big, apiKey, await makeGarmentImage({ width: 48, height: 48, format: 'png' }));
     expect(person.status).toBe(200);
     expect(garment.status).toBe(200);
@@ -218,7 +256,12 @@ describe('POST /tryons/sync', () => {
       });
       const buf = Buffer.from(await res.body.arrayBuffer());
       const isJson = String(res.headers['content-type'] ?? '').startsWith('application/json');
-      const ex: Exchange = { status: res.statusCode, headers: res.headers, body: buf, json: isJson && buf.length ? JSON.parse(buf.toString()) : undefined };
+      const ex: Exchange = {
+        status: res.statusCode,
+        headers: res.headers,
+        body: buf,
+        json: isJson && buf.length ? JSON.parse(buf.toString()) : undefined,
+      };
       big.violations.push(...checkAgainstSpec('POST', '/api/v1/tryons/sync', ex));
       return ex;
     };
@@ -242,7 +285,8 @@ describe('POST /tryons/sync', () => {
       for (const a of answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
       expect(Object.fromEntries(byStatus)).toEqual({ 202: n });
       expect(new Set(answers.map((a) => a.json.id)).size).toBe(n);
-      for (const a of answers) expect(a.json).toEqual({ id: a.json.id, status: 'pending', pollUrl: `/api/v1/tryons/${a.json.id}` });
+      for (const a of answers)
+        expect(a.json).toEqual({ id: a.json.id, status: 'pending', pollUrl: `/api/v1/tryons/${a.json.id}` });
       expect(elapsed).toBeLessThan(20_000);
       // The requests really were held together, and none is left behind.
       expect(peak).toBeGreaterThan(n / 4);

@@ -90,7 +90,8 @@ class Connection {
   }
 }
 
-const get = (path: string, key: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: tryon.test\r\nAuthorization: Bearer ${key}\r\n${extra}\r\n`;
+const get = (path: string, key: string, extra = '') =>
+  `GET ${path} HTTP/1.1\r\nHost: tryon.test\r\nAuthorization: Bearer ${key}\r\n${extra}\r\n`;
 
 describe('GET /tryons/{id} at the edge', () => {
   let h: Harness;
@@ -102,7 +103,11 @@ describe('GET /tryons/{id} at the edge', () => {
     h = await startHarness();
     const account = await h.newAccount();
     key = account.apiKey;
-    const start = await h.call('POST', '/api/v1/tryons', { key, json: urlBody(h), headers: { 'idempotency-key': newKey() } });
+    const start = await h.call('POST', '/api/v1/tryons', {
+      key,
+      json: urlBody(h),
+      headers: { 'idempotency-key': newKey() },
+    });
     expect(start.status, JSON.stringify(start.json)).toBe(200);
     path = `/api/v1/tryons/${String(start.json.id)}`;
     expect((await pollUntilFinal(h, key, String(start.json.id))).json.status).toBe('success');
@@ -233,20 +238,23 @@ describe('answers of the edge itself, in the envelope', () => {
   it.each([
     ['without a body', 'GET /api/v1/account HTTP/1.1\r\n\r\n'],
     ['whose body is still arriving', 'POST /api/v1/tryons HTTP/1.1\r\nContent-Length: 50\r\n\r\n{"consent":'],
-  ])('answers an HTTP/1.1 request with no Host header %s with 400 INVALID_REQUEST, then closes', async (_name, request) => {
-    const c = new Connection(h.base);
-    await c.ready;
-    try {
-      c.write(request);
-      const answer = await c.answer();
-      expect([answer?.status, codeOf(answer)]).toEqual([400, 'INVALID_REQUEST']);
-      expect(answer?.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(answer?.headers.connection).toBe('close');
-      expect(await c.closedWithin(5_000)).toBe(true);
-    } finally {
-      c.destroy();
-    }
-  });
+  ])(
+    'answers an HTTP/1.1 request with no Host header %s with 400 INVALID_REQUEST, then closes',
+    async (_name, request) => {
+      const c = new Connection(h.base);
+      await c.ready;
+      try {
+        c.write(request);
+        const answer = await c.answer();
+        expect([answer?.status, codeOf(answer)]).toEqual([400, 'INVALID_REQUEST']);
+        expect(answer?.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(answer?.headers.connection).toBe('close');
+        expect(await c.closedWithin(5_000)).toBe(true);
+      } finally {
+        c.destroy();
+      }
+    },
+  );
 
   it.each([
     ['a plain one', ''],

@@ -9,11 +9,16 @@ import type { MutantContext, ProxiedRequest, ProxiedResponse, ProxyHooks } from 
 import type { Limits } from '../mutants/traffic.ts';
 
 export type Bucket = 'starts' | 'polls' | 'uploads';
-const field: Record<Bucket, keyof Limits> = { starts: 'startsPerMinute', polls: 'pollsPerMinute', uploads: 'uploadsPerMinute' };
+const field: Record<Bucket, keyof Limits> = {
+  starts: 'startsPerMinute',
+  polls: 'pollsPerMinute',
+  uploads: 'uploadsPerMinute',
+};
 /** What the real server's limit of a taken-over bucket is raised to. */
 const unlimited = 1_000_000_000;
 
-export const bucketOf = (req: ProxiedRequest): Bucket | undefined => (isCreate(req) ? 'starts' : readId(req) !== undefined ? 'polls' : isUpload(req) ? 'uploads' : undefined);
+export const bucketOf = (req: ProxiedRequest): Bucket | undefined =>
+  isCreate(req) ? 'starts' : readId(req) !== undefined ? 'polls' : isUpload(req) ? 'uploads' : undefined;
 
 /** One request of a live key against one bucket, with the limit the suite asked for. */
 export interface Gated {
@@ -33,10 +38,16 @@ export interface Gate {
 
 /** 429 RATE_LIMITED with Retry-After, as the reference words it. */
 export const rateLimited = (bucket: Bucket, seconds: number): ProxiedResponse =>
-  apiError(429, 'RATE_LIMITED', `Too many ${bucket}; retry after ${seconds} seconds.`, { 'retry-after': String(seconds) });
+  apiError(429, 'RATE_LIMITED', `Too many ${bucket}; retry after ${seconds} seconds.`, {
+    'retry-after': String(seconds),
+  });
 
 /** Hooks that take `buckets` over and enforce them with `gate`. */
-export function edgeLimits(buckets: readonly Bucket[], gate: Gate, classify: (req: ProxiedRequest) => Bucket | undefined = bucketOf): ProxyHooks {
+export function edgeLimits(
+  buckets: readonly Bucket[],
+  gate: Gate,
+  classify: (req: ProxiedRequest) => Bucket | undefined = bucketOf,
+): ProxyHooks {
   const raised = Object.fromEntries(buckets.map((b) => [field[b], unlimited]));
   const gatedOf = (req: ProxiedRequest, ctx: MutantContext): Gated | undefined => {
     const bucket = classify(req);
@@ -52,7 +63,11 @@ export function edgeLimits(buckets: readonly Bucket[], gate: Gate, classify: (re
       if (req.method === 'PUT' && /^\/_control\/accounts\/[^/]+\/limits$/.test(req.path)) {
         // The traffic records the suite's values from the original request; the real server gets "unlimited".
         const asked = jsonOf(req.body) ?? {};
-        const over = Object.fromEntries(Object.keys(raised).filter((k) => typeof asked[k] === 'number').map((k) => [k, unlimited]));
+        const over = Object.fromEntries(
+          Object.keys(raised)
+            .filter((k) => typeof asked[k] === 'number')
+            .map((k) => [k, unlimited]),
+        );
         const rewritten = { ...req, body: Buffer.from(JSON.stringify({ ...asked, ...over })) };
         askedOf.set(rewritten, asked);
         return rewritten;
@@ -72,7 +87,10 @@ export function edgeLimits(buckets: readonly Bucket[], gate: Gate, classify: (re
         const accountId = body?.accountId;
         if (typeof accountId === 'string' && body.limits) {
           const asked: Record<string, unknown> = { ...ctx.traffic.limitsOf(accountId), ...askedOf.get(req) };
-          return withJson(res, { ...body, limits: { ...body.limits, ...Object.fromEntries(Object.keys(raised).map((k) => [k, asked[k]])) } });
+          return withJson(res, {
+            ...body,
+            limits: { ...body.limits, ...Object.fromEntries(Object.keys(raised).map((k) => [k, asked[k]])) },
+          });
         }
       }
       const gated = gatedOf(req, ctx);

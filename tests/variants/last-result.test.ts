@@ -16,6 +16,8 @@ describe('the last variants result', () => {
     const result = { at: '2026-11-23T21:00:00.000Z', seed: 42, scope: 'quick', passed: 7, total: 8, variants: [] };
     writeLastResult(result, path);
     expect(readLastResult(path)).toEqual(result);
-    expect(specificityLine(path)).toBe('Specificity: 7/8 variants passed (last `npm run variants`, quick, 2026-11-23T21:00:00.000Z; rerun it after changing the suite)');
+    expect(specificityLine(path)).toBe(
+      'Specificity: 7/8 variants passed (last `npm run variants`, quick, 2026-11-23T21:00:00.000Z; rerun it after changing the suite)',
+    );
   });
 });

@@ -12,7 +12,13 @@ export interface LastVariantsResult {
   readonly scope: string;
   readonly passed: number;
   readonly total: number;
-  readonly variants: ReadonlyArray<{ readonly name: string; readonly class: string; readonly passed: boolean; readonly failed: readonly string[]; readonly seconds: number }>;
+  readonly variants: ReadonlyArray<{
+    readonly name: string;
+    readonly class: string;
+    readonly passed: boolean;
+    readonly failed: readonly string[];
+    readonly seconds: number;
+  }>;
 }
 
 export const lastResultPath = join(new URL('../../', import.meta.url).pathname, 'reports', 'variants', 'last.json');
@@ -34,6 +40,7 @@ export function readLastResult(path = lastResultPath): LastVariantsResult | unde
 /** One line for the mutants runner: the last measured specificity, or where to get it. */
 export function specificityLine(path = lastResultPath): string {
   const last = readLastResult(path);
-  if (!last) return 'Specificity: not measured here yet; `npm run variants` runs the suite against conforming variants (it must pass them all).';
+  if (!last)
+    return 'Specificity: not measured here yet; `npm run variants` runs the suite against conforming variants (it must pass them all).';
   return `Specificity: ${last.passed}/${last.total} variants passed (last \`npm run variants\`, ${last.scope}, ${last.at}; rerun it after changing the suite)`;
 }

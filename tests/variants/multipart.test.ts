@@ -10,8 +10,16 @@ const request = (body: string, boundary = 'XyZ') => ({
 
 describe('filePart', () => {
   it.each([
-    ['the only part', '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG..\r\n--XyZ--\r\n', '\x89PNG..'],
-    ['after another part', '--XyZ\r\nContent-Disposition: form-data; name="note"\r\n\r\nhi\r\n--XyZ\r\nContent-Disposition: form-data; name="file"\r\n\r\nAB\r\nCD\r\n--XyZ--\r\n', 'AB\r\nCD'],
+    [
+      'the only part',
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG..\r\n--XyZ--\r\n',
+      '\x89PNG..',
+    ],
+    [
+      'after another part',
+      '--XyZ\r\nContent-Disposition: form-data; name="note"\r\n\r\nhi\r\n--XyZ\r\nContent-Disposition: form-data; name="file"\r\n\r\nAB\r\nCD\r\n--XyZ--\r\n',
+      'AB\r\nCD',
+    ],
   ])('finds the file in %s', (_, body, want) => {
     expect(filePart(request(body))?.toString('latin1')).toBe(want);
   });

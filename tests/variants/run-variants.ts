@@ -50,15 +50,33 @@ if (values.only) {
 const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
 if (values.list) {
   process.stdout.write(
-    ['| variant | class | does | allowed by |', '|---|---|---|---|', ...selected.map((v) => `| ${v.name} | ${v.class} | ${cell(v.does)} | ${cell(v.allowedBy)} |`), '', `${selected.length} variants`, ''].join('\n'),
+    [
+      '| variant | class | does | allowed by |',
+      '|---|---|---|---|',
+      ...selected.map((v) => `| ${v.name} | ${v.class} | ${cell(v.does)} | ${cell(v.allowedBy)} |`),
+      '',
+      `${selected.length} variants`,
+      '',
+    ].join('\n'),
   );
   process.exit(0);
 }
 
-const identity: Variant = { name: '(baseline: the reference server)', class: 'reference-choices', allowedBy: '', does: '' };
+const identity: Variant = {
+  name: '(baseline: the reference server)',
+  class: 'reference-choices',
+  allowedBy: '',
+  does: '',
+};
 
 const runOnce = (v: Variant): Promise<RunResult> =>
-  runThroughProxy(v, { seed, grep: values.grep, reporters: [silent], ...(v.settings && { settings: v.settings }), ...(v.config && { config: v.config }) });
+  runThroughProxy(v, {
+    seed,
+    grep: values.grep,
+    reporters: [silent],
+    ...(v.settings && { settings: v.settings }),
+    ...(v.config && { config: v.config }),
+  });
 
 if (values.worker) {
   for (const v of values.only === identity.name ? [identity] : selected) printResult(v.name, await runOnce(v));
@@ -66,7 +84,11 @@ if (values.worker) {
 }
 
 const inChild = (v: Variant): Promise<RunResult> =>
-  runInChild(new URL(import.meta.url).pathname, ['--worker', '--only', v.name, '--seed', String(seed), ...(values.grep ? ['--grep', values.grep] : [])], v.name);
+  runInChild(
+    new URL(import.meta.url).pathname,
+    ['--worker', '--only', v.name, '--seed', String(seed), ...(values.grep ? ['--grep', values.grep] : [])],
+    v.name,
+  );
 
 interface Outcome extends RunResult {
   readonly variant: Variant;
@@ -82,8 +104,11 @@ let baseline: RunResult | undefined;
 if (values.baseline) {
   log(`baseline: the suite through the proxy with no variant (seed ${seed}) …`);
   baseline = await runOnce(identity);
-  log(`baseline: ${baseline.tests} tests, ${baseline.seconds.toFixed(1)} s; failed requirements: ${[...baseline.failed].join(', ') || 'none'}`);
-  for (const f of baseline.failures) log(`  baseline failure: ${f.test} [${f.requirements.join(', ')}] ${f.messages.join(' / ')}`);
+  log(
+    `baseline: ${baseline.tests} tests, ${baseline.seconds.toFixed(1)} s; failed requirements: ${[...baseline.failed].join(', ') || 'none'}`,
+  );
+  for (const f of baseline.failures)
+    log(`  baseline failure: ${f.test} [${f.requirements.join(', ')}] ${f.messages.join(' / ')}`);
 }
 const record = (i: number, variant: Variant, result: RunResult): void => {
   // Inconclusive tests are no verdict; a proxy fault is a defect of the variant itself and cannot count as a pass.
@@ -91,7 +116,9 @@ const record = (i: number, variant: Variant, result: RunResult): void => {
   const broken = result.failures.some((f) => f.requirements.length === 0) || result.tests === 0;
   const passed = fresh.length === 0 && result.faults.length === 0 && !broken;
   outcomes.push({ ...result, variant, passed, broken });
-  log(`[${i + 1}/${selected.length}] ${variant.name} (${variant.class}): ${passed ? 'passed' : broken ? 'ERRORED (tests failed without a verdict: a suite error, or a file that did not load)' : 'FAILED'} in ${result.seconds.toFixed(1)} s, ${variant.request || variant.response ? `${result.changed} answers changed` : 'server settings only'}, ${result.inconclusive?.length ?? '?'} inconclusive${fresh.length > 0 ? `; failed requirements: ${fresh.join(', ')}` : ''}${result.failed.size > fresh.length ? ` (and ${result.failed.size - fresh.length} that fail in the baseline too)` : ''}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`);
+  log(
+    `[${i + 1}/${selected.length}] ${variant.name} (${variant.class}): ${passed ? 'passed' : broken ? 'ERRORED (tests failed without a verdict: a suite error, or a file that did not load)' : 'FAILED'} in ${result.seconds.toFixed(1)} s, ${variant.request || variant.response ? `${result.changed} answers changed` : 'server settings only'}, ${result.inconclusive?.length ?? '?'} inconclusive${fresh.length > 0 ? `; failed requirements: ${fresh.join(', ')}` : ''}${result.failed.size > fresh.length ? ` (and ${result.failed.size - fresh.length} that fail in the baseline too)` : ''}${result.faults.length > 0 ? `; ${result.faults.length} proxy fault(s)` : ''}`,
+  );
   if (values.verbose || !passed) {
     for (const f of result.failures) {
       log(`      failed: ${f.test}${f.requirements.length > 0 ? ` [${f.requirements.join(', ')}]` : ''}`);
@@ -126,9 +153,13 @@ process.stdout.write(
 );
 const failing = outcomes.filter((o) => !o.passed);
 const failed = failing.filter((o) => !o.broken);
-if (failed.length > 0) process.stdout.write(`Failing (defects in the suite): ${failed.map((o) => o.variant.name).join(', ')}\n`);
+if (failed.length > 0)
+  process.stdout.write(`Failing (defects in the suite): ${failed.map((o) => o.variant.name).join(', ')}\n`);
 const broken = failing.filter((o) => o.broken);
-if (broken.length > 0) process.stdout.write(`Errored (tests failed without a verdict: suite errors, or files that did not load; see the log): ${broken.map((o) => o.variant.name).join(', ')}\n`);
+if (broken.length > 0)
+  process.stdout.write(
+    `Errored (tests failed without a verdict: suite errors, or files that did not load; see the log): ${broken.map((o) => o.variant.name).join(', ')}\n`,
+  );
 // Only whole sets are kept for `npm run mutants` to quote: all, a class, or the quick subset.
 if (values.grep === undefined && values.only === undefined) {
   writeLastResult({
@@ -137,7 +168,13 @@ if (values.grep === undefined && values.only === undefined) {
     scope: values.quick ? 'the --quick subset' : values.class ? `class ${values.class}` : 'all',
     passed,
     total: outcomes.length,
-    variants: outcomes.map((o) => ({ name: o.variant.name, class: o.variant.class, passed: o.passed, failed: [...o.failed], seconds: Math.round(o.seconds) })),
+    variants: outcomes.map((o) => ({
+      name: o.variant.name,
+      class: o.variant.class,
+      passed: o.passed,
+      failed: [...o.failed],
+      seconds: Math.round(o.seconds),
+    })),
   });
 }
 // Undici keep-alive sockets of the per-run agents must not keep the process up.

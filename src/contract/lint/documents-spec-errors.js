@@ -41,7 +41,11 @@ export default function DocumentsSpecErrors(options = {}) {
           const name = typeof operation.operationId === 'string' ? operation.operationId : String(ctx.key);
           for (const status of statuses) {
             if (!(status in responses)) {
-              report(ctx, ctx.location.child('responses').key(), `${name} needs an API key but does not document ${status}; the spec lists 401, 429 and 500 for every endpoint that takes a key.`);
+              report(
+                ctx,
+                ctx.location.child('responses').key(),
+                `${name} needs an API key but does not document ${status}; the spec lists 401, 429 and 500 for every endpoint that takes a key.`,
+              );
             }
           }
         },
@@ -52,12 +56,20 @@ export default function DocumentsSpecErrors(options = {}) {
             const headers = isObject(response.headers) ? response.headers : {};
             const name = Object.keys(headers).find((key) => key.toLowerCase() === 'retry-after');
             if (name === undefined) {
-              report(ctx, ctx.location.key(), 'A 429 response must declare a `Retry-After` header (whole seconds to wait).');
+              report(
+                ctx,
+                ctx.location.key(),
+                'A 429 response must declare a `Retry-After` header (whole seconds to wait).',
+              );
               return;
             }
             const header = follow(ctx, headers[name], ctx.location.child(['headers', name]));
             if (!isObject(header.node) || header.node.required !== true) {
-              report(ctx, header.location, 'The `Retry-After` header of a 429 must be `required: true`: the spec sends it with every 429.');
+              report(
+                ctx,
+                header.location,
+                'The `Retry-After` header of a 429 must be `required: true`: the spec sends it with every 429.',
+              );
             }
           },
         },
@@ -71,7 +83,9 @@ export default function DocumentsSpecErrors(options = {}) {
  * @returns {boolean}
  */
 function needsKey(security) {
-  return Array.isArray(security)
-    && security.length > 0
-    && security.every((requirement) => isObject(requirement) && Object.keys(requirement).length > 0);
+  return (
+    Array.isArray(security) &&
+    security.length > 0 &&
+    security.every((requirement) => isObject(requirement) && Object.keys(requirement).length > 0)
+  );
 }

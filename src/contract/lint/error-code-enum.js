@@ -45,7 +45,11 @@ export default function ErrorCodeEnum() {
       const at = location.child(['content', mediaType, 'schema']);
       const pins = codePins(ctx, media.schema, at, 0);
       if (pins.length === 0) {
-        report(ctx, at, `The ${status} error response must pin \`code\` to the codes it may give, e.g. \`allOf: [{$ref: '${ERROR_POINTER}'}, {properties: {code: {enum: [...]}}}]\`.`);
+        report(
+          ctx,
+          at,
+          `The ${status} error response must pin \`code\` to the codes it may give, e.g. \`allOf: [{$ref: '${ERROR_POINTER}'}, {properties: {code: {enum: [...]}}}]\`.`,
+        );
       }
       for (const pin of pins) checkPin(ctx, status, pin);
       checkImplementationDefinedCodes(ctx, status, response, location, pins);
@@ -67,7 +71,11 @@ export default function ErrorCodeEnum() {
     const pinned = new Set(pins.flatMap((pin) => (Array.isArray(pin.values) ? pin.values : [])));
     codes.forEach((code, i) => {
       if (!pinned.has(code)) {
-        report(ctx, location.child(['x-implementation-defined-codes', i]), `\`${String(code)}\` is listed in x-implementation-defined-codes but is not in the ${status} response's \`code\` enum.`);
+        report(
+          ctx,
+          location.child(['x-implementation-defined-codes', i]),
+          `\`${String(code)}\` is listed in x-implementation-defined-codes but is not in the ${status} response's \`code\` enum.`,
+        );
       }
     });
   }
@@ -79,7 +87,11 @@ export default function ErrorCodeEnum() {
    */
   function checkPin(ctx, status, { values, location }) {
     if (!Array.isArray(values) || values.length === 0) {
-      report(ctx, location, `The ${status} error response's \`code\` enum must be a non-empty list of ErrorCode values.`);
+      report(
+        ctx,
+        location,
+        `The ${status} error response's \`code\` enum must be a non-empty list of ErrorCode values.`,
+      );
       return;
     }
     if (!catalogue) return; // reported once at the root
@@ -95,11 +107,19 @@ export default function ErrorCodeEnum() {
       /** @param {Node} root @param {RuleContext} ctx */
       enter(root, ctx) {
         const schemas = isObject(root.components) && isObject(root.components.schemas) ? root.components.schemas : {};
-        const errorCode = follow(ctx, schemas.ErrorCode, ctx.location.child(['components', 'schemas', 'ErrorCode'])).node;
+        const errorCode = follow(
+          ctx,
+          schemas.ErrorCode,
+          ctx.location.child(['components', 'schemas', 'ErrorCode']),
+        ).node;
         if (isObject(errorCode) && Array.isArray(errorCode.enum)) {
           catalogue = new Set(errorCode.enum);
         } else {
-          report(ctx, ctx.location.child(['components', 'schemas']), `components.schemas.ErrorCode must be a schema with an \`enum\` of every error code (\`${ERROR_CODE_POINTER}\`).`);
+          report(
+            ctx,
+            ctx.location.child(['components', 'schemas']),
+            `components.schemas.ErrorCode must be a schema with an \`enum\` of every error code (\`${ERROR_CODE_POINTER}\`).`,
+          );
         }
         for (const { status, response, location } of routingErrorResponses(root, ctx)) {
           if (isErrorStatus(status)) check(ctx, status, response, location);

@@ -34,16 +34,28 @@ export default function ErrorResponsesUseErrorSchema() {
     const content = isObject(response.content) ? response.content : {};
     const json = Object.keys(content).filter(isJsonMediaType);
     if (json.length === 0) {
-      report(ctx, location.key(), `The ${status} error response has no application/json body; every error is the {error, code} envelope (\`${ERROR_POINTER}\`).`);
+      report(
+        ctx,
+        location.key(),
+        `The ${status} error response has no application/json body; every error is the {error, code} envelope (\`${ERROR_POINTER}\`).`,
+      );
       return;
     }
     for (const mediaType of json) {
       const media = content[mediaType];
       const at = location.child(['content', mediaType]);
       if (!isObject(media) || media.schema === undefined) {
-        report(ctx, at.key(), `The ${status} error response's ${mediaType} body has no schema; use \`$ref: '${ERROR_POINTER}'\`.`);
+        report(
+          ctx,
+          at.key(),
+          `The ${status} error response's ${mediaType} body has no schema; use \`$ref: '${ERROR_POINTER}'\`.`,
+        );
       } else if (!includesError(ctx, media.schema, at.child('schema'), 0)) {
-        report(ctx, at.child('schema'), `The ${status} error response's schema must be \`$ref: '${ERROR_POINTER}'\` or an allOf that includes it.`);
+        report(
+          ctx,
+          at.child('schema'),
+          `The ${status} error response's schema must be \`$ref: '${ERROR_POINTER}'\` or an allOf that includes it.`,
+        );
       }
     }
   }

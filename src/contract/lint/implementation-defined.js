@@ -29,7 +29,10 @@ export default function ImplementationDefined() {
         const flag = node[FLAG];
         if (flag === undefined) {
           for (const field of FIELDS.filter((f) => f in node)) {
-            ctx.report({ message: `\`${field}\` without \`${FLAG}: true\`.`, location: ctx.location.child(field).key() });
+            ctx.report({
+              message: `\`${field}\` without \`${FLAG}: true\`.`,
+              location: ctx.location.child(field).key(),
+            });
           }
           return;
         }
@@ -58,11 +61,17 @@ export default function ImplementationDefined() {
    */
   function checkPoint(ctx, point, location) {
     if (!KEBAB.test(point)) {
-      ctx.report({ message: `\`x-point\` \`${point}\` must be kebab-case (it names the point in the conformance report).`, location });
+      ctx.report({
+        message: `\`x-point\` \`${point}\` must be kebab-case (it names the point in the conformance report).`,
+        location,
+      });
     }
     const first = points.get(point);
     if (first !== undefined) {
-      ctx.report({ message: `\`x-point\` \`${point}\` is already used at ${first}; each point needs its own id.`, location });
+      ctx.report({
+        message: `\`x-point\` \`${point}\` is already used at ${first}; each point needs its own id.`,
+        location,
+      });
     } else {
       points.set(point, location.pointer);
     }

@@ -25,7 +25,11 @@ export default function OperationExamples() {
     const content = isObject(owner.content) ? owner.content : {};
     for (const [mediaType, media] of Object.entries(content)) {
       if (!hasExample(media)) {
-        report(ctx, location.child(['content', mediaType]).key(), `The ${mediaType} body of ${what} has no \`example\` or \`examples\`.`);
+        report(
+          ctx,
+          location.child(['content', mediaType]).key(),
+          `The ${mediaType} body of ${what} has no \`example\` or \`examples\`.`,
+        );
       }
     }
   }

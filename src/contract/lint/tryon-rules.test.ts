@@ -43,99 +43,193 @@ const errorEnvelopeCopy = {
 };
 
 const cases: Array<[string, Case]> = [
-  ['an inline error schema that copies Error instead of referencing it', {
-    rule: 'tryon/error-responses-use-error-schema',
-    pointer: '#/paths/~1tryons/post/responses/500/content/application~1json/schema',
-    mutate: (d) => { d.paths['/tryons'].post.responses['500'].content[json].schema.allOf[0] = errorEnvelopeCopy; },
-  }],
-  ['a shared error response whose allOf lacks Error (reported once for three operations)', {
-    rule: 'tryon/error-responses-use-error-schema',
-    pointer: '#/components/responses/Unauthorized/content/application~1json/schema',
-    count: 1,
-    mutate: (d) => { d.components.responses.Unauthorized.content[json].schema.allOf[0] = { $ref: '#/components/schemas/TryOn' }; },
-  }],
-  ['a routing error without a JSON body', {
-    rule: 'tryon/error-responses-use-error-schema',
-    pointer: '#/x-routing-errors/responses/404',
-    mutate: (d) => { delete d['x-routing-errors'].responses['404'].content; },
-  }],
-  ['a keyed operation that does not document 429', {
-    rule: 'tryon/documents-spec-errors',
-    pointer: '#/paths/~1tryons~1{id}/get/responses',
-    mutate: (d) => { delete d.paths['/tryons/{id}'].get.responses['429']; },
-  }],
-  ['an operation that turns security on but documents none of 401, 429, 500', {
-    rule: 'tryon/documents-spec-errors',
-    pointer: '#/paths/~1i~1{file}/get/responses',
-    count: 3,
-    mutate: (d) => { d.paths['/i/{file}'].get.security = [{ apiKey: [] }]; },
-  }],
-  ['a 429 without a Retry-After header', {
-    rule: 'tryon/documents-spec-errors',
-    pointer: '#/components/responses/RateLimited',
-    mutate: (d) => { delete d.components.responses.RateLimited.headers; delete d.components.headers; },
-  }],
-  ['a 429 whose Retry-After is optional', {
-    rule: 'tryon/documents-spec-errors',
-    pointer: '#/components/headers/RetryAfter',
-    mutate: (d) => { d.components.headers.RetryAfter.required = false; },
-  }],
-  ['a JSON response without an example', {
-    rule: 'tryon/operation-examples',
-    pointer: '#/paths/~1tryons~1{id}/get/responses/200/content/application~1json',
-    mutate: (d) => { delete d.paths['/tryons/{id}'].get.responses['200'].content[json].example; },
-  }],
-  ['a multipart request body with an empty examples map', {
-    rule: 'tryon/operation-examples',
-    pointer: '#/paths/~1images/post/requestBody/content/multipart~1form-data',
-    mutate: (d) => { d.paths['/images'].post.requestBody.content['multipart/form-data'].examples = {}; },
-  }],
-  ['a binary image response without an example', {
-    rule: 'tryon/operation-examples',
-    pointer: '#/paths/~1i~1{file}/get/responses/200/content/image~1png',
-    mutate: (d) => { delete d.paths['/i/{file}'].get.responses['200'].content['image/png'].example; },
-  }],
-  ['an error response that does not pin code', {
-    rule: 'tryon/error-code-enum',
-    pointer: '#/components/responses/Unauthorized/content/application~1json/schema',
-    mutate: (d) => { d.components.responses.Unauthorized.content[json].schema = { $ref: '#/components/schemas/Error' }; },
-  }],
-  ['a pinned code that is not in ErrorCode', {
-    rule: 'tryon/error-code-enum',
-    pointer: '#/components/responses/NotFound/content/application~1json/schema/allOf/1/properties/code/enum/1',
-    mutate: (d) => { d.components.responses.NotFound.content[json].schema.allOf[1].properties.code.enum = ['NOT_FOUND', 'NO_SUCH_IMAGE']; },
-  }],
-  ['a stray code pinned behind a $ref chain', {
-    rule: 'tryon/error-code-enum',
-    pointer: '#/components/schemas/RateLimitedError/allOf/1/properties/code/enum/1',
-    mutate: (d) => { d.components.schemas.RateLimitedError.allOf[1].properties.code.enum = ['RATE_LIMITED', 'SLOW_DOWN']; },
-  }],
-  ['an x-implementation-defined-codes entry the response does not pin', {
-    rule: 'tryon/error-code-enum',
-    pointer: '#/components/responses/BadRequest/x-implementation-defined-codes/1',
-    mutate: (d) => { d.components.responses.BadRequest['x-implementation-defined-codes'] = ['INVALID_REQUEST', 'NOT_FOUND']; },
-  }],
-  ['an implementation-defined point without x-conformance', {
-    rule: 'tryon/implementation-defined',
-    pointer: '#/paths/~1tryons~1{id}/get/x-implementation-defined',
-    mutate: (d) => { delete d.paths['/tryons/{id}'].get['x-conformance']; },
-  }],
-  ['an empty x-point', {
-    rule: 'tryon/implementation-defined',
-    pointer: '#/info/x-point',
-    mutate: (d) => { d.info['x-point'] = ''; },
-  }],
-  ['two points sharing one x-point', {
-    rule: 'tryon/implementation-defined',
-    pointer: '#/paths/~1tryons~1{id}/get/x-point',
-    mutate: (d) => { d.components.requestBodies.CreateTryOn['x-point'] = 'terminal-transitions'; },
-  }],
-  ['x-point and friends without x-implementation-defined: true', {
-    rule: 'tryon/implementation-defined',
-    pointer: '#/info/x-point',
-    count: 3,
-    mutate: (d) => { delete d.info['x-implementation-defined']; },
-  }],
+  [
+    'an inline error schema that copies Error instead of referencing it',
+    {
+      rule: 'tryon/error-responses-use-error-schema',
+      pointer: '#/paths/~1tryons/post/responses/500/content/application~1json/schema',
+      mutate: (d) => {
+        d.paths['/tryons'].post.responses['500'].content[json].schema.allOf[0] = errorEnvelopeCopy;
+      },
+    },
+  ],
+  [
+    'a shared error response whose allOf lacks Error (reported once for three operations)',
+    {
+      rule: 'tryon/error-responses-use-error-schema',
+      pointer: '#/components/responses/Unauthorized/content/application~1json/schema',
+      count: 1,
+      mutate: (d) => {
+        d.components.responses.Unauthorized.content[json].schema.allOf[0] = { $ref: '#/components/schemas/TryOn' };
+      },
+    },
+  ],
+  [
+    'a routing error without a JSON body',
+    {
+      rule: 'tryon/error-responses-use-error-schema',
+      pointer: '#/x-routing-errors/responses/404',
+      mutate: (d) => {
+        delete d['x-routing-errors'].responses['404'].content;
+      },
+    },
+  ],
+  [
+    'a keyed operation that does not document 429',
+    {
+      rule: 'tryon/documents-spec-errors',
+      pointer: '#/paths/~1tryons~1{id}/get/responses',
+      mutate: (d) => {
+        delete d.paths['/tryons/{id}'].get.responses['429'];
+      },
+    },
+  ],
+  [
+    'an operation that turns security on but documents none of 401, 429, 500',
+    {
+      rule: 'tryon/documents-spec-errors',
+      pointer: '#/paths/~1i~1{file}/get/responses',
+      count: 3,
+      mutate: (d) => {
+        d.paths['/i/{file}'].get.security = [{ apiKey: [] }];
+      },
+    },
+  ],
+  [
+    'a 429 without a Retry-After header',
+    {
+      rule: 'tryon/documents-spec-errors',
+      pointer: '#/components/responses/RateLimited',
+      mutate: (d) => {
+        delete d.components.responses.RateLimited.headers;
+        delete d.components.headers;
+      },
+    },
+  ],
+  [
+    'a 429 whose Retry-After is optional',
+    {
+      rule: 'tryon/documents-spec-errors',
+      pointer: '#/components/headers/RetryAfter',
+      mutate: (d) => {
+        d.components.headers.RetryAfter.required = false;
+      },
+    },
+  ],
+  [
+    'a JSON response without an example',
+    {
+      rule: 'tryon/operation-examples',
+      pointer: '#/paths/~1tryons~1{id}/get/responses/200/content/application~1json',
+      mutate: (d) => {
+        delete d.paths['/tryons/{id}'].get.responses['200'].content[json].example;
+      },
+    },
+  ],
+  [
+    'a multipart request body with an empty examples map',
+    {
+      rule: 'tryon/operation-examples',
+      pointer: '#/paths/~1images/post/requestBody/content/multipart~1form-data',
+      mutate: (d) => {
+        d.paths['/images'].post.requestBody.content['multipart/form-data'].examples = {};
+      },
+    },
+  ],
+  [
+    'a binary image response without an example',
+    {
+      rule: 'tryon/operation-examples',
+      pointer: '#/paths/~1i~1{file}/get/responses/200/content/image~1png',
+      mutate: (d) => {
+        delete d.paths['/i/{file}'].get.responses['200'].content['image/png'].example;
+      },
+    },
+  ],
+  [
+    'an error response that does not pin code',
+    {
+      rule: 'tryon/error-code-enum',
+      pointer: '#/components/responses/Unauthorized/content/application~1json/schema',
+      mutate: (d) => {
+        d.components.responses.Unauthorized.content[json].schema = { $ref: '#/components/schemas/Error' };
+      },
+    },
+  ],
+  [
+    'a pinned code that is not in ErrorCode',
+    {
+      rule: 'tryon/error-code-enum',
+      pointer: '#/components/responses/NotFound/content/application~1json/schema/allOf/1/properties/code/enum/1',
+      mutate: (d) => {
+        d.components.responses.NotFound.content[json].schema.allOf[1].properties.code.enum = [
+          'NOT_FOUND',
+          'NO_SUCH_IMAGE',
+        ];
+      },
+    },
+  ],
+  [
+    'a stray code pinned behind a $ref chain',
+    {
+      rule: 'tryon/error-code-enum',
+      pointer: '#/components/schemas/RateLimitedError/allOf/1/properties/code/enum/1',
+      mutate: (d) => {
+        d.components.schemas.RateLimitedError.allOf[1].properties.code.enum = ['RATE_LIMITED', 'SLOW_DOWN'];
+      },
+    },
+  ],
+  [
+    'an x-implementation-defined-codes entry the response does not pin',
+    {
+      rule: 'tryon/error-code-enum',
+      pointer: '#/components/responses/BadRequest/x-implementation-defined-codes/1',
+      mutate: (d) => {
+        d.components.responses.BadRequest['x-implementation-defined-codes'] = ['INVALID_REQUEST', 'NOT_FOUND'];
+      },
+    },
+  ],
+  [
+    'an implementation-defined point without x-conformance',
+    {
+      rule: 'tryon/implementation-defined',
+      pointer: '#/paths/~1tryons~1{id}/get/x-implementation-defined',
+      mutate: (d) => {
+        delete d.paths['/tryons/{id}'].get['x-conformance'];
+      },
+    },
+  ],
+  [
+    'an empty x-point',
+    {
+      rule: 'tryon/implementation-defined',
+      pointer: '#/info/x-point',
+      mutate: (d) => {
+        d.info['x-point'] = '';
+      },
+    },
+  ],
+  [
+    'two points sharing one x-point',
+    {
+      rule: 'tryon/implementation-defined',
+      pointer: '#/paths/~1tryons~1{id}/get/x-point',
+      mutate: (d) => {
+        d.components.requestBodies.CreateTryOn['x-point'] = 'terminal-transitions';
+      },
+    },
+  ],
+  [
+    'x-point and friends without x-implementation-defined: true',
+    {
+      rule: 'tryon/implementation-defined',
+      pointer: '#/info/x-point',
+      count: 3,
+      mutate: (d) => {
+        delete d.info['x-implementation-defined'];
+      },
+    },
+  ],
 ];
 
 let dir: string;
@@ -144,13 +238,15 @@ let problemsByFile: Map<string, Problem[]>;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tryon-rules-'));
-  const files = await Promise.all(cases.map(async ([, c], i) => {
-    const doc = parse(conforming) as Doc;
-    c.mutate(doc);
-    const file = join(dir, `case-${i}.yaml`);
-    await writeFile(file, stringify(doc));
-    return file;
-  }));
+  const files = await Promise.all(
+    cases.map(async ([, c], i) => {
+      const doc = parse(conforming) as Doc;
+      c.mutate(doc);
+      const file = join(dir, `case-${i}.yaml`);
+      await writeFile(file, stringify(doc));
+      return file;
+    }),
+  );
   problemsByFile = await lint([paths.openapi, conformingPath, ...files]);
 }, 60_000);
 
@@ -168,7 +264,9 @@ describe('tryon Redocly rules', () => {
   });
 
   it.each(cases.map(([name, c], i) => [name, c, i] as const))('report %s', (_name, c, i) => {
-    const problems = (problemsByFile.get(join(dir, `case-${i}.yaml`)) ?? []).filter((p) => p.ruleId.startsWith('tryon/'));
+    const problems = (problemsByFile.get(join(dir, `case-${i}.yaml`)) ?? []).filter((p) =>
+      p.ruleId.startsWith('tryon/'),
+    );
     expect(new Set(problems.map((p) => p.ruleId))).toEqual(new Set([c.rule]));
     expect(problems[0]?.location[0]?.pointer).toBe(c.pointer);
     expect(problems).toHaveLength(c.count ?? 1);
@@ -187,20 +285,32 @@ function summarise(problems: Problem[] | undefined): string[] {
  */
 async function lint(files: string[]): Promise<Map<string, Problem[]>> {
   const cli = join(paths.root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-  const args = [cli, 'lint', ...files, '--config', join(paths.root, 'redocly.yaml'), '--format=json', '--max-problems=10000'];
+  const args = [
+    cli,
+    'lint',
+    ...files,
+    '--config',
+    join(paths.root, 'redocly.yaml'),
+    '--format=json',
+    '--max-problems=10000',
+  ];
   const { stdout, stderr, code } = await run(process.execPath, args);
   const reports = splitJsonObjects(stdout).map((text) => JSON.parse(text) as { problems: Problem[] });
   if (reports.length !== files.length) {
-    throw new Error(`redocly lint gave ${reports.length} JSON reports for ${files.length} files (exit ${code}):\n${stderr}`);
+    throw new Error(
+      `redocly lint gave ${reports.length} JSON reports for ${files.length} files (exit ${code}):\n${stderr}`,
+    );
   }
-  return new Map(files.map((file, i) => {
-    const problems = reports[i]?.problems ?? [];
-    for (const p of problems) {
-      const ref = resolve(paths.root, p.location[0]?.source.ref ?? '');
-      if (ref !== file) throw new Error(`report ${i} is about ${ref}, expected ${file}`);
-    }
-    return [file, problems];
-  }));
+  return new Map(
+    files.map((file, i) => {
+      const problems = reports[i]?.problems ?? [];
+      for (const p of problems) {
+        const ref = resolve(paths.root, p.location[0]?.source.ref ?? '');
+        if (ref !== file) throw new Error(`report ${i} is about ${ref}, expected ${file}`);
+      }
+      return [file, problems];
+    }),
+  );
 }
 
 /** Splits concatenated top-level JSON objects (`{...}{...}`), minding strings. */
@@ -233,8 +343,12 @@ function run(command: string, args: string[]): Promise<{ stdout: string; stderr:
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ stdout, stderr, code }));
   });

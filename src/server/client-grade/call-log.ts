@@ -59,7 +59,9 @@ function operationOf(method: string, rawPath: string): Operation {
 /** A caller's name for a request whose key did not resolve to an account: never the key itself. */
 export function anonymousCaller(authorization: string | undefined): string {
   const key = bearerToken(authorization);
-  return key === undefined ? 'no API key' : `unknown key sha256:${createHash('sha256').update(key).digest('hex').slice(0, 8)}`;
+  return key === undefined
+    ? 'no API key'
+    : `unknown key sha256:${createHash('sha256').update(key).digest('hex').slice(0, 8)}`;
 }
 
 function browserSignsOf(request: FastifyRequest, secrets: readonly string[]): string[] {
@@ -124,7 +126,9 @@ export class CallLog {
         path,
         operation,
         idempotencyKey:
-          typeof idempotencyKey === 'string' ? bounded(redact(idempotencyKey, secrets), maxIdempotencyKeyChars) : undefined,
+          typeof idempotencyKey === 'string'
+            ? bounded(redact(idempotencyKey, secrets), maxIdempotencyKeyChars)
+            : undefined,
         bodyDigest: undefined,
         tryOnId: operation === 'getTryOn' ? path.slice(path.lastIndexOf('/') + 1) : undefined,
         startedAt: this.clock.now(),
@@ -182,7 +186,12 @@ export class CallLog {
 
   #settle(record: CallRecord, request: FastifyRequest): void {
     if (typeof request.accountId === 'string') record.caller = request.accountId;
-    if (record.bodyDigest === undefined && request.body !== undefined && request.body !== null && typeof request.body === 'object') {
+    if (
+      record.bodyDigest === undefined &&
+      request.body !== undefined &&
+      request.body !== null &&
+      typeof request.body === 'object'
+    ) {
       record.bodyDigest = fingerprint(request.body);
     }
   }

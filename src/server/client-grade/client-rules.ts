@@ -44,10 +44,15 @@ const retryableFailure = (r: CallRecord): boolean => r.dropped || [429, 500, 502
  * Idempotency-Key (a 429 is answered before the body is read), a read's path.
  */
 const identities = (r: CallRecord): string[] => {
-  if (isStart(r)) return [r.bodyDigest && `${r.operation} body ${r.bodyDigest}`, r.idempotencyKey && `${r.operation} key ${r.idempotencyKey}`].filter((x): x is string => Boolean(x));
+  if (isStart(r))
+    return [
+      r.bodyDigest && `${r.operation} body ${r.bodyDigest}`,
+      r.idempotencyKey && `${r.operation} key ${r.idempotencyKey}`,
+    ].filter((x): x is string => Boolean(x));
   return r.operation === 'getTryOn' ? [`GET ${r.path}`] : [];
 };
-const waited = (before: CallRecord, after: CallRecord): number => after.startedAt - (before.endedAt ?? before.startedAt);
+const waited = (before: CallRecord, after: CallRecord): number =>
+  after.startedAt - (before.endedAt ?? before.startedAt);
 
 interface Retry {
   readonly failed: CallRecord;
@@ -64,7 +69,12 @@ export function retriesOf(records: readonly CallRecord[]): Retry[] {
     const ids = identities(r);
     if (ids.length === 0) continue;
     // The latest earlier request with any of the same identities is the one this may repeat.
-    const prev = ids.map((id) => last.get(id)).reduce<{ record: CallRecord; n: number } | undefined>((a, b) => (b && (!a || b.record.seq > a.record.seq) ? b : a), undefined);
+    const prev = ids
+      .map((id) => last.get(id))
+      .reduce<{ record: CallRecord; n: number } | undefined>(
+        (a, b) => (b && (!a || b.record.seq > a.record.seq) ? b : a),
+        undefined,
+      );
     let n = 0;
     if (prev && retryableFailure(prev.record)) {
       out.push({ failed: prev.record, retry: r, n: prev.n });
@@ -113,12 +123,14 @@ function firstPollAfter(records: readonly CallRecord[]): Map<CallRecord, CallRec
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-const answerOf = (r: CallRecord): string => (r.dropped ? 'no answer (dropped by the client)' : `${r.status ?? '?'}${r.code ? ` ${r.code}` : ''}`);
+const answerOf = (r: CallRecord): string =>
+  r.dropped ? 'no answer (dropped by the client)' : `${r.status ?? '?'}${r.code ? ` ${r.code}` : ''}`;
 
 export const clientRules: readonly ClientRule[] = [
   {
     id: 'ERR-CLIENT-RETRY-SAME-KEY',
-    judged: 'every retry of a start after 429, 500, 502, 503 or no answer carries the Idempotency-Key of the attempt it repeats (same body, same key)',
+    judged:
+      'every retry of a start after 429, 500, 502, 503 or no answer carries the Idempotency-Key of the attempt it repeats (same body, same key)',
     judge: (records) =>
       retriesOf(records)
         .filter((r) => isStart(r.retry))
@@ -135,7 +147,8 @@ export const clientRules: readonly ClientRule[] = [
   },
   {
     id: 'ERR-CLIENT-NO-UNCHANGED-RETRY',
-    judged: 'after a 400, 401, 402, 403, 413 or 422, the same request (method, path, body, Idempotency-Key, key) is not sent again to meet the same refusal',
+    judged:
+      'after a 400, 401, 402, 403, 413 or 422, the same request (method, path, body, Idempotency-Key, key) is not sent again to meet the same refusal',
     judge: (records) => {
       const later = laterSame(records);
       return records
@@ -143,8 +156,16 @@ export const clientRules: readonly ClientRule[] = [
         .map((refused) => {
           const repeats = later(refused);
           return repeats.count === 0
-            ? { ok: true, what: `${refused.method} ${refused.path} refused with ${answerOf(refused)} was not repeated unchanged`, evidence: [refused] }
-            : { ok: false, what: `${refused.method} ${refused.path} refused with ${answerOf(refused)} was sent again unchanged ${repeats.count} time(s)`, evidence: [refused, ...repeats.first] };
+            ? {
+                ok: true,
+                what: `${refused.method} ${refused.path} refused with ${answerOf(refused)} was not repeated unchanged`,
+                evidence: [refused],
+              }
+            : {
+                ok: false,
+                what: `${refused.method} ${refused.path} refused with ${answerOf(refused)} was sent again unchanged ${repeats.count} time(s)`,
+                evidence: [refused, ...repeats.first],
+              };
         });
     },
   },
@@ -157,9 +178,18 @@ export const clientRules: readonly ClientRule[] = [
         .map(({ failed, retry, n }) => {
           const want = backoffMs[Math.min(n, backoffMs.length - 1)] ?? 4_000;
           const gap = waited(failed, retry);
-          if (n >= maxRetries) return { ok: false, what: `retry number ${n + 1} of one request: the spec says to stop after a few attempts`, evidence: [failed, retry] };
+          if (n >= maxRetries)
+            return {
+              ok: false,
+              what: `retry number ${n + 1} of one request: the spec says to stop after a few attempts`,
+              evidence: [failed, retry],
+            };
           const ok = gap >= want * waitTolerance;
-          return { ok, what: `retry ${n + 1} after ${answerOf(failed)} waited ${seconds(gap)}${ok ? '' : `, less than the ${seconds(want)} of the spec's backoff`}`, evidence: [failed, retry] };
+          return {
+            ok,
+            what: `retry ${n + 1} after ${answerOf(failed)} waited ${seconds(gap)}${ok ? '' : `, less than the ${seconds(want)} of the spec's backoff`}`,
+            evidence: [failed, retry],
+          };
         }),
   },
   {
@@ -172,7 +202,11 @@ export const clientRules: readonly ClientRule[] = [
           const want = (failed.retryAfterSeconds ?? 0) * 1000;
           const gap = waited(failed, retry);
           const ok = gap >= want * waitTolerance;
-          return { ok, what: `retry after ${answerOf(failed)} with Retry-After ${failed.retryAfterSeconds} came after ${seconds(gap)}${ok ? '' : ', before Retry-After had passed'}`, evidence: [failed, retry] };
+          return {
+            ok,
+            what: `retry after ${answerOf(failed)} with Retry-After ${failed.retryAfterSeconds} came after ${seconds(gap)}${ok ? '' : ', before Retry-After had passed'}`,
+            evidence: [failed, retry],
+          };
         }),
   },
   {
@@ -186,7 +220,11 @@ export const clientRules: readonly ClientRule[] = [
         if (prev && prev.status === 200 && prev.tryOnStatus === 'pending') {
           const gap = waited(prev, r);
           const ok = gap >= 2_000 * waitTolerance;
-          out.push({ ok, what: `poll of ${r.tryOnId} ${seconds(gap)} after the last one${ok ? '' : ': faster than every 2 s'}`, evidence: [prev, r] });
+          out.push({
+            ok,
+            what: `poll of ${r.tryOnId} ${seconds(gap)} after the last one${ok ? '' : ': faster than every 2 s'}`,
+            evidence: [prev, r],
+          });
         }
         last.set(r.tryOnId ?? '', r);
       }
@@ -209,24 +247,47 @@ export const clientRules: readonly ClientRule[] = [
         if (!first || list.some((p) => p.tryOnStatus !== 'pending')) return [];
         const limit = first.startedAt + giveUpLimitMs;
         const late = list.filter((p) => p.startedAt > limit);
-        if (late.length > 0) return [{ ok: false, what: `try-on ${id} was still polled ${seconds((late.at(-1)?.startedAt ?? 0) - first.startedAt)} after its first poll: it never gave up`, evidence: [first, ...late.slice(-3)] }];
+        if (late.length > 0)
+          return [
+            {
+              ok: false,
+              what: `try-on ${id} was still polled ${seconds((late.at(-1)?.startedAt ?? 0) - first.startedAt)} after its first poll: it never gave up`,
+              evidence: [first, ...late.slice(-3)],
+            },
+          ];
         if (ctx.now < limit) return [];
-        return [{ ok: true, what: `try-on ${id} stayed pending and its polling stopped within ${giveUpLimitMs / 60_000} minutes`, evidence: [first, list.at(-1) ?? first] }];
+        return [
+          {
+            ok: true,
+            what: `try-on ${id} stayed pending and its polling stopped within ${giveUpLimitMs / 60_000} minutes`,
+            evidence: [first, list.at(-1) ?? first],
+          },
+        ];
       });
     },
   },
   {
     id: 'SYNC-CLIENT-TIMEOUT-70-SECONDS',
-    judged: 'a sync call is not dropped before 70 s (a dropped one fails); one held until the wait ended and answered 202 passes',
+    judged:
+      'a sync call is not dropped before 70 s (a dropped one fails); one held until the wait ended and answered 202 passes',
     judge: (records) =>
       records
         .filter((r) => r.operation === 'createTryOnSync' && (r.dropped || r.status === 202))
         .map((r) => {
           const held = (r.endedAt ?? r.startedAt) - r.startedAt;
-          if (!r.dropped) return { ok: true, what: `sync call held for the whole wait (${seconds(held)}) and answered 202`, evidence: [r] };
+          if (!r.dropped)
+            return {
+              ok: true,
+              what: `sync call held for the whole wait (${seconds(held)}) and answered 202`,
+              evidence: [r],
+            };
           return held >= 70_000
             ? { ok: true, what: `sync call dropped after ${seconds(held)}, not before 70 s`, evidence: [r] }
-            : { ok: false, what: `sync call dropped by the client after ${seconds(held)}, before the wait was over (client timeout under 70 s)`, evidence: [r] };
+            : {
+                ok: false,
+                what: `sync call dropped by the client after ${seconds(held)}, before the wait was over (client timeout under 70 s)`,
+                evidence: [r],
+              };
         }),
   },
   {
@@ -239,20 +300,39 @@ export const clientRules: readonly ClientRule[] = [
         .flatMap((r): Occasion[] => {
           const end = r.endedAt ?? r.startedAt;
           const poll = pollAfter.get(r);
-          if (poll && poll.startedAt - end <= pollAfter202Ms) return [{ ok: true, what: `polled ${r.tryOnId} ${seconds(poll.startedAt - end)} after the 202`, evidence: [r, poll] }];
+          if (poll && poll.startedAt - end <= pollAfter202Ms)
+            return [
+              {
+                ok: true,
+                what: `polled ${r.tryOnId} ${seconds(poll.startedAt - end)} after the 202`,
+                evidence: [r, poll],
+              },
+            ];
           if (!poll && ctx.now - end < pollAfter202Ms) return [];
-          return [{ ok: false, what: `no read of ${r.tryOnId} within ${pollAfter202Ms / 1000} s after the sync 202`, evidence: poll ? [r, poll] : [r] }];
+          return [
+            {
+              ok: false,
+              what: `no read of ${r.tryOnId} within ${pollAfter202Ms / 1000} s after the sync 202`,
+              evidence: poll ? [r, poll] : [r],
+            },
+          ];
         });
     },
   },
   {
     id: 'AUTH-KEY-SERVER-SIDE-ONLY',
-    judged: 'no request carries signs of a browser: an Origin, Sec-Fetch-Site or Sec-Fetch-Dest header, or a CORS preflight',
+    judged:
+      'no request carries signs of a browser: an Origin, Sec-Fetch-Site or Sec-Fetch-Dest header, or a CORS preflight',
     judge: (records) => {
       const signed = records.filter((r) => r.browserSigns.length > 0);
       if (records.length === 0) return [];
-      if (signed.length === 0) return [{ ok: true, what: `${records.length} request(s), none with signs of a browser`, evidence: [] }];
-      return signed.slice(0, 5).map((r) => ({ ok: false, what: `request with signs of a browser (${r.browserSigns.join(', ')}): the key must never reach one`, evidence: [r] }));
+      if (signed.length === 0)
+        return [{ ok: true, what: `${records.length} request(s), none with signs of a browser`, evidence: [] }];
+      return signed.slice(0, 5).map((r) => ({
+        ok: false,
+        what: `request with signs of a browser (${r.browserSigns.join(', ')}): the key must never reach one`,
+        evidence: [r],
+      }));
     },
   },
 ];

@@ -18,14 +18,18 @@ export function gradeRoutes(app: FastifyInstance, ctx: ServerContext, token: str
   app.get<GradeQuery>('/_control/client-grade', {
     onRequest: async (request) => {
       const presented = Buffer.from(bearerToken(request.headers.authorization) ?? '');
-      if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) throw new ApiError('INVALID_API_KEY', 'Missing or wrong control token.');
+      if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
+        throw new ApiError('INVALID_API_KEY', 'Missing or wrong control token.');
     },
     handler: async (request, reply) => {
-      if (!ctx.callLog) throw new ApiError('NOT_FOUND', 'Client grading is off on this server: start it with serve --grade-clients.');
+      if (!ctx.callLog)
+        throw new ApiError('NOT_FOUND', 'Client grading is off on this server: start it with serve --grade-clients.');
       const format = (request.query.format ?? 'json') as GradeFormat;
-      if (!gradeFormats.includes(format)) throw new ApiError('INVALID_REQUEST', `format must be one of ${gradeFormats.join(', ')}.`);
+      if (!gradeFormats.includes(format))
+        throw new ApiError('INVALID_REQUEST', `format must be one of ${gradeFormats.join(', ')}.`);
       const caller = request.query.caller;
-      if (caller !== undefined && !/^[\w-]{1,100}$/.test(caller)) throw new ApiError('INVALID_REQUEST', 'caller must be an account id.');
+      if (caller !== undefined && !/^[\w-]{1,100}$/.test(caller))
+        throw new ApiError('INVALID_REQUEST', 'caller must be an account id.');
       const grade = gradeCallLog(ctx.callLog, ctx.clock.now(), caller);
       return reply.type(gradeMediaTypes[format]).send(writeGrade(grade, format));
     },

@@ -48,7 +48,13 @@ export interface ClientGrade {
   readonly kind: 'client-grade';
   readonly generatedAt: string;
   readonly callers: readonly CallerGrade[];
-  readonly summary: { readonly callers: number; readonly failingCallers: number; readonly pass: number; readonly fail: number; readonly notExercised: number };
+  readonly summary: {
+    readonly callers: number;
+    readonly failingCallers: number;
+    readonly pass: number;
+    readonly fail: number;
+    readonly notExercised: number;
+  };
   readonly recording?: GradeRecording;
 }
 
@@ -59,7 +65,8 @@ export function evidenceLine(r: CallRecord, t0: number): string {
   if (r.bodyDigest !== undefined) parts.push(`body sha256:${r.bodyDigest.slice(0, 12)}`);
   if (r.browserSigns.length > 0) parts.push(`[${r.browserSigns.join('; ')}]`);
   parts.push('→');
-  if (r.dropped) parts.push(`dropped by the client after ${(((r.endedAt ?? r.startedAt) - r.startedAt) / 1000).toFixed(3)} s`);
+  if (r.dropped)
+    parts.push(`dropped by the client after ${(((r.endedAt ?? r.startedAt) - r.startedAt) / 1000).toFixed(3)} s`);
   else {
     parts.push(`${r.status ?? '?'}${r.code ? ` ${r.code}` : ''}${r.tryOnStatus ? ` ${r.tryOnStatus}` : ''}`);
     if (r.retryAfterSeconds !== undefined) parts.push(`(Retry-After: ${r.retryAfterSeconds})`);
@@ -67,7 +74,12 @@ export function evidenceLine(r: CallRecord, t0: number): string {
   return parts.join(' ');
 }
 
-function gradeRule(rule: (typeof clientRules)[number], records: readonly CallRecord[], now: number, t0: number): GradedRule {
+function gradeRule(
+  rule: (typeof clientRules)[number],
+  records: readonly CallRecord[],
+  now: number,
+  t0: number,
+): GradedRule {
   const occasions: Occasion[] = rule.judge(records, { now });
   const failing = occasions.filter((o) => !o.ok);
   const req = requirement(rule.id);
@@ -106,7 +118,11 @@ export function gradeClients(
   const callers = [...byCaller.entries()].map(([caller, list]): CallerGrade => {
     const t0 = list[0]?.startedAt ?? now;
     const rules = clientRules.map((rule) => gradeRule(rule, list, now, t0));
-    const verdict = rules.some((r) => r.verdict === 'fail') ? 'fail' : rules.some((r) => r.verdict === 'pass') ? 'pass' : 'not-exercised';
+    const verdict = rules.some((r) => r.verdict === 'fail')
+      ? 'fail'
+      : rules.some((r) => r.verdict === 'pass')
+        ? 'pass'
+        : 'not-exercised';
     return { caller, requests: list.length, notKept: notKept?.byAccount.get(caller) ?? 0, verdict, rules };
   });
   const all = callers.flatMap((c) => c.rules);

@@ -17,7 +17,12 @@ export const gradeMediaTypes: Record<GradeFormat, string> = {
   markdown: 'text/markdown; charset=utf-8',
   html: 'text/html; charset=utf-8',
 };
-export const gradeFileNames: Record<GradeFormat, string> = { json: 'client-grade.json', junit: 'client-grade.junit.xml', markdown: 'client-grade.md', html: 'client-grade.html' };
+export const gradeFileNames: Record<GradeFormat, string> = {
+  json: 'client-grade.json',
+  junit: 'client-grade.junit.xml',
+  markdown: 'client-grade.md',
+  html: 'client-grade.html',
+};
 
 const mark = { pass: 'pass', fail: 'FAIL', 'not-exercised': 'not exercised' } as const;
 const xmlText = (s: string): string => xmlSafe(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -89,13 +94,22 @@ function markdown(g: ClientGrade): string {
   const out = [`# Client grade`, '', `${headline(g)} (at ${markdownText(g.generatedAt)}).`, ''];
   if (g.callers.length === 0) out.push('No client has called the sandbox yet.', '');
   for (const c of g.callers) {
-    out.push(`## ${markdownCell(c.caller)}: ${mark[c.verdict]}`, '', requestsLine(c), '', '| Requirement | Verdict | Judged | Occasions |', '|---|---|---|---|');
-    for (const r of c.rules) out.push(`| ${r.id} (${r.level}) | ${mark[r.verdict]} | ${markdownCell(r.judged)} | ${r.occasions} |`);
+    out.push(
+      `## ${markdownCell(c.caller)}: ${mark[c.verdict]}`,
+      '',
+      requestsLine(c),
+      '',
+      '| Requirement | Verdict | Judged | Occasions |',
+      '|---|---|---|---|',
+    );
+    for (const r of c.rules)
+      out.push(`| ${r.id} (${r.level}) | ${mark[r.verdict]} | ${markdownCell(r.judged)} | ${r.occasions} |`);
     out.push('');
     for (const r of c.rules.filter((x) => x.verdict === 'fail')) {
       out.push(`### ${r.id}`, '', `> ${markdownCell(r.quote)}`, '');
       // The evidence (paths, headers the caller chose) as a fence no line of it can close, inside the list item.
-      for (const f of r.failures) out.push(`- ${markdownCell(f.what)}`, '', ...indented(fence(f.evidence.join('\n'), 'text')), '');
+      for (const f of r.failures)
+        out.push(`- ${markdownCell(f.what)}`, '', ...indented(fence(f.evidence.join('\n'), 'text')), '');
     }
   }
   return `${out.join('\n')}\n`;
@@ -104,11 +118,17 @@ function markdown(g: ClientGrade): string {
 function html(g: ClientGrade): string {
   const callers = g.callers.map((c) => {
     const rows = c.rules
-      .map((r) => `<tr class="${r.verdict}"><td>${escapeHtml(r.id)} (${r.level})</td><td>${mark[r.verdict]}</td><td>${escapeHtml(r.judged)}</td><td>${r.occasions}</td></tr>`)
+      .map(
+        (r) =>
+          `<tr class="${r.verdict}"><td>${escapeHtml(r.id)} (${r.level})</td><td>${mark[r.verdict]}</td><td>${escapeHtml(r.judged)}</td><td>${r.occasions}</td></tr>`,
+      )
       .join('\n');
     const failures = c.rules
       .filter((r) => r.verdict === 'fail')
-      .map((r) => `<h3>${escapeHtml(r.id)}</h3><blockquote>${escapeHtml(r.quote)}</blockquote>${r.failures.map((f) => `<p>${escapeHtml(f.what)}</p><pre>${escapeHtml(f.evidence.join('\n'))}</pre>`).join('')}`)
+      .map(
+        (r) =>
+          `<h3>${escapeHtml(r.id)}</h3><blockquote>${escapeHtml(r.quote)}</blockquote>${r.failures.map((f) => `<p>${escapeHtml(f.what)}</p><pre>${escapeHtml(f.evidence.join('\n'))}</pre>`).join('')}`,
+      )
       .join('\n');
     return `<section><h2>${escapeHtml(c.caller)}: ${mark[c.verdict]}</h2><p>${requestsLine(c)}</p><table><thead><tr><th>Requirement</th><th>Verdict</th><th>Judged</th><th>Occasions</th></tr></thead><tbody>${rows}</tbody></table>${failures}</section>`;
   });

@@ -76,7 +76,10 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
     const headroomSeconds = Math.floor(ctx.clock.headroomMs() / 1000);
     const most = Math.min(controlBounds.maxAdvanceSeconds, headroomSeconds);
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > most) {
-      throw new ApiError('INVALID_REQUEST', `seconds must be a number from 0 to ${most} (at most ${controlBounds.maxAdvanceSeconds} per call, and never past the end of year 9999).`);
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `seconds must be a number from 0 to ${most} (at most ${controlBounds.maxAdvanceSeconds} per call, and never past the end of year 9999).`,
+      );
     }
     const now = ctx.clock.advance(seconds * 1000);
     ctx.sweep();
@@ -88,7 +91,11 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
     const names = ctx.testNames;
     if (!names) throw new ApiError('NOT_FOUND');
     const name = testName(request.params.name);
-    if (name === undefined) throw new ApiError('INVALID_REQUEST', 'name must be a well-formed DNS name under .test (RFC 6761), e.g. img-4kq9.test.');
+    if (name === undefined)
+      throw new ApiError(
+        'INVALID_REQUEST',
+        'name must be a well-formed DNS name under .test (RFC 6761), e.g. img-4kq9.test.',
+      );
     const addresses = parseAnswers(request.body);
     names.set(name, addresses);
     return { name, addresses };
@@ -128,7 +135,8 @@ export const controlBounds = Object.freeze({
 });
 
 function objectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('INVALID_REQUEST', 'Send a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ApiError('INVALID_REQUEST', 'Send a JSON object.');
   return body as Record<string, unknown>;
 }
 
@@ -139,7 +147,10 @@ function parseAnswers(body: unknown): string[] {
   }
   for (const address of addresses) {
     if (typeof address !== 'string' || !isTestNameAnswer(address)) {
-      throw new ApiError('INVALID_REQUEST', `${JSON.stringify(address)?.slice(0, 80) ?? String(address)} is not a private, loopback, reserved or documentation address written plainly: a name may only resolve to those.`);
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `${JSON.stringify(address)?.slice(0, 80) ?? String(address)} is not a private, loopback, reserved or documentation address written plainly: a name may only resolve to those.`,
+      );
     }
   }
   return addresses as string[];

@@ -38,7 +38,9 @@ export function lookupIdOf(key: string): string | undefined {
   const idStart = at + live.length;
   if (at < 1 || key.length !== idStart + lookupIdLength + secretLength) return undefined;
   if (!every(key, 0, at, isLowercase) || !every(key, idStart, key.length, isLetterOrDigit)) return undefined;
-  return at === keyPrefix.length && key.startsWith(keyPrefix) ? key.slice(idStart, idStart + lookupIdLength) : undefined;
+  return at === keyPrefix.length && key.startsWith(keyPrefix)
+    ? key.slice(idStart, idStart + lookupIdLength)
+    : undefined;
 }
 
 const isLowercase = (c: number) => c >= 0x61 && c <= 0x7a;

@@ -52,7 +52,8 @@ export class GenerationQueue {
       if (!this.#closed) await this.#generate(tryOnId);
     } catch (error) {
       this.o.onError?.(error, tryOnId);
-      if (!this.#closed && this.o.store.finishFailure(tryOnId, failureMessage, this.o.clock.now())) this.o.onFinished(tryOnId);
+      if (!this.#closed && this.o.store.finishFailure(tryOnId, failureMessage, this.o.clock.now()))
+        this.o.onFinished(tryOnId);
     } finally {
       this.#running--;
       this.#waiting.shift()?.();
@@ -86,7 +87,12 @@ export class GenerationQueue {
     const finished = result.ok
       ? store.finishSuccess(
           tryOnId,
-          { file: newResultFile(result.format), format: result.format, bytes: result.image, expiresAt: now + this.o.resultTtlMs },
+          {
+            file: newResultFile(result.format),
+            format: result.format,
+            bytes: result.image,
+            expiresAt: now + this.o.resultTtlMs,
+          },
           now,
         )
       : store.finishFailure(tryOnId, result.message, now);

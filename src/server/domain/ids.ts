@@ -18,4 +18,5 @@ export const newTryOnId = (): string => `ton_${randomBase62(20)}`;
 /** Spec: Uploaded image — "Begins with `img_`." */
 export const newImageId = (): string => `img_${randomBase62(20)}`;
 export const newAccountId = (): string => `acct_${randomBase62(16)}`;
-export const newResultFile = (format: 'jpeg' | 'png'): string => `r_${randomBase62(28)}.${format === 'jpeg' ? 'jpg' : 'png'}`;
+export const newResultFile = (format: 'jpeg' | 'png'): string =>
+  `r_${randomBase62(28)}.${format === 'jpeg' ? 'jpg' : 'png'}`;

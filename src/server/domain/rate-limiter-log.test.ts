@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { append, RateLimiter, requestAt, windowMs, type Bucket, type RateDecision, type WindowLog } from './rate-limiter.ts';
+import {
+  append,
+  RateLimiter,
+  requestAt,
+  windowMs,
+  type Bucket,
+  type RateDecision,
+  type WindowLog,
+} from './rate-limiter.ts';
 
 const emptyLog = (): WindowLog => ({ times: [], counts: [], head: 0, count: 0 });
 
@@ -21,7 +29,12 @@ class OneEntryPerRequest {
     }
     times.push(now);
     const first = times[log.head] ?? now;
-    return { allowed: true, limit, remaining: limit - count - 1, resetSeconds: Math.ceil((first + windowMs - now) / 1000) };
+    return {
+      allowed: true,
+      limit,
+      remaining: limit - count - 1,
+      resetSeconds: Math.ceil((first + windowMs - now) / 1000),
+    };
   }
 }
 
@@ -51,7 +64,12 @@ describe('the run-length window log', () => {
   it('answers exactly as a log of one entry per request, whatever the arrivals and limits', () => {
     const step = fc.record({
       // Many requests in the same millisecond, and gaps up to past the window.
-      advance: fc.oneof(fc.constant(0), fc.constant(0), fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1_000, max: 70_000 })),
+      advance: fc.oneof(
+        fc.constant(0),
+        fc.constant(0),
+        fc.integer({ min: 1, max: 999 }),
+        fc.integer({ min: 1_000, max: 70_000 }),
+      ),
       account: fc.constantFrom('a', 'b'),
       bucket: fc.constantFrom<Bucket>('starts', 'polls'),
       limit: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(0), fc.constant(1.5)),
@@ -64,7 +82,8 @@ describe('the run-length window log', () => {
         const model = new OneEntryPerRequest();
         for (const s of steps) {
           now += s.advance;
-          for (let i = 0; i < s.repeat; i++) expect(limiter.take(s.account, s.bucket, s.limit)).toEqual(model.take(now, s.account, s.bucket, s.limit));
+          for (let i = 0; i < s.repeat; i++)
+            expect(limiter.take(s.account, s.bucket, s.limit)).toEqual(model.take(now, s.account, s.bucket, s.limit));
         }
       }),
       { numRuns: 300 },
@@ -77,7 +96,8 @@ describe('the run-length window log', () => {
     const model = new OneEntryPerRequest();
     // 3,000 distinct milliseconds a minute for 3 minutes (compaction past 1,024 expired entries), 3 requests in each.
     for (; now < 180_000; now += 20) {
-      for (let k = 0; k < 3; k++) expect(limiter.take('a', 'polls', 9_000)).toEqual(model.take(now, 'a', 'polls', 9_000));
+      for (let k = 0; k < 3; k++)
+        expect(limiter.take('a', 'polls', 9_000)).toEqual(model.take(now, 'a', 'polls', 9_000));
     }
     expect(limiter.take('a', 'polls', 8_990)).toEqual(model.take(now, 'a', 'polls', 8_990));
   });

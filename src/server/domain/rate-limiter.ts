@@ -85,7 +85,12 @@ export class RateLimiter {
     }
     append(log, now);
     const first = log.times[log.head] ?? now;
-    return { allowed: true, limit, remaining: limit - count - 1, resetSeconds: Math.ceil((first + windowMs - now) / 1000) };
+    return {
+      allowed: true,
+      limit,
+      remaining: limit - count - 1,
+      resetSeconds: Math.ceil((first + windowMs - now) / 1000),
+    };
   }
 
   /** Forgets every window (test control, after the limits change). */

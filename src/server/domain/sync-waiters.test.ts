@@ -6,7 +6,9 @@ afterEach(() => void vi.useRealTimers());
 function holdAll(waiters: SyncWaiters, ids: readonly string[], ms: number) {
   const outcomes = new Map<number, WaitOutcome[]>();
   const handles = ids.map((id, i) =>
-    waiters.hold(id, ms, i, (waiter, outcome) => outcomes.set(waiter.subject, [...(outcomes.get(waiter.subject) ?? []), outcome])),
+    waiters.hold(id, ms, i, (waiter, outcome) =>
+      outcomes.set(waiter.subject, [...(outcomes.get(waiter.subject) ?? []), outcome]),
+    ),
   );
   return { outcomes, handles };
 }
@@ -93,7 +95,9 @@ describe('SyncWaiters', () => {
       const { outcomes, handles } = holdAll(waiters, ['a', 'a', 'a'], 1_000);
       waiters.release(handles[gone]!);
       waiters.notify('a');
-      expect([0, 1, 2].map((i) => outcomes.get(i))).toEqual([0, 1, 2].map((i) => (i === gone ? undefined : ['finished'])));
+      expect([0, 1, 2].map((i) => outcomes.get(i))).toEqual(
+        [0, 1, 2].map((i) => (i === gone ? undefined : ['finished'])),
+      );
       expect(waiters.size).toBe(0);
       expect(vi.getTimerCount()).toBe(0);
     }

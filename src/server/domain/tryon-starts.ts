@@ -16,11 +16,20 @@ import { newTryOnId } from './ids.ts';
 
 export type FetchOutcome =
   | { readonly ok: true; readonly bytes: Buffer }
-  | { readonly ok: false; readonly code: 'INVALID_IMAGE_URL' | 'IMAGE_DOWNLOAD_FAILED' | 'IMAGE_TOO_LARGE'; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly code: 'INVALID_IMAGE_URL' | 'IMAGE_DOWNLOAD_FAILED' | 'IMAGE_TOO_LARGE';
+      readonly reason: string;
+    };
 
 export type InspectOutcome =
   | { readonly ok: true; readonly scenario?: ScenarioName | undefined }
-  | { readonly ok: false; readonly code: 'UNSUPPORTED_IMAGE' | 'IMAGE_TOO_LARGE' | 'UNAVAILABLE'; readonly reason: string; readonly overBudget?: true };
+  | {
+      readonly ok: false;
+      readonly code: 'UNSUPPORTED_IMAGE' | 'IMAGE_TOO_LARGE' | 'UNAVAILABLE';
+      readonly reason: string;
+      readonly overBudget?: true;
+    };
 
 export interface StartDeps {
   readonly store: Store;
@@ -96,7 +105,10 @@ async function create(
   if (!deps.store.reserveCredit(accountId, id, deps.clock.now())) throw new ApiError('INSUFFICIENT_CREDITS');
   let stored = false;
   try {
-    const [p, g] = await Promise.all([obtain(deps, accountId, 'person', person), obtain(deps, accountId, 'garment', garment)]);
+    const [p, g] = await Promise.all([
+      obtain(deps, accountId, 'person', person),
+      obtain(deps, accountId, 'garment', garment),
+    ]);
     const scenario = p.scenario ?? g.scenario ?? null;
     const error = scenario ? startErrors[scenario] : undefined;
     if (error) throw new ApiError(error, undefined, error === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});
@@ -155,7 +167,11 @@ async function obtain(
   if (!inspected.ok) {
     // A JPEG or PNG that would cost too much to decode "cannot be used for a try-on".
     const code = inspected.overBudget ? 'IMAGE_REJECTED' : inspected.code;
-    throw new ApiError(code, `${who}ImageUrl: ${inspected.reason}`, code === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});
+    throw new ApiError(
+      code,
+      `${who}ImageUrl: ${inspected.reason}`,
+      code === 'UNAVAILABLE' ? { 'retry-after': '1' } : {},
+    );
   }
   return { input: { bytes: fetched.bytes }, scenario: inspected.scenario ?? null };
 }

@@ -32,7 +32,11 @@ const clientFaults: Readonly<Record<string, ErrorCode>> = {
 };
 
 export function send(reply: FastifyReply, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-  return reply.code(apiErrors[code].status).headers(headers).type('application/json; charset=utf-8').send({ error: message, code });
+  return reply
+    .code(apiErrors[code].status)
+    .headers(headers)
+    .type('application/json; charset=utf-8')
+    .send({ error: message, code });
 }
 
 /** Installs the error handler and the 404/405 handler. */
@@ -66,6 +70,7 @@ export function installErrorHandling(app: FastifyInstance, onUnexpected: (error:
 export function routingError(method: string, url: string, reply: FastifyReply) {
   const path = url.split('?')[0] ?? '';
   const known = knownPaths.find(([pattern]) => pattern.test(path));
-  if (known) return send(reply, 'METHOD_NOT_ALLOWED', `${method} is not accepted here; use ${known[1]}.`, { allow: known[1] });
+  if (known)
+    return send(reply, 'METHOD_NOT_ALLOWED', `${method} is not accepted here; use ${known[1]}.`, { allow: known[1] });
   return send(reply, 'NOT_FOUND', 'No endpoint at this path.');
 }

@@ -28,30 +28,39 @@ export function imageRoutes(app: FastifyInstance, ctx: ServerContext): void {
     waitMs: Math.min(settings.uploadBodyWaitMs, settings.requestDeadlineMs / 2),
     waitingPerAccount: settings.maxUploadsWaitingPerAccount,
   });
-  app.post('/api/v1/images', { onRequest: [authenticateAndLimit(ctx, 'uploads'), refuseLongBody(maxBody)] }, async (request, reply) => {
-    if (!request.isMultipart()) {
-      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data with a boundary.');
-    }
-    // An account at its storage quota is refused before its image is read or decoded.
-    assertUploadFits(ctx, request.accountId, ctx.clock.now(), 1);
-    await holdUploadSlot(slots, request, reply);
-    const bytes = await readWholeBody(request, maxBody, readFilePart(request, ctx.settings.maxImageBytes));
-    const inspected = await ctx.inspect(bytes, request.accountId);
-    if (!inspected.ok) throw new ApiError(inspected.code, inspected.reason, inspected.code === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});
-    const format = bytes[0] === 0xff ? 'jpeg' : 'png';
-    const now = ctx.clock.now();
-    const image = {
-      id: newImageId(),
-      accountId: request.accountId,
-      format,
-      bytes,
-      scenario: inspected.scenario ?? null,
-      createdAt: now,
-      expiresAt: now + ctx.settings.imageIdTtlMs,
-    } as const;
-    storeUpload(ctx, image);
-    return { id: image.id, expiresAt: new Date(image.expiresAt).toISOString() };
-  });
+  app.post(
+    '/api/v1/images',
+    { onRequest: [authenticateAndLimit(ctx, 'uploads'), refuseLongBody(maxBody)] },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data with a boundary.');
+      }
+      // An account at its storage quota is refused before its image is read or decoded.
+      assertUploadFits(ctx, request.accountId, ctx.clock.now(), 1);
+      await holdUploadSlot(slots, request, reply);
+      const bytes = await readWholeBody(request, maxBody, readFilePart(request, ctx.settings.maxImageBytes));
+      const inspected = await ctx.inspect(bytes, request.accountId);
+      if (!inspected.ok)
+        throw new ApiError(
+          inspected.code,
+          inspected.reason,
+          inspected.code === 'UNAVAILABLE' ? { 'retry-after': '1' } : {},
+        );
+      const format = bytes[0] === 0xff ? 'jpeg' : 'png';
+      const now = ctx.clock.now();
+      const image = {
+        id: newImageId(),
+        accountId: request.accountId,
+        format,
+        bytes,
+        scenario: inspected.scenario ?? null,
+        createdAt: now,
+        expiresAt: now + ctx.settings.imageIdTtlMs,
+      } as const;
+      storeUpload(ctx, image);
+      return { id: image.id, expiresAt: new Date(image.expiresAt).toISOString() };
+    },
+  );
 }
 
 /** 413 from the declared Content-Length alone, before a byte of the body is read. */
@@ -59,7 +68,10 @@ function refuseLongBody(maxBody: number): onRequestHookHandler {
   return async (request) => {
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBody) {
-      throw new ApiError('IMAGE_TOO_LARGE', `The body declares ${declared} bytes; an upload may be at most ${maxBody} (a 4 MB image and its multipart framing).`);
+      throw new ApiError(
+        'IMAGE_TOO_LARGE',
+        `The body declares ${declared} bytes; an upload may be at most ${maxBody} (a 4 MB image and its multipart framing).`,
+      );
     }
   };
 }
@@ -82,7 +94,12 @@ async function readWholeBody<T>(request: FastifyRequest, maxBody: number, readin
     raw.off('data', count);
     raw.unpipe();
     raw.pause();
-    overrun(new ApiError('IMAGE_TOO_LARGE', `The body is over ${maxBody} bytes; an upload may be at most that (a 4 MB image and its multipart framing).`));
+    overrun(
+      new ApiError(
+        'IMAGE_TOO_LARGE',
+        `The body is over ${maxBody} bytes; an upload may be at most that (a 4 MB image and its multipart framing).`,
+      ),
+    );
   };
   raw.on('data', count);
   try {
@@ -99,7 +116,10 @@ async function readWholeBody<T>(request: FastifyRequest, maxBody: number, readin
  */
 async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
   try {
-    const part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 8, parts: 9, fieldSize: 1024 }, throwFileSizeLimit: true });
+    const part = await request.file({
+      limits: { fileSize: maxBytes, files: 1, fields: 8, parts: 9, fieldSize: 1024 },
+      throwFileSizeLimit: true,
+    });
     if (!part || part.fieldname !== 'file') {
       part?.file.resume();
       throw new ApiError('INVALID_REQUEST', "The multipart body needs a 'file' part.");

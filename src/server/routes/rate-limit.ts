@@ -49,7 +49,10 @@ function limiter(ctx: ServerContext, bucket: Bucket): (accountId: string, reply:
  * Authentication (routes/auth.ts) and then the rate limit: sets `request.accountId` and the
  * RateLimit headers and returns nothing, or returns the refusal to send (401, then 429).
  */
-export function admission(ctx: ServerContext, bucket: Bucket): (request: FastifyRequest, reply: FastifyReply) => ApiError | undefined {
+export function admission(
+  ctx: ServerContext,
+  bucket: Bucket,
+): (request: FastifyRequest, reply: FastifyReply) => ApiError | undefined {
   const take = limiter(ctx, bucket);
   return (request, reply) => {
     const accountId = accountOf(ctx, request.headers.authorization);

@@ -55,7 +55,10 @@ export function clientKeyOf(address: string | undefined): string {
   const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
   const zeros = Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0');
   const groups = [...headGroups, ...zeros, ...tailGroups];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** Installs the caps on `server`; they stop when it closes. */

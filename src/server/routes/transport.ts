@@ -5,7 +5,15 @@
  * deadline: 408; over the receiving caps or during shutdown: 503 with Retry-After; CONNECT, an undecodable URL
  * or an over-long parameter: 404. An answer sent before the body was read closes the connection, undrained.
  */
-import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors, type ErrorCode } from '../api-errors.ts';
@@ -66,7 +74,8 @@ export function transportOptions(settings: ServerSettings): FastifyHttpOptions<S
     clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket),
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       // FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH: no endpoint, and no try-on, answers to that path.
-      if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, 'NOT_FOUND', 'No endpoint at this path.');
+      if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+        return send(reply, 'NOT_FOUND', 'No endpoint at this path.');
       return send(reply, 'INVALID_REQUEST', 'The request could not be read.');
     },
   };
@@ -83,8 +92,15 @@ export function installTransportGuards(app: FastifyInstance, settings: ServerSet
     return answerRaw(socket, code, 'CONNECT is not accepted here.');
   });
   server.on('checkExpectation', (request, response) => {
-    const body = JSON.stringify({ error: `Expect: ${String(request.headers.expect)} is not supported; only 100-continue is.`, code: 'INVALID_REQUEST' });
-    response.writeHead(apiErrors.INVALID_REQUEST.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    const body = JSON.stringify({
+      error: `Expect: ${String(request.headers.expect)} is not supported; only 100-continue is.`,
+      code: 'INVALID_REQUEST',
+    });
+    response.writeHead(apiErrors.INVALID_REQUEST.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     response.end(body);
   });
   server.on('connection', (socket: Duplex) => socket.prependListener('end', answerUnfinished));
@@ -100,17 +116,30 @@ const shuttingDown = Symbol('shutting down');
 type EdgeServer = Server & { [shuttingDown]?: boolean };
 
 /** Answers `response` in the envelope and closes the connection after it (unread, if its body is still arriving). */
-function answerResponse(response: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
+function answerResponse(
+  response: ServerResponse,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify({ error: message, code });
   const length = Buffer.byteLength(body);
   const type = 'application/json; charset=utf-8';
-  response.writeHead(apiErrors[code].status, { 'content-type': type, 'content-length': length, connection: 'close', ...headers });
+  response.writeHead(apiErrors[code].status, {
+    'content-type': type,
+    'content-length': length,
+    connection: 'close',
+    ...headers,
+  });
   response.end(body);
 }
 
 /** On a client's half-close: 400 for a request that has not all arrived (before Node aborts it unanswered). */
 function answerUnfinished(this: Duplex): void {
-  const socket = this as Duplex & { parser?: { incoming?: IncomingMessage | null } | null; _httpMessage?: ResponseState };
+  const socket = this as Duplex & {
+    parser?: { incoming?: IncomingMessage | null } | null;
+    _httpMessage?: ResponseState;
+  };
   const request = socket.parser?.incoming;
   if (!request || request.complete || socket._httpMessage?.headersSent) return;
   answerRaw(socket, 'INVALID_REQUEST', 'The connection was half-closed before the request had all arrived.');
@@ -152,8 +181,10 @@ function closeIfAnsweredEarly(request: IncomingMessage, response: ServerResponse
 
 /** The status and code of a client error from Node's HTTP parser or its deadlines. */
 function clientErrorAnswer(error: Error & { code?: string }): { code: ErrorCode; message: string } {
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' };
-  if (error.code === 'HPE_HEADER_OVERFLOW') return { code: 'INVALID_REQUEST', message: 'The request headers are too large.' };
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' };
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return { code: 'INVALID_REQUEST', message: 'The request headers are too large.' };
   return { code: 'INVALID_REQUEST', message: `The request could not be read${error.code ? ` (${error.code})` : ''}.` };
 }
 
@@ -175,12 +206,19 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
 }
 
 /** Writes one envelope answer straight to the socket, and closes the connection without reading more. */
-export function answerRaw(socket: Duplex, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
+export function answerRaw(
+  socket: Duplex,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (answered.has(socket) || socket.destroyed) return;
   answered.add(socket);
   const status = apiErrors[code].status;
   const body = JSON.stringify({ error: message, code });
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n`;
   if (socket.writable) socket.write(head + body);
   closeWithoutReading(socket);
@@ -196,7 +234,8 @@ export function closeWithoutReading(socket: Duplex): void {
   if (lingering.has(socket)) return;
   lingering.add(socket);
   // Node resumes a request it drains on the next tick; nothing may start this socket reading again.
-  const handle = (socket as Duplex & { _handle?: { readStop?: () => number; readStart?: () => number } | null })._handle;
+  const handle = (socket as Duplex & { _handle?: { readStop?: () => number; readStart?: () => number } | null })
+    ._handle;
   handle?.readStop?.();
   if (handle) handle.readStart = () => 0;
   const timer = setTimeout(() => socket.destroy(), lingerMs);

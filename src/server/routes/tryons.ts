@@ -40,7 +40,8 @@ export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
       if (refusal) throw refusal;
       const tryOn = ctx.store.findTryOn(request.params.id);
       // Spec (Authentication 6): another account's try-on is NOT_FOUND, exactly like a missing one.
-      if (!tryOn || tryOn.accountId !== request.accountId) throw new ApiError('NOT_FOUND', 'No try-on with that id on this account.');
+      if (!tryOn || tryOn.accountId !== request.accountId)
+        throw new ApiError('NOT_FOUND', 'No try-on with that id on this account.');
       body = readBody(tryOn, ctx.publicUrl());
     } catch (error) {
       return Promise.reject(error);
@@ -69,7 +70,12 @@ async function start(ctx: ServerContext, request: FastifyRequest): Promise<Start
     throw new ApiError('INVALID_REQUEST', 'The request body must be a JSON object.');
   }
   const key = request.headers['idempotency-key'];
-  return startTryOn(ctx.starts, request.accountId, typeof key === 'string' ? key : undefined, body as Record<string, unknown>);
+  return startTryOn(
+    ctx.starts,
+    request.accountId,
+    typeof key === 'string' ? key : undefined,
+    body as Record<string, unknown>,
+  );
 }
 
 function isJson(contentType: string | undefined): boolean {

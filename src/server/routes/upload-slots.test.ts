@@ -31,7 +31,12 @@ describe('UploadSlots', () => {
   it('lets a later waiter pass one held back by its own account or client bound', async () => {
     const slots = new UploadSlots({ ...limits, total: 4 });
     const held: Array<Release | undefined> = [];
-    for (const [account, client] of [['a', 'x'], ['a', 'y'], ['b', 'z'], ['c', 'z']] as const) {
+    for (const [account, client] of [
+      ['a', 'x'],
+      ['a', 'y'],
+      ['b', 'z'],
+      ['c', 'z'],
+    ] as const) {
       held.push(await slots.acquire(account, client));
     }
     expect(held.every(Boolean)).toBe(true);

@@ -20,7 +20,12 @@ describe('withReadCache', () => {
     expect(store.limitsOf('acc_missing')).toBeNull();
     const account = store.createAccount(0, 20);
     store.setLimits(account, { startsPerMinute: 1, pollsPerMinute: 2, uploadsPerMinute: 3, uploadQuotaBytes: 4 });
-    expect(store.limitsOf(account)).toEqual({ startsPerMinute: 1, pollsPerMinute: 2, uploadsPerMinute: 3, uploadQuotaBytes: 4 });
+    expect(store.limitsOf(account)).toEqual({
+      startsPerMinute: 1,
+      pollsPerMinute: 2,
+      uploadsPerMinute: 3,
+      uploadQuotaBytes: 4,
+    });
     store.close();
   });
 
@@ -29,17 +34,49 @@ describe('withReadCache', () => {
     const account = store.createAccount(0, 20);
     for (const id of ['a', 'b', 'c']) store.replaceKey(account, `lookup00000${id}`, hash, 1);
     // Each replaceKey revoked the one before; all three are still read right after eviction.
-    expect(['a', 'b', 'c'].map((id) => store.findKey(`lookup00000${id}`)?.revokedAt === null)).toEqual([false, false, true]);
-    expect(['a', 'b', 'c'].map((id) => store.findKey(`lookup00000${id}`)?.accountId)).toEqual([account, account, account]);
+    expect(['a', 'b', 'c'].map((id) => store.findKey(`lookup00000${id}`)?.revokedAt === null)).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(['a', 'b', 'c'].map((id) => store.findKey(`lookup00000${id}`)?.accountId)).toEqual([
+      account,
+      account,
+      account,
+    ]);
     store.close();
   });
 
   it('wraps exactly the Store methods it was written for (a new method must decide whether it changes what is cached)', () => {
     const store = withReadCache(openSqliteStore(':memory:'));
-    const cached = ['findKey', 'finishFailure', 'finishSuccess', 'findTryOn', 'limitsOf', 'replaceKey', 'revokeKeys', 'setLimits', 'sweep'];
+    const cached = [
+      'findKey',
+      'finishFailure',
+      'finishSuccess',
+      'findTryOn',
+      'limitsOf',
+      'replaceKey',
+      'revokeKeys',
+      'setLimits',
+      'sweep',
+    ];
     const passedThrough = [
-      'accountExists', 'balance', 'close', 'createAccount', 'findIdempotency', 'findImage', 'findResult', 'inputsOf', 'insertImage',
-      'insertTryOn', 'liveUploadBytes', 'pendingTryOnIds', 'releaseOrphanReservations', 'reserveCredit', 'returnCredit', 'setCredits',
+      'accountExists',
+      'balance',
+      'close',
+      'createAccount',
+      'findIdempotency',
+      'findImage',
+      'findResult',
+      'inputsOf',
+      'insertImage',
+      'insertTryOn',
+      'liveUploadBytes',
+      'pendingTryOnIds',
+      'releaseOrphanReservations',
+      'reserveCredit',
+      'returnCredit',
+      'setCredits',
       'uploadFitsAt',
     ];
     expect(Object.keys(store).sort()).toEqual([...cached, ...passedThrough].sort());

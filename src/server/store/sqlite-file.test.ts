@@ -49,7 +49,15 @@ function fill(store: Store, count: number): string {
   const account = store.createAccount(0, 0);
   for (let i = 0; i < count; i++) {
     const bytes = Buffer.alloc(100_000, i);
-    const image = { id: `img_${i}`, accountId: account, format: 'jpeg' as const, bytes, scenario: null, createdAt: 0, expiresAt: day };
+    const image = {
+      id: `img_${i}`,
+      accountId: account,
+      format: 'jpeg' as const,
+      bytes,
+      scenario: null,
+      createdAt: 0,
+      expiresAt: day,
+    };
     expect(store.insertImage(image, 1 << 30)).toBe(true);
   }
   return account;

@@ -41,18 +41,30 @@ function openFile(): { store: Store; rows: (sql: string, ...params: unknown[]) =
 }
 
 const image = (id: string, accountId: string, size: number, at: number): ImageRecord => ({
-  id, accountId, format: 'jpeg', bytes: Buffer.alloc(size, 1), scenario: null, createdAt: at, expiresAt: at + day,
+  id,
+  accountId,
+  format: 'jpeg',
+  bytes: Buffer.alloc(size, 1),
+  scenario: null,
+  createdAt: at,
+  expiresAt: at + day,
 });
 
 function start(store: Store, accountId: string, id: string, now: number): void {
   expect(store.reserveCredit(accountId, id, now)).toBe(true);
   const bytes = { bytes: Buffer.from('input') };
   const idempotency = { key: `key-${id}`, fingerprint: 'f', expiresAt: now + day };
-  store.insertTryOn({ id, accountId, scenario: null, title: null, inputs: { person: bytes, garment: bytes }, idempotency }, now);
+  store.insertTryOn(
+    { id, accountId, scenario: null, title: null, inputs: { person: bytes, garment: bytes }, idempotency },
+    now,
+  );
 }
 
 const result = (file: string, now: number) => ({
-  file, format: 'png' as const, bytes: Buffer.alloc(10_000, 2), expiresAt: now + day,
+  file,
+  format: 'png' as const,
+  bytes: Buffer.alloc(10_000, 2),
+  expiresAt: now + day,
 });
 
 describe('the storage quota of uploads', () => {
@@ -112,7 +124,11 @@ describe('the retention sweep', () => {
     store.sweep(hour + retention - 1, retention);
     expect(store.findTryOn('tr_ok')?.status).toBe('success');
     store.sweep(hour + retention, retention);
-    expect(['tr_ok', 'tr_failed', 'tr_other'].map((id) => store.findTryOn(id))).toEqual([undefined, undefined, undefined]);
+    expect(['tr_ok', 'tr_failed', 'tr_other'].map((id) => store.findTryOn(id))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect([store.balance(account), store.balance(other)]).toEqual(balances);
     const ledgerRows = (id: string) => rows('ledger WHERE account_id = ?', id);
     expect([ledgerRows(account), ledgerRows(other), rows('tryons')]).toEqual([1, 1, 0]);

@@ -24,12 +24,33 @@ function open(path = ':memory:'): Store {
 }
 
 function upload(store: Store, accountId: string, id: string, bytes: Buffer, now = 0): void {
-  expect(store.insertImage({ id, accountId, format: 'jpeg', bytes, scenario: null, createdAt: now, expiresAt: now + 24 * hour }, 1 << 30)).toBe(true);
+  expect(
+    store.insertImage(
+      { id, accountId, format: 'jpeg', bytes, scenario: null, createdAt: now, expiresAt: now + 24 * hour },
+      1 << 30,
+    ),
+  ).toBe(true);
 }
 
-function insert(store: Store, accountId: string, id: string, inputs: { person: NewTryOnInput; garment: NewTryOnInput }, now = 0): void {
+function insert(
+  store: Store,
+  accountId: string,
+  id: string,
+  inputs: { person: NewTryOnInput; garment: NewTryOnInput },
+  now = 0,
+): void {
   expect(store.reserveCredit(accountId, id, now)).toBe(true);
-  store.insertTryOn({ id, accountId, scenario: null, title: null, inputs, idempotency: { key: `key-${id}`, fingerprint: 'f', expiresAt: now + hour } }, now);
+  store.insertTryOn(
+    {
+      id,
+      accountId,
+      scenario: null,
+      title: null,
+      inputs,
+      idempotency: { key: `key-${id}`, fingerprint: 'f', expiresAt: now + hour },
+    },
+    now,
+  );
 }
 
 const result = (file: string) => ({ file, format: 'png' as const, bytes: Buffer.from('result'), expiresAt: 24 * hour });

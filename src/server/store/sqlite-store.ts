@@ -72,8 +72,15 @@ CREATE INDEX IF NOT EXISTS images_account_expiry ON images(account_id, expires_a
 `;
 
 interface TryOnRow {
-  id: string; account_id: string; status: TryOnRecord['status']; scenario: string | null; title: string | null;
-  created_at: number; finished_at: number | null; result_file: string | null; message: string | null;
+  id: string;
+  account_id: string;
+  status: TryOnRecord['status'];
+  scenario: string | null;
+  title: string | null;
+  created_at: number;
+  finished_at: number | null;
+  result_file: string | null;
+  message: string | null;
 }
 
 /** Opens (and migrates) the SQLite store at `path`, a file or `:memory:`. */
@@ -118,16 +125,21 @@ export function openSqliteStore(path: string): Store {
       'INSERT OR REPLACE INTO idempotency (account_id, key, fingerprint, tryon_id, expires_at) VALUES (?, ?, ?, ?, ?)',
     ),
     findTryOn: db.prepare('SELECT * FROM tryons WHERE id = ?'),
-    inputs: db.prepare(`SELECT COALESCE(i.person, p.bytes) AS person, COALESCE(i.garment, g.bytes) AS garment FROM tryon_inputs i
+    inputs:
+      db.prepare(`SELECT COALESCE(i.person, p.bytes) AS person, COALESCE(i.garment, g.bytes) AS garment FROM tryon_inputs i
       LEFT JOIN images p ON p.id = i.person_image LEFT JOIN images g ON g.id = i.garment_image WHERE i.tryon_id = ?`),
     deleteInputs: db.prepare('DELETE FROM tryon_inputs WHERE tryon_id = ?'),
     toSuccess: db.prepare(
       "UPDATE tryons SET status = 'success', finished_at = ?, result_file = ? WHERE id = ? AND status = 'pending'",
     ),
-    toFailed: db.prepare("UPDATE tryons SET status = 'failed', finished_at = ?, message = ? WHERE id = ? AND status = 'pending'"),
+    toFailed: db.prepare(
+      "UPDATE tryons SET status = 'failed', finished_at = ?, message = ? WHERE id = ? AND status = 'pending'",
+    ),
     insertResult: db.prepare('INSERT INTO results (file, tryon_id, format, bytes, expires_at) VALUES (?, ?, ?, ?, ?)'),
     pending: db.prepare("SELECT id FROM tryons WHERE status = 'pending' ORDER BY created_at"),
-    findKeyBinding: db.prepare('SELECT fingerprint, tryon_id, expires_at FROM idempotency WHERE account_id = ? AND key = ?'),
+    findKeyBinding: db.prepare(
+      'SELECT fingerprint, tryon_id, expires_at FROM idempotency WHERE account_id = ? AND key = ?',
+    ),
     findResult: db.prepare('SELECT * FROM results WHERE file = ?'),
     orphans: db.prepare(`SELECT l.ref FROM ledger l WHERE l.kind = 'reserve'
       AND NOT EXISTS (SELECT 1 FROM tryons t WHERE t.id = l.ref)
@@ -166,7 +178,9 @@ export function openSqliteStore(path: string): Store {
     }),
     revokeKeys: (accountId, now) => void q.revokeKeys.run(now, accountId),
     findKey: (lookupId) => {
-      const row = q.findKey.get(lookupId) as { account_id: string; hash: Buffer; revoked_at: number | null } | undefined;
+      const row = q.findKey.get(lookupId) as
+        | { account_id: string; hash: Buffer; revoked_at: number | null }
+        | undefined;
       return row && ({ accountId: row.account_id, hash: row.hash, revokedAt: row.revoked_at } satisfies KeyRecord);
     },
     setLimits: (accountId, limits) => void q.setLimits.run(limits ? JSON.stringify(limits) : null, accountId),
@@ -198,12 +212,25 @@ export function openSqliteStore(path: string): Store {
     uploadFitsAt,
     findImage: (id) => {
       const row = q.findImage.get(id) as
-        | { id: string; account_id: string; format: ImageRecord['format']; bytes: Buffer | null; scenario: string | null; created_at: number; expires_at: number }
+        | {
+            id: string;
+            account_id: string;
+            format: ImageRecord['format'];
+            bytes: Buffer | null;
+            scenario: string | null;
+            created_at: number;
+            expires_at: number;
+          }
         | undefined;
       return (
         row && {
-          id: row.id, accountId: row.account_id, format: row.format, bytes: row.bytes,
-          scenario: row.scenario as ScenarioName | null, createdAt: row.created_at, expiresAt: row.expires_at,
+          id: row.id,
+          accountId: row.account_id,
+          format: row.format,
+          bytes: row.bytes,
+          scenario: row.scenario as ScenarioName | null,
+          createdAt: row.created_at,
+          expiresAt: row.expires_at,
         }
       );
     },
@@ -218,8 +245,15 @@ export function openSqliteStore(path: string): Store {
       const row = q.findTryOn.get(id) as TryOnRow | undefined;
       return (
         row && {
-          id: row.id, accountId: row.account_id, status: row.status, scenario: row.scenario as ScenarioName | null,
-          title: row.title, createdAt: row.created_at, finishedAt: row.finished_at, resultFile: row.result_file, message: row.message,
+          id: row.id,
+          accountId: row.account_id,
+          status: row.status,
+          scenario: row.scenario as ScenarioName | null,
+          title: row.title,
+          createdAt: row.created_at,
+          finishedAt: row.finished_at,
+          resultFile: row.result_file,
+          message: row.message,
         }
       );
     },
@@ -242,16 +276,30 @@ export function openSqliteStore(path: string): Store {
     }),
     pendingTryOnIds: () => (q.pending.all() as { id: string }[]).map((r) => r.id),
     findIdempotency: (accountId, key, now) => {
-      const row = q.findKeyBinding.get(accountId, key) as { fingerprint: string; tryon_id: string; expires_at: number } | undefined;
+      const row = q.findKeyBinding.get(accountId, key) as
+        | { fingerprint: string; tryon_id: string; expires_at: number }
+        | undefined;
       if (!row || row.expires_at <= now) return undefined;
-      return { fingerprint: row.fingerprint, tryOnId: row.tryon_id, expiresAt: row.expires_at } satisfies IdempotencyRecord;
+      return {
+        fingerprint: row.fingerprint,
+        tryOnId: row.tryon_id,
+        expiresAt: row.expires_at,
+      } satisfies IdempotencyRecord;
     },
 
     findResult: (file) => {
       const row = q.findResult.get(file) as
         | { file: string; tryon_id: string; format: ResultRecord['format']; bytes: Buffer; expires_at: number }
         | undefined;
-      return row && { file: row.file, tryOnId: row.tryon_id, format: row.format, bytes: row.bytes, expiresAt: row.expires_at };
+      return (
+        row && {
+          file: row.file,
+          tryOnId: row.tryon_id,
+          format: row.format,
+          bytes: row.bytes,
+          expiresAt: row.expires_at,
+        }
+      );
     },
 
     releaseOrphanReservations: db.transaction((now: number): number => {
@@ -274,7 +322,9 @@ function migrateInputs(db: Database.Database): void {
   db.transaction(() => {
     db.exec('ALTER TABLE tryon_inputs RENAME TO tryon_inputs_before');
     db.exec(schema);
-    db.exec('INSERT INTO tryon_inputs (tryon_id, person, garment) SELECT tryon_id, person, garment FROM tryon_inputs_before');
+    db.exec(
+      'INSERT INTO tryon_inputs (tryon_id, person, garment) SELECT tryon_id, person, garment FROM tryon_inputs_before',
+    );
     db.exec('DROP TABLE tryon_inputs_before');
   })();
 }

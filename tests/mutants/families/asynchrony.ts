@@ -21,7 +21,12 @@ export const asynchronyMutants: readonly Mutation[] = [
       if (!isAsyncCreate(req) || res.status !== 200 || typeof id !== 'string') return res;
       const until = Date.now() + giveUpMs;
       while (Date.now() < until) {
-        const read = await ctx.upstream({ method: 'GET', path: `/api/v1/tryons/${encodeURIComponent(id)}`, headers: { authorization: req.headers.authorization ?? '' }, body: Buffer.alloc(0) });
+        const read = await ctx.upstream({
+          method: 'GET',
+          path: `/api/v1/tryons/${encodeURIComponent(id)}`,
+          headers: { authorization: req.headers.authorization ?? '' },
+          body: Buffer.alloc(0),
+        });
         if (read.status !== 200 || json(read)?.status !== 'pending') break;
         await new Promise((r) => setTimeout(r, pollMs));
       }

@@ -1,6 +1,16 @@
 /** Mutants of the auth family (spec: Authentication). */
 import type { Mutation } from '../mutating-proxy.ts';
-import { codeOf, createBodyOf, isApi, isCreate, keyOf, perProxy, readId, withBody, withDerivedKey } from '../helpers.ts';
+import {
+  codeOf,
+  createBodyOf,
+  isApi,
+  isCreate,
+  keyOf,
+  perProxy,
+  readId,
+  withBody,
+  withDerivedKey,
+} from '../helpers.ts';
 
 const foreignCopies = perProxy(() => new Map<string, string>());
 const imageFields = ['personImageId', 'garmentImageId'] as const;
@@ -15,7 +25,11 @@ export const authMutants: readonly Mutation[] = [
     request: (req) => {
       if (req.method === 'POST' && /^\/_control\/accounts\/([^/]+)\/revoke-key$/.test(req.path)) {
         const accountId = /accounts\/([^/]+)\//.exec(req.path)?.[1] ?? '';
-        return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from(JSON.stringify({ accountId, revoked: true })) };
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: Buffer.from(JSON.stringify({ accountId, revoked: true })),
+        };
       }
       return req;
     },
@@ -63,7 +77,14 @@ export const authMutants: readonly Mutation[] = [
     response: async (res, req, ctx) => {
       const key = keyOf(req);
       const body = createBodyOf(req);
-      if (!isCreate(req) || res.status !== 400 || codeOf(res) !== 'INVALID_IMAGE_ID' || body === undefined || key === undefined) return res;
+      if (
+        !isCreate(req) ||
+        res.status !== 400 ||
+        codeOf(res) !== 'INVALID_IMAGE_ID' ||
+        body === undefined ||
+        key === undefined
+      )
+        return res;
       const copies = foreignCopies(ctx);
       const fixed: Record<string, unknown> = { ...body };
       let changed = false;
@@ -73,8 +94,12 @@ export const authMutants: readonly Mutation[] = [
         if (upload === undefined || upload.key === key || ctx.traffic.now() - upload.at >= dayMs) continue;
         let copy = copies.get(`${key}\0${upload.id}`);
         if (copy === undefined) {
-          const again = await ctx.upstream({ ...upload.request, headers: { ...upload.request.headers, authorization: `Bearer ${key}` } });
-          const made = again.status === 200 ? (JSON.parse(again.body.toString('utf8')) as { id?: unknown }).id : undefined;
+          const again = await ctx.upstream({
+            ...upload.request,
+            headers: { ...upload.request.headers, authorization: `Bearer ${key}` },
+          });
+          const made =
+            again.status === 200 ? (JSON.parse(again.body.toString('utf8')) as { id?: unknown }).id : undefined;
           if (typeof made !== 'string') return res;
           copy = made;
           copies.set(`${key}\0${upload.id}`, copy);

@@ -3,7 +3,13 @@ import type { Mutation, ProxiedResponse } from '../mutating-proxy.ts';
 import { apiError, codeOf, createBodyOf, isApi, isCreate, json, pathOf, withJson } from '../helpers.ts';
 
 /** Paths that have an endpoint (the reference's routing table): a 404 elsewhere is a routing 404. */
-const knownPaths = [/^\/api\/v1\/tryons$/, /^\/api\/v1\/tryons\/sync$/, /^\/api\/v1\/tryons\/[^/]+$/, /^\/api\/v1\/images$/, /^\/api\/v1\/account$/];
+const knownPaths = [
+  /^\/api\/v1\/tryons$/,
+  /^\/api\/v1\/tryons\/sync$/,
+  /^\/api\/v1\/tryons\/[^/]+$/,
+  /^\/api\/v1\/images$/,
+  /^\/api\/v1\/account$/,
+];
 const isKnownPath = (path: string) => knownPaths.some((p) => p.test(path));
 
 /** An API error answer (not test control). */
@@ -13,7 +19,15 @@ export const codesMutants: readonly Mutation[] = [
   {
     name: 'lower-case-error-code',
     family: 'codes',
-    breaks: ['ERR-ENVELOPE-SHAPE', 'CREATE-ERROR-LIST', 'GET-ERROR-LIST', 'UPLOAD-ERROR-LIST', 'SYNC-SAME-CONTRACT-AS-CREATE', 'ERR-CONSENT-REQUIRED', 'ERR-INVALID-API-KEY'],
+    breaks: [
+      'ERR-ENVELOPE-SHAPE',
+      'CREATE-ERROR-LIST',
+      'GET-ERROR-LIST',
+      'UPLOAD-ERROR-LIST',
+      'SYNC-SAME-CONTRACT-AS-CREATE',
+      'ERR-CONSENT-REQUIRED',
+      'ERR-INVALID-API-KEY',
+    ],
     does: 'every error code is sent in lower case',
     response: (res, req) => {
       if (!isApiError(res, req.path)) return res;
@@ -26,7 +40,10 @@ export const codesMutants: readonly Mutation[] = [
     family: 'codes',
     breaks: ['ERR-INVALID-IMAGE-URL'],
     does: 'a URL refused by the static rules gets 400 IMAGE_DOWNLOAD_FAILED (a documented 400 code, the wrong one) instead of INVALID_IMAGE_URL',
-    response: (res, req) => (isCreate(req) && res.status === 400 && codeOf(res) === 'INVALID_IMAGE_URL' ? withJson(res, { ...json(res), code: 'IMAGE_DOWNLOAD_FAILED' }) : res),
+    response: (res, req) =>
+      isCreate(req) && res.status === 400 && codeOf(res) === 'INVALID_IMAGE_URL'
+        ? withJson(res, { ...json(res), code: 'IMAGE_DOWNLOAD_FAILED' })
+        : res,
   },
   {
     name: 'image-too-large-as-400',
@@ -41,7 +58,8 @@ export const codesMutants: readonly Mutation[] = [
     breaks: ['ERR-MALFORMED-JSON-IMPL-DEFINED'],
     does: 'a create body that is not a JSON object gets 500 INTERNAL_ERROR instead of a 4xx',
     response: (res, req) => {
-      if (!isCreate(req) || res.status !== 400 || codeOf(res) !== 'INVALID_REQUEST' || createBodyOf(req) !== undefined) return res;
+      if (!isCreate(req) || res.status !== 400 || codeOf(res) !== 'INVALID_REQUEST' || createBodyOf(req) !== undefined)
+        return res;
       return apiError(500, 'INTERNAL_ERROR', 'Unexpected token in JSON.');
     },
   },
@@ -61,7 +79,10 @@ export const codesMutants: readonly Mutation[] = [
     family: 'codes',
     breaks: ['ROUTING-WRONG-METHOD-405'],
     does: 'a method a known path does not accept gets 404 NOT_FOUND instead of 405 METHOD_NOT_ALLOWED',
-    response: (res) => (res.status === 405 && codeOf(res) === 'METHOD_NOT_ALLOWED' ? apiError(404, 'NOT_FOUND', 'No endpoint at this path.') : res),
+    response: (res) =>
+      res.status === 405 && codeOf(res) === 'METHOD_NOT_ALLOWED'
+        ? apiError(404, 'NOT_FOUND', 'No endpoint at this path.')
+        : res,
   },
   {
     name: 'error-field-missing',

@@ -6,7 +6,9 @@ import { codeOf, isCreate, isSyncCreate, isUpload, json, keyOf, perProxy, readId
 function shownTryOn(res: ProxiedResponse, req: ProxiedRequest): { id: string; status: string } | undefined {
   if (res.status !== 200 || (readId(req) === undefined && !isSyncCreate(req))) return undefined;
   const body = json(res);
-  return typeof body?.id === 'string' && typeof body.status === 'string' ? { id: body.id, status: body.status } : undefined;
+  return typeof body?.id === 'string' && typeof body.status === 'string'
+    ? { id: body.id, status: body.status }
+    : undefined;
 }
 
 /** Charges (or credits) once per try-on id, the first time an answer shows it in `status`. */
@@ -44,7 +46,8 @@ export const creditsMutants: readonly Mutation[] = [
     does: 'a create refused with 400, 403 or 422 still takes a credit',
     response: async (res, req, ctx) => {
       const account = ctx.traffic.accountOf(keyOf(req));
-      if (isCreate(req) && [400, 403, 422].includes(res.status) && account !== undefined) await ctx.adjustCredits(account, -1);
+      if (isCreate(req) && [400, 403, 422].includes(res.status) && account !== undefined)
+        await ctx.adjustCredits(account, -1);
       return res;
     },
   },
@@ -55,7 +58,8 @@ export const creditsMutants: readonly Mutation[] = [
     does: 'a 502 START_FAILED takes a credit',
     response: async (res, req, ctx) => {
       const account = ctx.traffic.accountOf(keyOf(req));
-      if (isCreate(req) && res.status === 502 && codeOf(res) === 'START_FAILED' && account !== undefined) await ctx.adjustCredits(account, -1);
+      if (isCreate(req) && res.status === 502 && codeOf(res) === 'START_FAILED' && account !== undefined)
+        await ctx.adjustCredits(account, -1);
       return res;
     },
   },
@@ -70,9 +74,15 @@ export const creditsMutants: readonly Mutation[] = [
         // The key is new only once the answer is out; the balance is read with it.
         const apiKey = json(res)?.apiKey;
         if (typeof apiKey === 'string') {
-          const read = await ctx.upstream({ method: 'GET', path: '/api/v1/account', headers: { authorization: `Bearer ${apiKey}` }, body: Buffer.alloc(0) });
+          const read = await ctx.upstream({
+            method: 'GET',
+            path: '/api/v1/account',
+            headers: { authorization: `Bearer ${apiKey}` },
+            body: Buffer.alloc(0),
+          });
           const credits = json(read)?.credits;
-          if (typeof credits === 'number') await ctx.control('PUT', `/accounts/${accountId}/credits`, { credits: credits + 20 });
+          if (typeof credits === 'number')
+            await ctx.control('PUT', `/accounts/${accountId}/credits`, { credits: credits + 20 });
         }
       }
       return res;

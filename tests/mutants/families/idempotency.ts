@@ -1,7 +1,17 @@
 /** Mutants of the idempotency family (spec: POST /tryons rule 3; POST /tryons/sync; Errors rule 2). */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Mutation, ProxiedResponse } from '../mutating-proxy.ts';
-import { codeOf, isAsyncCreate, isCreate, isSyncCreate, json, keyOf, perProxy, withDerivedKey, withJson } from '../helpers.ts';
+import {
+  codeOf,
+  isAsyncCreate,
+  isCreate,
+  isSyncCreate,
+  json,
+  keyOf,
+  perProxy,
+  withDerivedKey,
+  withJson,
+} from '../helpers.ts';
 
 const storedErrors = perProxy(() => new Map<string, ProxiedResponse>());
 
@@ -14,7 +24,10 @@ export const idempotencyMutants: readonly Mutation[] = [
     request: (req) => {
       // Only valid keys: an invalid one must still get 400 MISSING_IDEMPOTENCY_KEY.
       if (!isCreate(req) || !/^[A-Za-z0-9_-]{8,128}$/.test(req.headers['idempotency-key'] ?? '')) return req;
-      return { ...req, headers: { ...req.headers, 'idempotency-key': `fresh-${randomBytes(9).toString('base64url')}` } };
+      return {
+        ...req,
+        headers: { ...req.headers, 'idempotency-key': `fresh-${randomBytes(9).toString('base64url')}` },
+      };
     },
   },
   {
@@ -26,9 +39,11 @@ export const idempotencyMutants: readonly Mutation[] = [
       const key = keyOf(req);
       const idem = req.headers['idempotency-key'];
       const id = json(res)?.id;
-      if (!isCreate(req) || (res.status !== 200 && res.status !== 202) || key === undefined || idem === undefined) return res;
+      if (!isCreate(req) || (res.status !== 200 && res.status !== 202) || key === undefined || idem === undefined)
+        return res;
       const account = ctx.traffic.accountOf(key);
-      if (account !== undefined && typeof id === 'string' && ctx.traffic.idempotency.get(`${key}\0${idem}`) === id) await ctx.adjustCredits(account, -1);
+      if (account !== undefined && typeof id === 'string' && ctx.traffic.idempotency.get(`${key}\0${idem}`) === id)
+        await ctx.adjustCredits(account, -1);
       return res;
     },
   },
@@ -45,7 +60,9 @@ export const idempotencyMutants: readonly Mutation[] = [
     breaks: ['ERR-TRANSIENT-ERRORS-NOT-REPLAYED'],
     does: 'a 500, 502 or 503 binds the Idempotency-Key: a retry with that key gets the same error again',
     request: (req, ctx) => {
-      const stored = isCreate(req) ? storedErrors(ctx).get(`${keyOf(req)}\0${req.headers['idempotency-key']}`) : undefined;
+      const stored = isCreate(req)
+        ? storedErrors(ctx).get(`${keyOf(req)}\0${req.headers['idempotency-key']}`)
+        : undefined;
       return stored ?? req;
     },
     response: (res, req, ctx) => {
@@ -74,8 +91,19 @@ export const idempotencyMutants: readonly Mutation[] = [
     does: "a replay on POST /tryons answers the try-on's current state (e.g. success with resultUrl) instead of repeating the create answer",
     response: async (res, req, ctx) => {
       const id = json(res)?.id;
-      if (!isAsyncCreate(req) || res.status !== 200 || res.headers['idempotent-replayed'] !== 'true' || typeof id !== 'string') return res;
-      const read = await ctx.upstream({ method: 'GET', path: `/api/v1/tryons/${encodeURIComponent(id)}`, headers: { authorization: req.headers.authorization ?? '' }, body: Buffer.alloc(0) });
+      if (
+        !isAsyncCreate(req) ||
+        res.status !== 200 ||
+        res.headers['idempotent-replayed'] !== 'true' ||
+        typeof id !== 'string'
+      )
+        return res;
+      const read = await ctx.upstream({
+        method: 'GET',
+        path: `/api/v1/tryons/${encodeURIComponent(id)}`,
+        headers: { authorization: req.headers.authorization ?? '' },
+        body: Buffer.alloc(0),
+      });
       const current = json(read);
       return read.status === 200 && current?.status !== 'pending' ? withJson(res, current) : res;
     },

@@ -10,16 +10,32 @@
  * thing about that limiter: the window key, or the limit.
  */
 import type { MutantContext, Mutation, ProxiedRequest, ProxiedResponse } from '../mutating-proxy.ts';
-import { apiError, isCreate, isSyncCreate, isUpload, json, jsonOf, keyOf, perProxy, readId, withJson } from '../helpers.ts';
+import {
+  apiError,
+  isCreate,
+  isSyncCreate,
+  isUpload,
+  json,
+  jsonOf,
+  keyOf,
+  perProxy,
+  readId,
+  withJson,
+} from '../helpers.ts';
 import type { Limits } from '../traffic.ts';
 
 type Bucket = 'starts' | 'polls' | 'uploads';
-const field: Record<Bucket, keyof Limits> = { starts: 'startsPerMinute', polls: 'pollsPerMinute', uploads: 'uploadsPerMinute' };
+const field: Record<Bucket, keyof Limits> = {
+  starts: 'startsPerMinute',
+  polls: 'pollsPerMinute',
+  uploads: 'uploadsPerMinute',
+};
 const windowMs = 60_000;
 /** What the real server's limit of a taken-over bucket is raised to. */
 const unlimited = 1_000_000_000;
 
-const bucketOf = (req: ProxiedRequest): Bucket | undefined => (isCreate(req) ? 'starts' : readId(req) !== undefined ? 'polls' : isUpload(req) ? 'uploads' : undefined);
+const bucketOf = (req: ProxiedRequest): Bucket | undefined =>
+  isCreate(req) ? 'starts' : readId(req) !== undefined ? 'polls' : isUpload(req) ? 'uploads' : undefined;
 
 interface EdgeLimiter {
   readonly bucket: Bucket;
@@ -46,23 +62,35 @@ export function edgeLimited(o: EdgeLimiter): Pick<Mutation, 'request' | 'respons
       if (limitsOf) {
         // The suite's value is recorded by the traffic; the real server gets "unlimited".
         const asked = jsonOf(req.body) ?? {};
-        return typeof asked[name] === 'number' ? { ...req, body: Buffer.from(JSON.stringify({ ...asked, [name]: unlimited })) } : req;
+        return typeof asked[name] === 'number'
+          ? { ...req, body: Buffer.from(JSON.stringify({ ...asked, [name]: unlimited })) }
+          : req;
       }
       const key = keyOf(req);
       if (bucketOf(req) !== o.bucket || !ctx.traffic.isLive(key)) return req;
       const accountId = ctx.traffic.accountOf(key) as string;
       const asked = ctx.traffic.limitsOf(accountId)[name];
-      return take(ctx, o.windowOf?.(accountId, req, asked) ?? `${accountId}\0${o.bucket}`, o.limitOf?.(asked) ?? asked, o.bucket, o) ?? req;
+      return (
+        take(
+          ctx,
+          o.windowOf?.(accountId, req, asked) ?? `${accountId}\0${o.bucket}`,
+          o.limitOf?.(asked) ?? asked,
+          o.bucket,
+          o,
+        ) ?? req
+      );
     },
     response: async (res, req, ctx) => {
       if (req.method === 'POST' && req.path === '/_control/accounts' && res.status === 200) {
         const accountId = json(res)?.accountId;
-        if (typeof accountId === 'string') await ctx.control('PUT', `/accounts/${accountId}/limits`, { [name]: unlimited });
+        if (typeof accountId === 'string')
+          await ctx.control('PUT', `/accounts/${accountId}/limits`, { [name]: unlimited });
       }
       if (req.method === 'PUT' && /^\/_control\/accounts\/([^/]+)\/limits$/.test(req.path) && res.status === 200) {
         const body = json(res);
         const accountId = body?.accountId;
-        if (typeof accountId === 'string' && body.limits) return withJson(res, { ...body, limits: { ...body.limits, [name]: ctx.traffic.limitsOf(accountId)[name] } });
+        if (typeof accountId === 'string' && body.limits)
+          return withJson(res, { ...body, limits: { ...body.limits, [name]: ctx.traffic.limitsOf(accountId)[name] } });
       }
       return res;
     },
@@ -70,7 +98,13 @@ export function edgeLimited(o: EdgeLimiter): Pick<Mutation, 'request' | 'respons
 }
 
 /** Counts one request in `window` if it has room; otherwise the 429 the reference would give. */
-function take(ctx: MutantContext, window: string, limit: number, bucket: Bucket, o: Pick<EdgeLimiter, 'countRefused' | 'retryAfterFromFirst'> = {}): ProxiedResponse | undefined {
+function take(
+  ctx: MutantContext,
+  window: string,
+  limit: number,
+  bucket: Bucket,
+  o: Pick<EdgeLimiter, 'countRefused' | 'retryAfterFromFirst'> = {},
+): ProxiedResponse | undefined {
   const now = ctx.traffic.now();
   const times = (logs(ctx).get(window) ?? []).filter((t) => t > now - windowMs);
   if (!firsts(ctx).has(window)) firsts(ctx).set(window, now);
@@ -79,7 +113,9 @@ function take(ctx: MutantContext, window: string, limit: number, bucket: Bucket,
     if (o.countRefused) times.push(now);
     logs(ctx).set(window, times);
     const seconds = Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
-    return apiError(429, 'RATE_LIMITED', `Too many ${bucket}; retry after ${seconds} seconds.`, { 'retry-after': String(seconds) });
+    return apiError(429, 'RATE_LIMITED', `Too many ${bucket}; retry after ${seconds} seconds.`, {
+      'retry-after': String(seconds),
+    });
   }
   times.push(now);
   logs(ctx).set(window, times);
@@ -103,14 +139,20 @@ export const limitsMutants: readonly Mutation[] = [
     family: 'limits',
     breaks: ['LIMIT-429-RETRY-AFTER'],
     does: 'every 429 says Retry-After: 1, however long the window really has to run',
-    response: (res) => (res.status === 429 && res.headers['retry-after'] !== undefined ? { ...res, headers: { ...res.headers, 'retry-after': '1' } } : res),
+    response: (res) =>
+      res.status === 429 && res.headers['retry-after'] !== undefined
+        ? { ...res, headers: { ...res.headers, 'retry-after': '1' } }
+        : res,
   },
   {
     name: 'starts-window-per-endpoint',
     family: 'limits',
     breaks: ['LIMIT-STARTS-12-PER-MINUTE'],
     does: 'POST /tryons and POST /tryons/sync each have their own window of 12 starts a minute',
-    ...edgeLimited({ bucket: 'starts', windowOf: (accountId, req) => `${accountId}\0starts\0${isSyncCreate(req) ? 'sync' : 'async'}` }),
+    ...edgeLimited({
+      bucket: 'starts',
+      windowOf: (accountId, req) => `${accountId}\0starts\0${isSyncCreate(req) ? 'sync' : 'async'}`,
+    }),
   },
   {
     name: 'starts-limit-13',

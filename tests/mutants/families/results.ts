@@ -12,7 +12,10 @@ export const resultsMutants: readonly Mutation[] = [
     family: 'results',
     breaks: ['AUTH-RESULT-URL-PUBLIC'],
     does: 'a result image asked for without Authorization gets 401 INVALID_API_KEY',
-    request: (req) => (isResult(req) && req.headers.authorization === undefined ? apiError(401, 'INVALID_API_KEY', 'Missing API key.') : req),
+    request: (req) =>
+      isResult(req) && req.headers.authorization === undefined
+        ? apiError(401, 'INVALID_API_KEY', 'Missing API key.')
+        : req,
   },
   {
     name: 'ai-label-stripped',
@@ -41,12 +44,15 @@ export const resultsMutants: readonly Mutation[] = [
     family: 'results',
     breaks: ['RES-RESULT-URL-HOST-AND-PATH'],
     does: 'resultUrl points at /results/<file> (served there), not under /i/',
-    request: (req) => (req.path.startsWith('/results/') ? { ...req, path: `/i/${req.path.slice('/results/'.length)}` } : req),
+    request: (req) =>
+      req.path.startsWith('/results/') ? { ...req, path: `/i/${req.path.slice('/results/'.length)}` } : req,
     response: (res, _req, ctx) => {
       if (!/json/.test(res.headers['content-type'] ?? '')) return res;
       const text = res.body.toString('utf8');
       const from = `${ctx.env.proxyOrigin}/i/`;
-      return text.includes(from) ? { ...res, body: Buffer.from(text.split(from).join(`${ctx.env.proxyOrigin}/results/`)) } : res;
+      return text.includes(from)
+        ? { ...res, body: Buffer.from(text.split(from).join(`${ctx.env.proxyOrigin}/results/`)) }
+        : res;
     },
   },
   {

@@ -57,7 +57,9 @@ export const scopingMutants: readonly Mutation[] = [
       if (!body || key === undefined || isReplay(req, ctx)) return req;
       const foreign = [body.personImageId, body.garmentImageId].some((id) => {
         const upload = typeof id === 'string' ? ctx.traffic.uploads.get(id) : undefined;
-        return upload !== undefined && upload.key !== key && ctx.traffic.accountOf(upload.key) === ctx.traffic.accountOf(key);
+        return (
+          upload !== undefined && upload.key !== key && ctx.traffic.accountOf(upload.key) === ctx.traffic.accountOf(key)
+        );
       });
       return foreign ? apiError(400, 'INVALID_IMAGE_ID', 'The image id is unknown, expired, or not yours.') : req;
     },
@@ -73,9 +75,15 @@ export const scopingMutants: readonly Mutation[] = [
       if (!match || req.method !== 'POST' || res.status !== 200 || typeof json(res)?.apiKey !== 'string') return res;
       const accountId = decodeURIComponent(match[1] ?? '');
       // The balance is read with the new key, which the traffic learns only from this answer.
-      const read = await ctx.upstream({ method: 'GET', path: '/api/v1/account', headers: { authorization: `Bearer ${json(res).apiKey}` }, body: Buffer.alloc(0) });
+      const read = await ctx.upstream({
+        method: 'GET',
+        path: '/api/v1/account',
+        headers: { authorization: `Bearer ${json(res).apiKey}` },
+        body: Buffer.alloc(0),
+      });
       const credits = read.status === 200 ? json(read)?.credits : undefined;
-      if (typeof credits === 'number' && credits < 20) await ctx.control('PUT', `/accounts/${accountId}/credits`, { credits: 20 });
+      if (typeof credits === 'number' && credits < 20)
+        await ctx.control('PUT', `/accounts/${accountId}/credits`, { credits: 20 });
       return res;
     },
   },

@@ -11,7 +11,13 @@ const dayMs = 24 * 3600 * 1000;
 /** Notes the first time an answer (a read or a sync 200) shows a try-on as success. */
 function noteSuccess(res: ProxiedResponse, req: ProxiedRequest, ctx: MutantContext): void {
   const body = json(res);
-  if (res.status === 200 && body?.status === 'success' && typeof body.id === 'string' && (readId(req) !== undefined || isSyncCreate(req)) && !successSince(ctx).has(body.id)) {
+  if (
+    res.status === 200 &&
+    body?.status === 'success' &&
+    typeof body.id === 'string' &&
+    (readId(req) !== undefined || isSyncCreate(req)) &&
+    !successSince(ctx).has(body.id)
+  ) {
     successSince(ctx).set(body.id, ctx.traffic.now());
   }
 }
@@ -24,10 +30,18 @@ export const stateMutants: readonly Mutation[] = [
     does: 'the second read of a successful try-on shows it pending again (resultUrl null); later reads show success',
     response: (res, req, ctx) => {
       const body = json(res);
-      if (res.status !== 200 || body?.status !== 'success' || typeof body.id !== 'string' || (readId(req) === undefined && !isSyncCreate(req))) return res;
+      if (
+        res.status !== 200 ||
+        body?.status !== 'success' ||
+        typeof body.id !== 'string' ||
+        (readId(req) === undefined && !isSyncCreate(req))
+      )
+        return res;
       const seen = (successReads(ctx).get(body.id) ?? 0) + 1;
       successReads(ctx).set(body.id, seen);
-      return seen === 2 && readId(req) !== undefined ? withJson(res, { id: body.id, status: 'pending', resultUrl: null }) : res;
+      return seen === 2 && readId(req) !== undefined
+        ? withJson(res, { id: body.id, status: 'pending', resultUrl: null })
+        : res;
     },
   },
   {
@@ -48,7 +62,8 @@ export const stateMutants: readonly Mutation[] = [
     does: 'a failed try-on has no message',
     response: (res, req) => {
       const body = json(res);
-      if (res.status !== 200 || body?.status !== 'failed' || (readId(req) === undefined && !isSyncCreate(req))) return res;
+      if (res.status !== 200 || body?.status !== 'failed' || (readId(req) === undefined && !isSyncCreate(req)))
+        return res;
       const { message: _dropped, ...rest } = body;
       return withJson(res, rest);
     },
@@ -118,7 +133,8 @@ export const stateMutants: readonly Mutation[] = [
       const body = json(res);
       const id = readId(req);
       const since = id === undefined ? undefined : successSince(ctx).get(id);
-      if (res.status !== 200 || body?.status !== 'success' || since === undefined || ctx.traffic.now() - since <= dayMs) return res;
+      if (res.status !== 200 || body?.status !== 'success' || since === undefined || ctx.traffic.now() - since <= dayMs)
+        return res;
       return withJson(res, { id: body.id, status: 'failed', resultUrl: null, message: 'The result has expired.' });
     },
   },
@@ -130,7 +146,13 @@ export const stateMutants: readonly Mutation[] = [
     response: async (res, req, ctx) => {
       noteSuccess(res, req, ctx);
       const now = Date.parse(String(json(res)?.now ?? ''));
-      if (req.method !== 'POST' || !req.path.startsWith('/_control/clock/advance') || res.status !== 200 || !Number.isFinite(now)) return res;
+      if (
+        req.method !== 'POST' ||
+        !req.path.startsWith('/_control/clock/advance') ||
+        res.status !== 200 ||
+        !Number.isFinite(now)
+      )
+        return res;
       for (const [id, since] of successSince(ctx)) {
         const account = ctx.traffic.tryOns.get(id)?.accountId;
         if (now - since <= dayMs || refundedOnExpiry(ctx).has(id) || account === undefined) continue;

@@ -3,7 +3,12 @@ import type { Mutation, ProxiedResponse } from '../mutating-proxy.ts';
 import { isSyncCreate, json, keyOf, perProxy, readId, withJson } from '../helpers.ts';
 
 const cancelled = perProxy(() => new Set<string>());
-const cancelledView = (id: string) => ({ id, status: 'failed', resultUrl: null, message: 'The try-on was cancelled because the connection dropped.' });
+const cancelledView = (id: string) => ({
+  id,
+  status: 'failed',
+  resultUrl: null,
+  message: 'The try-on was cancelled because the connection dropped.',
+});
 
 export const syncMutants: readonly Mutation[] = [
   {
@@ -43,7 +48,12 @@ export const syncMutants: readonly Mutation[] = [
       const body = json(started);
       if (started.status !== 200 || typeof body?.id !== 'string') return started;
       const { ['idempotent-replayed']: _replayed, ...headers } = started.headers;
-      const read = await ctx.upstream({ method: 'GET', path: `/api/v1/tryons/${encodeURIComponent(body.id)}`, headers: { authorization: req.headers.authorization ?? '' }, body: Buffer.alloc(0) });
+      const read = await ctx.upstream({
+        method: 'GET',
+        path: `/api/v1/tryons/${encodeURIComponent(body.id)}`,
+        headers: { authorization: req.headers.authorization ?? '' },
+        body: Buffer.alloc(0),
+      });
       const now = json(read);
       if (read.status === 200 && now?.status !== 'pending') return withJson({ ...read, headers }, now);
       return { ...started, status: 202, headers };
@@ -57,7 +67,13 @@ export const syncMutants: readonly Mutation[] = [
     response: async (res, req, ctx) => {
       const body = json(res);
       const id = typeof body?.id === 'string' ? (body.id as string) : undefined;
-      if (isSyncCreate(req) && id !== undefined && req.signal?.aborted && body.status === 'pending' && !cancelled(ctx).has(id)) {
+      if (
+        isSyncCreate(req) &&
+        id !== undefined &&
+        req.signal?.aborted &&
+        body.status === 'pending' &&
+        !cancelled(ctx).has(id)
+      ) {
         cancelled(ctx).add(id);
         const account = ctx.traffic.accountOf(keyOf(req));
         if (account !== undefined) await ctx.adjustCredits(account, +1);

@@ -1,7 +1,18 @@
 /** Mutants of the validation family (spec: POST /tryons request body, rules 1-2; Errors 400/403). */
 import { Agent, request } from 'undici';
 import type { MutantContext, Mutation } from '../mutating-proxy.ts';
-import { acceptUrlsThat, codeOf, createBodyOf, isCreate, keyOf, parseUrl, perProxy, urlFields, withBody, withDerivedKey } from '../helpers.ts';
+import {
+  acceptUrlsThat,
+  codeOf,
+  createBodyOf,
+  isCreate,
+  keyOf,
+  parseUrl,
+  perProxy,
+  urlFields,
+  withBody,
+  withDerivedKey,
+} from '../helpers.ts';
 
 const imageFields = ['personImageId', 'garmentImageId'] as const;
 
@@ -15,7 +26,9 @@ async function redirectTarget(ctx: MutantContext, raw: string): Promise<string |
   const res = await request(url, { method: 'GET', dispatcher: holder.agent });
   await res.body.dump();
   const location = res.headers.location;
-  return res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' ? new URL(location, url).href : undefined;
+  return res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string'
+    ? new URL(location, url).href
+    : undefined;
 }
 
 const renewed = perProxy(() => new Map<string, string>());
@@ -40,7 +53,10 @@ export const validationMutants: readonly Mutation[] = [
     family: 'validation',
     breaks: ['CREATE-URL-NO-PRIVATE-ADDRESS'],
     does: 'an IPv4-mapped IPv6 literal ([::ffff:127.0.0.1], [::ffff:10.0.0.1]) passes the private-address rule',
-    response: acceptUrlsThat('INVALID_IMAGE_URL', (url) => url.protocol === 'https:' && /^\[::ffff:/i.test(url.hostname)),
+    response: acceptUrlsThat(
+      'INVALID_IMAGE_URL',
+      (url) => url.protocol === 'https:' && /^\[::ffff:/i.test(url.hostname),
+    ),
   },
   {
     name: 'redirect-followed',
@@ -49,7 +65,8 @@ export const validationMutants: readonly Mutation[] = [
     does: 'an image URL that answers 3xx is followed to its Location instead of 400 IMAGE_DOWNLOAD_FAILED',
     response: async (res, req, ctx) => {
       const body = createBodyOf(req);
-      if (!isCreate(req) || res.status !== 400 || codeOf(res) !== 'IMAGE_DOWNLOAD_FAILED' || body === undefined) return res;
+      if (!isCreate(req) || res.status !== 400 || codeOf(res) !== 'IMAGE_DOWNLOAD_FAILED' || body === undefined)
+        return res;
       const fixed: Record<string, unknown> = { ...body };
       let changed = false;
       for (const field of urlFields) {
@@ -118,7 +135,14 @@ export const validationMutants: readonly Mutation[] = [
     response: async (res, req, ctx) => {
       const key = keyOf(req);
       const body = createBodyOf(req);
-      if (!isCreate(req) || res.status !== 400 || codeOf(res) !== 'INVALID_IMAGE_ID' || body === undefined || key === undefined) return res;
+      if (
+        !isCreate(req) ||
+        res.status !== 400 ||
+        codeOf(res) !== 'INVALID_IMAGE_ID' ||
+        body === undefined ||
+        key === undefined
+      )
+        return res;
       const fresh = renewed(ctx);
       const fixed: Record<string, unknown> = { ...body };
       let changed = false;
@@ -130,7 +154,8 @@ export const validationMutants: readonly Mutation[] = [
         let again = fresh.get(upload.id);
         if (again === undefined) {
           const made = await ctx.upstream(upload.request);
-          const newId = made.status === 200 ? (JSON.parse(made.body.toString('utf8')) as { id?: unknown }).id : undefined;
+          const newId =
+            made.status === 200 ? (JSON.parse(made.body.toString('utf8')) as { id?: unknown }).id : undefined;
           if (typeof newId !== 'string') return res;
           again = newId;
           fresh.set(upload.id, again);
@@ -147,7 +172,12 @@ export const validationMutants: readonly Mutation[] = [
     breaks: ['CREATE-CONTENT-TYPE-JSON'],
     does: 'a create whose body is a JSON object is read as JSON whatever its Content-Type (text/plain, none, application/jsonx)',
     request: (req) => {
-      if (!isCreate(req) || /^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '') || createBodyOf(req) === undefined) return req;
+      if (
+        !isCreate(req) ||
+        /^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '') ||
+        createBodyOf(req) === undefined
+      )
+        return req;
       return { ...req, headers: { ...req.headers, 'content-type': 'application/json' } };
     },
   },

@@ -7,10 +7,13 @@ import { repoRoot } from './patched-copy.ts';
 import { applyEdits } from './source-mutant.ts';
 
 describe('source mutants', () => {
-  it.each(sourceMutants.map((m) => [m.name, m] as const))('%s still applies to the server source, and changes it', (_name, mutant) => {
-    const source = readFileSync(join(repoRoot, mutant.file), 'utf8');
-    expect(applyEdits(source, mutant)).not.toBe(source);
-  });
+  it.each(sourceMutants.map((m) => [m.name, m] as const))(
+    '%s still applies to the server source, and changes it',
+    (_name, mutant) => {
+      const source = readFileSync(join(repoRoot, mutant.file), 'utf8');
+      expect(applyEdits(source, mutant)).not.toBe(source);
+    },
+  );
 
   it('have unique names, known requirements, and a quick sample from the list', () => {
     expect(new Set(sourceMutants.map((m) => m.name)).size).toBe(sourceMutants.length);

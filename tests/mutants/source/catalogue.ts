@@ -21,7 +21,12 @@ export const sourceMutants: readonly SourceMutant[] = [
     class: 'scoping',
     breaks: ['CREATE-NEW-KEY-NEW-TRYON', 'AUTH-FOREIGN-TRYON-NOT-FOUND'],
     does: "an Idempotency-Key is looked up in every account's keys: another account's try-on comes back, or a 422 for a key this account never used",
-    edits: [{ find: "FROM idempotency WHERE account_id = ? AND key = ?'", replace: "FROM idempotency WHERE (account_id = ? OR 1) AND key = ? ORDER BY expires_at LIMIT 1'" }],
+    edits: [
+      {
+        find: "FROM idempotency WHERE account_id = ? AND key = ?'",
+        replace: "FROM idempotency WHERE (account_id = ? OR 1) AND key = ? ORDER BY expires_at LIMIT 1'",
+      },
+    ],
   },
   {
     name: 'rotation-tops-up-free-credits',
@@ -33,7 +38,8 @@ export const sourceMutants: readonly SourceMutant[] = [
     edits: [
       {
         find: '      q.revokeKeys.run(now, accountId);\n      q.insertKey.run(lookupId, accountId, hash, now);',
-        replace: '      q.revokeKeys.run(now, accountId);\n      q.insertKey.run(lookupId, accountId, hash, now);\n      const spent = 20 - balance(accountId);\n      if (spent > 0) q.ledger.run(accountId, spent, \'grant\', null, now);',
+        replace:
+          "      q.revokeKeys.run(now, accountId);\n      q.insertKey.run(lookupId, accountId, hash, now);\n      const spent = 20 - balance(accountId);\n      if (spent > 0) q.ledger.run(accountId, spent, 'grant', null, now);",
       },
     ],
   },
@@ -47,7 +53,8 @@ export const sourceMutants: readonly SourceMutant[] = [
     edits: [
       {
         find: '      q.insertKey.run(lookupId, accountId, hash, now);\n    }),',
-        replace: "      q.insertKey.run(lookupId, accountId, hash, now);\n      q.ledger.run(accountId, 20, 'grant', null, now);\n    }),",
+        replace:
+          "      q.insertKey.run(lookupId, accountId, hash, now);\n      q.ledger.run(accountId, 20, 'grant', null, now);\n    }),",
       },
     ],
   },
@@ -71,7 +78,10 @@ export const sourceMutants: readonly SourceMutant[] = [
     breaks: ['AUTH-FOREIGN-IMAGE-ID-INVALID'],
     does: "an image id is checked for existence and expiry but not for its account: another account's upload can be used",
     edits: [
-      { find: "if (!image || image.accountId !== accountId || image.expiresAt", replace: 'if (!image || image.expiresAt' },
+      {
+        find: 'if (!image || image.accountId !== accountId || image.expiresAt',
+        replace: 'if (!image || image.expiresAt',
+      },
       { find: 'if (!image?.bytes || image.accountId !== accountId) throw', replace: 'if (!image?.bytes) throw' },
     ],
   },
@@ -82,7 +92,13 @@ export const sourceMutants: readonly SourceMutant[] = [
     class: 'scoping',
     breaks: ['ACCOUNT-OWN-CREDIT-BALANCE', 'SVC-FAILED-TRYON-REFUNDED', 'STATE-NOT-STARTED-NO-CREDIT-NO-STATE'],
     does: 'a credit given back (a failed try-on, a start refused) goes to the account that made the first reservation ever',
-    edits: [{ find: "reservation: db.prepare(\"SELECT account_id FROM ledger WHERE ref = ? AND kind = 'reserve'\"),", replace: "reservation: db.prepare(\"SELECT (SELECT account_id FROM ledger WHERE kind = 'reserve' ORDER BY seq LIMIT 1) AS account_id FROM ledger WHERE ref = ? AND kind = 'reserve'\")," }],
+    edits: [
+      {
+        find: 'reservation: db.prepare("SELECT account_id FROM ledger WHERE ref = ? AND kind = \'reserve\'"),',
+        replace:
+          "reservation: db.prepare(\"SELECT (SELECT account_id FROM ledger WHERE kind = 'reserve' ORDER BY seq LIMIT 1) AS account_id FROM ledger WHERE ref = ? AND kind = 'reserve'\"),",
+      },
+    ],
   },
 
   // ── retrying clients: a Retry-After that can be honoured ─────────────────────────────────────
@@ -107,7 +123,12 @@ export const sourceMutants: readonly SourceMutant[] = [
     class: 'retrying-clients',
     breaks: ['LIMIT-429-RETRY-AFTER'],
     does: 'Retry-After is rounded down: waiting it leaves the oldest request still in the window',
-    edits: [{ find: 'retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000))', replace: 'retryAfterSeconds: Math.max(1, Math.floor((oldest + windowMs - now) / 1000))' }],
+    edits: [
+      {
+        find: 'retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000))',
+        replace: 'retryAfterSeconds: Math.max(1, Math.floor((oldest + windowMs - now) / 1000))',
+      },
+    ],
   },
   {
     name: 'retry-after-from-first-request-ever',
@@ -116,7 +137,9 @@ export const sourceMutants: readonly SourceMutant[] = [
     class: 'retrying-clients',
     breaks: ['LIMIT-429-RETRY-AFTER'],
     does: "Retry-After is counted from the log's first entry, which has long left the window once the account has been busy for a while: right in the first window, too short later",
-    edits: [{ find: 'const oldest = requestAt(log, count - limit) ?? now;', replace: 'const oldest = log.times[0] ?? now;' }],
+    edits: [
+      { find: 'const oldest = requestAt(log, count - limit) ?? now;', replace: 'const oldest = log.times[0] ?? now;' },
+    ],
   },
   {
     name: 'window-expires-only-when-empty',
@@ -143,7 +166,12 @@ export const sourceMutants: readonly SourceMutant[] = [
       verdict: 'equivalent',
       why: 'the two are the same request whenever a window holds exactly `limit` requests, and a window never holds more: refused requests are not counted, and a change of limits (test control) resets the windows',
     },
-    edits: [{ find: 'const oldest = requestAt(log, count - limit) ?? now;', replace: 'const oldest = log.times[log.head] ?? now;' }],
+    edits: [
+      {
+        find: 'const oldest = requestAt(log, count - limit) ?? now;',
+        replace: 'const oldest = log.times[log.head] ?? now;',
+      },
+    ],
   },
   {
     name: 'retry-after-full-window',
@@ -151,12 +179,17 @@ export const sourceMutants: readonly SourceMutant[] = [
     family: 'limits',
     class: 'retrying-clients',
     breaks: ['LIMIT-429-RETRY-AFTER'],
-    does: 'Retry-After always names the end of the newest request\'s minute (up to 60 s): longer than needed, but a client that waits it gets through',
+    does: "Retry-After always names the end of the newest request's minute (up to 60 s): longer than needed, but a client that waits it gets through",
     expected: {
       verdict: 'conforming',
       why: 'Limits: "Over a rate limit the response is 429 `RATE_LIMITED` with a `Retry-After` header in seconds." The spec promises seconds after which the request goes through, not the shortest such wait',
     },
-    edits: [{ find: 'const oldest = requestAt(log, count - limit) ?? now;', replace: 'const oldest = log.times[log.times.length - 1] ?? now;' }],
+    edits: [
+      {
+        find: 'const oldest = requestAt(log, count - limit) ?? now;',
+        replace: 'const oldest = log.times[log.times.length - 1] ?? now;',
+      },
+    ],
   },
 
   // ── asynchrony ──────────────────────────────────────────────────────────────────────────────
@@ -170,7 +203,8 @@ export const sourceMutants: readonly SourceMutant[] = [
     edits: [
       {
         find: '    deps.queue.enqueue(id, scenario);\n',
-        replace: "    deps.queue.enqueue(id, scenario);\n    while (deps.store.findTryOn(id)?.status === 'pending') await new Promise((r) => setTimeout(r, 25));\n",
+        replace:
+          "    deps.queue.enqueue(id, scenario);\n    while (deps.store.findTryOn(id)?.status === 'pending') await new Promise((r) => setTimeout(r, 25));\n",
       },
     ],
   },
@@ -184,7 +218,8 @@ export const sourceMutants: readonly SourceMutant[] = [
     edits: [
       {
         find: '    deps.queue.enqueue(id, scenario);\n',
-        replace: "    await new Promise((r) => setTimeout(r, scenario === 'slow-generation' ? deps.settings.slowGenerationMs : deps.settings.generationLatencyMs));\n    deps.queue.enqueue(id, scenario);\n",
+        replace:
+          "    await new Promise((r) => setTimeout(r, scenario === 'slow-generation' ? deps.settings.slowGenerationMs : deps.settings.generationLatencyMs));\n    deps.queue.enqueue(id, scenario);\n",
       },
     ],
   },
@@ -196,7 +231,12 @@ export const sourceMutants: readonly SourceMutant[] = [
     family: 'auth',
     breaks: ['AUTH-REVOKED-KEY-401'],
     does: 'revoking a key is a no-op',
-    edits: [{ find: 'revokeKeys: (accountId, now) => void q.revokeKeys.run(now, accountId),', replace: 'revokeKeys: (_accountId, _now) => undefined,' }],
+    edits: [
+      {
+        find: 'revokeKeys: (accountId, now) => void q.revokeKeys.run(now, accountId),',
+        replace: 'revokeKeys: (_accountId, _now) => undefined,',
+      },
+    ],
   },
   {
     name: 'rotation-keeps-old-key',
@@ -204,7 +244,9 @@ export const sourceMutants: readonly SourceMutant[] = [
     family: 'auth',
     breaks: ['AUTH-ONE-ACTIVE-KEY'],
     does: 'a new key does not revoke the one before it: two active keys',
-    edits: [{ find: '      q.revokeKeys.run(now, accountId);\n      q.insertKey.run(', replace: '      q.insertKey.run(' }],
+    edits: [
+      { find: '      q.revokeKeys.run(now, accountId);\n      q.insertKey.run(', replace: '      q.insertKey.run(' },
+    ],
   },
   {
     name: 'key-prefix-unchecked',
@@ -212,7 +254,10 @@ export const sourceMutants: readonly SourceMutant[] = [
     family: 'auth',
     breaks: ['ERR-INVALID-API-KEY'],
     does: "a key's prefix is not compared with the server's",
-    expected: { verdict: 'equivalent', why: 'the key is still compared whole against its stored SHA-256, so a key with another prefix never matches: no exchange tells the two apart' },
+    expected: {
+      verdict: 'equivalent',
+      why: 'the key is still compared whole against its stored SHA-256, so a key with another prefix never matches: no exchange tells the two apart',
+    },
     edits: [
       {
         find: 'return at === keyPrefix.length && key.startsWith(keyPrefix) ? key.slice(idStart, idStart + lookupIdLength) : undefined;',
@@ -242,7 +287,12 @@ export const sourceMutants: readonly SourceMutant[] = [
     family: 'validation',
     breaks: ['CREATE-EXACTLY-ONE-SOURCE-PER-IMAGE'],
     does: 'a body with both a URL and an id for one image is accepted (the URL wins)',
-    edits: [{ find: '  if (url !== undefined && id !== undefined) return `Give exactly one of ${urlField} and ${idField}, not both.`;\n', replace: '' }],
+    edits: [
+      {
+        find: '  if (url !== undefined && id !== undefined) return `Give exactly one of ${urlField} and ${idField}, not both.`;\n',
+        replace: '',
+      },
+    ],
   },
   {
     name: 'expired-image-id-usable',
@@ -297,7 +347,9 @@ export const sourceMutants: readonly SourceMutant[] = [
     family: 'credits',
     breaks: ['ERR-INSUFFICIENT-CREDITS'],
     does: 'a start is let through with a balance of 0 (the balance goes negative)',
-    edits: [{ find: 'if (balance(accountId) < 1) return false;', replace: 'if (balance(accountId) < 0) return false;' }],
+    edits: [
+      { find: 'if (balance(accountId) < 1) return false;', replace: 'if (balance(accountId) < 0) return false;' },
+    ],
   },
   {
     name: 'no-refund-on-generation-failure',
@@ -316,7 +368,8 @@ export const sourceMutants: readonly SourceMutant[] = [
     edits: [
       {
         find: "    if (error) throw new ApiError(error, undefined, error === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});",
-        replace: "    if (error) {\n      stored = true;\n      throw new ApiError(error, undefined, error === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});\n    }",
+        replace:
+          "    if (error) {\n      stored = true;\n      throw new ApiError(error, undefined, error === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});\n    }",
       },
     ],
   },
@@ -365,7 +418,12 @@ export const sourceMutants: readonly SourceMutant[] = [
     family: 'validation',
     breaks: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'],
     does: 'only IP literals are checked: a host name is resolved to connect, and its answers are never judged (a name that resolves to 10.0.0.1 is fetched)',
-    edits: [{ find: "      if (!check.trusted) {\n        const notPublic = addresses.find((address) => addressRange(address) !== 'unicast');\n        if (notPublic !== undefined) {\n          return invalidUrl(`${host.name} resolves to ${notPublic}, which is not public unicast (${addressRange(notPublic)})`);\n        }\n      }\n", replace: '' }],
+    edits: [
+      {
+        find: "      if (!check.trusted) {\n        const notPublic = addresses.find((address) => addressRange(address) !== 'unicast');\n        if (notPublic !== undefined) {\n          return invalidUrl(`${host.name} resolves to ${notPublic}, which is not public unicast (${addressRange(notPublic)})`);\n        }\n      }\n",
+        replace: '',
+      },
+    ],
   },
   {
     name: 'trusted-by-address',
@@ -373,7 +431,13 @@ export const sourceMutants: readonly SourceMutant[] = [
     family: 'validation',
     breaks: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'],
     does: "a name whose answer is the trusted fixture host's address is trusted like the fixture origin: its private address is let through",
-    edits: [{ find: '      if (!check.trusted) {\n', replace: '      if (!check.trusted && !(trusted !== undefined && addresses.includes(new URL(trusted.origin).hostname))) {\n' }],
+    edits: [
+      {
+        find: '      if (!check.trusted) {\n',
+        replace:
+          '      if (!check.trusted && !(trusted !== undefined && addresses.includes(new URL(trusted.origin).hostname))) {\n',
+      },
+    ],
   },
   {
     name: 'first-answer-only',
@@ -385,7 +449,12 @@ export const sourceMutants: readonly SourceMutant[] = [
       verdict: 'equivalent',
       why: 'every answer a run may set through the resolver convention is private, loopback, reserved or documentation, and this server refuses each of them, so the first answer alone always refuses the name; only real DNS (a public first answer) tells the two apart, and a run never hands a target a public address',
     },
-    edits: [{ find: "const notPublic = addresses.find((address) => addressRange(address) !== 'unicast');", replace: "const notPublic = addresses.slice(0, 1).find((address) => addressRange(address) !== 'unicast');" }],
+    edits: [
+      {
+        find: "const notPublic = addresses.find((address) => addressRange(address) !== 'unicast');",
+        replace: "const notPublic = addresses.slice(0, 1).find((address) => addressRange(address) !== 'unicast');",
+      },
+    ],
   },
   {
     name: 'starts-limit-off-by-one',
@@ -398,4 +467,8 @@ export const sourceMutants: readonly SourceMutant[] = [
 ];
 
 /** `--quick`: one mutant of each new class, fast to kill (the sample CI runs). */
-export const quickSourceMutants: readonly string[] = ['idempotency-keys-global', 'refused-starts-fill-the-window', 'create-waits-for-generation'];
+export const quickSourceMutants: readonly string[] = [
+  'idempotency-keys-global',
+  'refused-starts-fill-the-window',
+  'create-waits-for-generation',
+];

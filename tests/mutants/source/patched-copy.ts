@@ -25,12 +25,15 @@ export interface PatchedCopy {
 /** Copies the tree, applies `mutant` (none: the unpatched baseline) and loads the copy's embedded target. */
 export async function patchedCopy(mutant: SourceMutant | undefined, root = repoRoot): Promise<PatchedCopy> {
   const dir = mkdtempSync(join(tmpdir(), `tryon-source-mutant-${mutant?.name ?? 'baseline'}-`));
-  for (const entry of copied) cpSync(join(root, entry), join(dir, entry), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
+  for (const entry of copied)
+    cpSync(join(root, entry), join(dir, entry), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
   if (mutant) {
     const file = join(dir, mutant.file);
     writeFileSync(file, applyEdits(readFileSync(file, 'utf8'), mutant));
   }
-  const embedded = (await import(pathToFileURL(join(dir, 'src/run/embedded-target.ts')).href)) as { startEmbeddedTarget: typeof startEmbeddedTarget };
+  const embedded = (await import(pathToFileURL(join(dir, 'src/run/embedded-target.ts')).href)) as {
+    startEmbeddedTarget: typeof startEmbeddedTarget;
+  };
   return { dir, start: embedded.startEmbeddedTarget, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -58,7 +58,12 @@ if (values.only) {
 const cell = (s: string) => s.replaceAll('|', '\\|');
 if (values.list) {
   process.stdout.write(
-    ['| mutant | class | file | breaks | does |', '|---|---|---|---|---|', ...selected.map((m) => `| ${m.name} | ${classOf(m)} | ${m.file} | ${m.breaks.join(', ')} | ${cell(m.does)} |`), ''].join('\n'),
+    [
+      '| mutant | class | file | breaks | does |',
+      '|---|---|---|---|---|',
+      ...selected.map((m) => `| ${m.name} | ${classOf(m)} | ${m.file} | ${m.breaks.join(', ')} | ${cell(m.does)} |`),
+      '',
+    ].join('\n'),
   );
   process.exit(0);
 }
@@ -80,7 +85,8 @@ if (values.worker !== undefined) {
   process.exit(0);
 }
 
-const inChild = (name: string): Promise<RunResult> => runInChild(new URL(import.meta.url).pathname, ['--worker', name, '--seed', String(seed)], name);
+const inChild = (name: string): Promise<RunResult> =>
+  runInChild(new URL(import.meta.url).pathname, ['--worker', name, '--seed', String(seed)], name);
 
 const wall = performance.now();
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -88,7 +94,9 @@ let baseline: RunResult | undefined;
 if (!values['skip-baseline']) {
   log(`baseline: the suite against an unpatched copy (seed ${seed}) …`);
   baseline = await inChild(baselineName);
-  log(`baseline: ${baseline.tests} tests, ${baseline.failedTests.length} failed, ${baseline.seconds.toFixed(1)} s${baseline.failed.size > 0 ? `; failing requirements: ${[...baseline.failed].join(', ')}` : ''}`);
+  log(
+    `baseline: ${baseline.tests} tests, ${baseline.failedTests.length} failed, ${baseline.seconds.toFixed(1)} s${baseline.failed.size > 0 ? `; failing requirements: ${[...baseline.failed].join(', ')}` : ''}`,
+  );
   for (const t of baseline.failedTests) log(`  baseline failure: ${t}`);
 }
 const before = baseline?.failed ?? new Set<RequirementId>();
@@ -97,7 +105,15 @@ const outcomes: SourceOutcome[] = [];
 const record = (i: number, mutant: SourceMutant, result: RunResult | Error): void => {
   log(`[${i + 1}/${selected.length}] ${mutant.name} (${classOf(mutant)}, ${mutant.file})`);
   if (result instanceof Error) {
-    outcomes.push({ mutant, verdict: 'error', killedBy: [], collateral: [], seconds: 0, failedTests: [], error: result.message });
+    outcomes.push({
+      mutant,
+      verdict: 'error',
+      killedBy: [],
+      collateral: [],
+      seconds: 0,
+      failedTests: [],
+      error: result.message,
+    });
     log(`    ERROR: ${result.message}`);
     return;
   }
@@ -112,7 +128,9 @@ const record = (i: number, mutant: SourceMutant, result: RunResult | Error): voi
     failedTests: result.failedTests,
   };
   outcomes.push(outcome);
-  log(`    ${outcome.verdict === 'killed' ? 'killed' : 'SURVIVED'} in ${result.seconds.toFixed(1)} s by ${killedBy.join(', ') || '-'}${outcome.collateral.length > 0 ? `; also failed: ${outcome.collateral.join(', ')}` : ''}`);
+  log(
+    `    ${outcome.verdict === 'killed' ? 'killed' : 'SURVIVED'} in ${result.seconds.toFixed(1)} s by ${killedBy.join(', ') || '-'}${outcome.collateral.length > 0 ? `; also failed: ${outcome.collateral.join(', ')}` : ''}`,
+  );
   if (values.verbose || outcome.verdict !== 'killed') for (const t of result.failedTests) log(`      failed: ${t}`);
 };
 // `jobs` mutants at a time, each in a child process; a child that dies without a result is an error, not a kill.
@@ -122,7 +140,11 @@ await Promise.all(
     while (next < selected.length) {
       const i = next++;
       const mutant = selected[i]!;
-      record(i, mutant, await inChild(mutant.name).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))));
+      record(
+        i,
+        mutant,
+        await inChild(mutant.name).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))),
+      );
     }
   }),
 );
@@ -131,7 +153,13 @@ outcomes.sort((a, b) => selected.indexOf(a.mutant) - selected.indexOf(b.mutant))
 const summary = {
   at: new Date().toISOString(),
   seed,
-  scope: values.only ? `--only ${values.only}` : values.quick ? 'quick' : values.class ? `class ${values.class}` : 'all',
+  scope: values.only
+    ? `--only ${values.only}`
+    : values.quick
+      ? 'quick'
+      : values.class
+        ? `class ${values.class}`
+        : 'all',
   wallMinutes: (performance.now() - wall) / 60_000,
   ...(baseline && { baselineSeconds: baseline.seconds }),
   outcomes,
@@ -141,11 +169,15 @@ const lines = [
   '',
   '| class | killed |',
   '|---|---|',
-  ...byClass(outcomes).map((t) => `| ${t.key} | ${t.killed}/${t.total}${t.explained > 0 ? ` (+${t.explained} explained)` : ''} |`),
+  ...byClass(outcomes).map(
+    (t) => `| ${t.key} | ${t.killed}/${t.total}${t.explained > 0 ? ` (+${t.explained} explained)` : ''} |`,
+  ),
   '',
   '| file | killed |',
   '|---|---|',
-  ...byFile(outcomes).map((t) => `| ${t.key} | ${t.killed}/${t.total}${t.explained > 0 ? ` (+${t.explained} explained)` : ''} |`),
+  ...byFile(outcomes).map(
+    (t) => `| ${t.key} | ${t.killed}/${t.total}${t.explained > 0 ? ` (+${t.explained} explained)` : ''} |`,
+  ),
   '',
   `Source mutation score: ${killed}/${outcomes.length} (${((100 * killed) / Math.max(1, outcomes.length)).toFixed(0)}%); wall time ${summary.wallMinutes.toFixed(1)} min`,
   ...outcomes.filter((o) => o.verdict !== 'killed').map((o) => `Survivor ${o.mutant.name}: ${survivorNote(o)}`),
@@ -158,7 +190,9 @@ if (summary.scope === 'all' || values['update-published']) {
   mkdirSync(published, { recursive: true });
   writeFileSync(join(published, 'last.md'), markdown(written));
   writeFileSync(join(published, 'last.json'), `${JSON.stringify(json(written), null, 2)}\n`);
-  log(`written: reports/mutants-source/last.md and last.json${summary.scope === 'all' ? '' : ` (${summary.scope} merged into the last whole-set run)`}`);
+  log(
+    `written: reports/mutants-source/last.md and last.json${summary.scope === 'all' ? '' : ` (${summary.scope} merged into the last whole-set run)`}`,
+  );
 }
 
 /** The published whole-set result with this run's outcomes in place of the same mutants' (catalogue order). */
@@ -168,13 +202,30 @@ function mergedIntoPublished(fresh: typeof summary): typeof summary {
     scope: string;
     wallMinutes: number;
     baselineSeconds?: number;
-    mutants: Array<{ name: string; verdict: SourceOutcome['verdict']; killedBy: RequirementId[]; collateral: RequirementId[]; seconds: number }>;
+    mutants: Array<{
+      name: string;
+      verdict: SourceOutcome['verdict'];
+      killedBy: RequirementId[];
+      collateral: RequirementId[];
+      seconds: number;
+    }>;
   };
   const merged = sourceMutants.flatMap((mutant): SourceOutcome[] => {
     const now = fresh.outcomes.find((o) => o.mutant.name === mutant.name);
     if (now) return [now];
     const then = last.mutants.find((m) => m.name === mutant.name);
-    return then ? [{ mutant, verdict: then.verdict, killedBy: then.killedBy, collateral: then.collateral, seconds: then.seconds, failedTests: [] }] : [];
+    return then
+      ? [
+          {
+            mutant,
+            verdict: then.verdict,
+            killedBy: then.killedBy,
+            collateral: then.collateral,
+            seconds: then.seconds,
+            failedTests: [],
+          },
+        ]
+      : [];
   });
   return {
     ...fresh,

@@ -2,12 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { byClass, byFile, markdown, survivorNote, type SourceOutcome } from './score.ts';
 import type { SourceMutant } from './source-mutant.ts';
 
-const mutant = (name: string, o: Partial<SourceMutant> = {}): SourceMutant => ({ name, file: 'src/server/a.ts', edits: [], family: 'limits', breaks: ['LIMIT-429-RETRY-AFTER'], does: name, ...o });
-const outcome = (m: SourceMutant, verdict: SourceOutcome['verdict']): SourceOutcome => ({ mutant: m, verdict, killedBy: verdict === 'killed' ? m.breaks : [], collateral: [], seconds: 60, failedTests: [] });
+const mutant = (name: string, o: Partial<SourceMutant> = {}): SourceMutant => ({
+  name,
+  file: 'src/server/a.ts',
+  edits: [],
+  family: 'limits',
+  breaks: ['LIMIT-429-RETRY-AFTER'],
+  does: name,
+  ...o,
+});
+const outcome = (m: SourceMutant, verdict: SourceOutcome['verdict']): SourceOutcome => ({
+  mutant: m,
+  verdict,
+  killedBy: verdict === 'killed' ? m.breaks : [],
+  collateral: [],
+  seconds: 60,
+  failedTests: [],
+});
 
 const outcomes = [
   outcome(mutant('a', { class: 'retrying-clients' }), 'killed'),
-  outcome(mutant('b', { class: 'retrying-clients', expected: { verdict: 'conforming', why: 'Limits: "in seconds"' } }), 'survived'),
+  outcome(
+    mutant('b', { class: 'retrying-clients', expected: { verdict: 'conforming', why: 'Limits: "in seconds"' } }),
+    'survived',
+  ),
   outcome(mutant('c', { file: 'src/server/b.ts' }), 'survived'),
 ];
 

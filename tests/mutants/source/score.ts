@@ -98,7 +98,9 @@ export function markdown(s: SourceRunSummary): string {
     '',
     '## Survivors',
     '',
-    ...(survivors.length === 0 ? ['None.'] : survivors.map((o) => `- **${o.mutant.name}** (${classOf(o.mutant)}): ${cell(survivorNote(o))}`)),
+    ...(survivors.length === 0
+      ? ['None.']
+      : survivors.map((o) => `- **${o.mutant.name}** (${classOf(o.mutant)}): ${cell(survivorNote(o))}`)),
     '',
   ].join('\n');
 }

@@ -35,8 +35,14 @@ export function applyEdits(source: string, mutant: Pick<SourceMutant, 'name' | '
   let out = source;
   for (const { find, replace } of mutant.edits) {
     const first = out.indexOf(find);
-    if (first === -1) throw new Error(`source mutant ${mutant.name}: ${mutant.file} no longer contains ${JSON.stringify(find.slice(0, 80))}`);
-    if (out.indexOf(find, first + 1) !== -1) throw new Error(`source mutant ${mutant.name}: ${JSON.stringify(find.slice(0, 80))} occurs more than once in ${mutant.file}`);
+    if (first === -1)
+      throw new Error(
+        `source mutant ${mutant.name}: ${mutant.file} no longer contains ${JSON.stringify(find.slice(0, 80))}`,
+      );
+    if (out.indexOf(find, first + 1) !== -1)
+      throw new Error(
+        `source mutant ${mutant.name}: ${JSON.stringify(find.slice(0, 80))} occurs more than once in ${mutant.file}`,
+      );
     out = out.slice(0, first) + replace + out.slice(first + find.length);
   }
   if (out === source) throw new Error(`source mutant ${mutant.name}: its edits change nothing`);

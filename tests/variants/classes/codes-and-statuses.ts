@@ -3,7 +3,18 @@
  * statuses"): both or neither source, a malformed body, a wrong Content-Type, a key reused with a
  * different body, a result URL after its 24 hours.
  */
-import { apiError, codeOf, createBodyOf, isCreate, isResult, isUpload, jsonOf, keyOf, pathOf, perProxy } from '../../mutants/helpers.ts';
+import {
+  apiError,
+  codeOf,
+  createBodyOf,
+  isCreate,
+  isResult,
+  isUpload,
+  jsonOf,
+  keyOf,
+  pathOf,
+  perProxy,
+} from '../../mutants/helpers.ts';
 import type { ProxiedRequest } from '../../mutants/mutating-proxy.ts';
 import type { Variant } from '../variant.ts';
 
@@ -36,7 +47,11 @@ export const codesVariants: readonly Variant[] = [
       if (!isCreate(req) || res.status !== 400 || codeOf(res) !== 'INVALID_REQUEST') return res;
       const body = createBodyOf(req);
       if (!body || (sources(body, 'person') === 1 && sources(body, 'garment') === 1)) return res;
-      return apiError(422, 'VALIDATION_ERROR', 'Give exactly one source for the person photo and one for the garment image.');
+      return apiError(
+        422,
+        'VALIDATION_ERROR',
+        'Give exactly one source for the person photo and one for the garment image.',
+      );
     },
   },
   {
@@ -45,7 +60,9 @@ export const codesVariants: readonly Variant[] = [
     allowedBy: rule5,
     does: 'a create body that is not a JSON object gets 400 BAD_JSON (the reference: 400 INVALID_REQUEST)',
     response: (res, req) =>
-      isCreate(req) && res.status === 400 && codeOf(res) === 'INVALID_REQUEST' && !parsesToObject(req.body) ? apiError(400, 'BAD_JSON', 'The request body is not a JSON object.') : res,
+      isCreate(req) && res.status === 400 && codeOf(res) === 'INVALID_REQUEST' && !parsesToObject(req.body)
+        ? apiError(400, 'BAD_JSON', 'The request body is not a JSON object.')
+        : res,
   },
   {
     name: 'wrong-content-type-400',
@@ -54,7 +71,9 @@ export const codesVariants: readonly Variant[] = [
       'POST /tryons, request headers: "Content-Type | yes | `application/json`"; POST /images: "`Content-Type: multipart/form-data` (required, with boundary)". Neither error list names a code for a wrong Content-Type, so which 4xx it gets is open.',
     does: 'a create that is not application/json, or an upload that is not multipart/form-data, gets 400 INVALID_REQUEST (the reference: 415 UNSUPPORTED_MEDIA_TYPE)',
     response: (res, req) =>
-      (isCreate(req) || isUpload(req)) && res.status === 415 ? apiError(400, 'INVALID_REQUEST', 'Content-Type must be application/json (multipart/form-data for uploads).') : res,
+      (isCreate(req) || isUpload(req)) && res.status === 415
+        ? apiError(400, 'INVALID_REQUEST', 'Content-Type must be application/json (multipart/form-data for uploads).')
+        : res,
   },
   {
     name: 'key-reuse-409-conflict',
@@ -63,7 +82,9 @@ export const codesVariants: readonly Variant[] = [
       'POST /tryons, rule 4: "Idempotency: how long keys are kept, and what happens when a key is reused with a different body: not shown."',
     does: 'a key reused with a different body gets 409 IDEMPOTENCY_KEY_CONFLICT (the reference: 422 IDEMPOTENCY_KEY_REUSED)',
     response: (res, req) =>
-      isCreate(req) && res.status === 422 && codeOf(res) === 'IDEMPOTENCY_KEY_REUSED' ? apiError(409, 'IDEMPOTENCY_KEY_CONFLICT', 'This Idempotency-Key was already used with another request body.') : res,
+      isCreate(req) && res.status === 422 && codeOf(res) === 'IDEMPOTENCY_KEY_REUSED'
+        ? apiError(409, 'IDEMPOTENCY_KEY_CONFLICT', 'This Idempotency-Key was already used with another request body.')
+        : res,
   },
   {
     name: 'key-reuse-replays-earlier',
@@ -79,7 +100,11 @@ export const codesVariants: readonly Variant[] = [
       const first = bodies.get(idemOf(req));
       if (!first) return res;
       // The same endpoint as asked, with the body the key was first used with: the reference replays it.
-      return ctx.upstream({ ...req, headers: { ...req.headers, 'content-type': first.headers['content-type'] ?? 'application/json' }, body: first.body });
+      return ctx.upstream({
+        ...req,
+        headers: { ...req.headers, 'content-type': first.headers['content-type'] ?? 'application/json' },
+        body: first.body,
+      });
     },
   },
   {

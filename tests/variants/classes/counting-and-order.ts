@@ -9,11 +9,14 @@ import { edgeLimits } from '../edge-limits.ts';
 import { CommittedRollingWindow } from '../fixed-window.ts';
 import type { Variant } from '../variant.ts';
 
-const titleRule = 'POST /tryons, request body: "title | string | no | product name, up to 120 characters"; Limits: "`title` | up to 120 characters". The spec does not say what a character is (UTF-16 unit, code point, grapheme).';
-const orderRule = 'The spec lists the checks of POST /tryons (Errors: "400 MISSING_IDEMPOTENCY_KEY, …; 401 INVALID_API_KEY; 402 INSUFFICIENT_CREDITS; 403 CONSENT_REQUIRED; …") but never their order: a request that breaks two rules may get either answer.';
+const titleRule =
+  'POST /tryons, request body: "title | string | no | product name, up to 120 characters"; Limits: "`title` | up to 120 characters". The spec does not say what a character is (UTF-16 unit, code point, grapheme).';
+const orderRule =
+  'The spec lists the checks of POST /tryons (Errors: "400 MISSING_IDEMPOTENCY_KEY, …; 401 INVALID_API_KEY; 402 INSUFFICIENT_CREDITS; 403 CONSENT_REQUIRED; …") but never their order: a request that breaks two rules may get either answer.';
 
 const isJson = (req: ProxiedRequest): boolean => /^application\/json\b/i.test(req.headers['content-type'] ?? '');
-const validIdempotencyKey = (req: ProxiedRequest): boolean => /^[A-Za-z0-9_-]{8,128}$/.test(req.headers['idempotency-key'] ?? '');
+const validIdempotencyKey = (req: ProxiedRequest): boolean =>
+  /^[A-Za-z0-9_-]{8,128}$/.test(req.headers['idempotency-key'] ?? '');
 const graphemes = (s: string): number => [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(s)].length;
 
 const starts = perProxy(() => new CommittedRollingWindow());
@@ -22,7 +25,8 @@ export const countingVariants: readonly Variant[] = [
   {
     name: 'four-mb-is-4000000-bytes',
     class: 'counting-and-order',
-    allowedBy: 'Image requirements: "Maximum size | 4 MB per image"; Errors: "413 | IMAGE_TOO_LARGE | image larger than 4 MB". A MB is 1,000,000 bytes in SI units; the spec does not say 4 MiB.',
+    allowedBy:
+      'Image requirements: "Maximum size | 4 MB per image"; Errors: "413 | IMAGE_TOO_LARGE | image larger than 4 MB". A MB is 1,000,000 bytes in SI units; the spec does not say 4 MiB.',
     does: 'images over 4,000,000 bytes get 413 IMAGE_TOO_LARGE (the reference: over 4,194,304)',
     settings: { maxImageBytes: 4_000_000 },
   },
@@ -34,7 +38,9 @@ export const countingVariants: readonly Variant[] = [
     request: (req, ctx) => {
       if (!isCreate(req) || !ctx.traffic.isLive(keyOf(req)) || !isJson(req) || !validIdempotencyKey(req)) return req;
       const title = createBodyOf(req)?.title;
-      return typeof title === 'string' && title.length > 120 ? apiError(400, 'INVALID_REQUEST', 'title is longer than 120 characters.') : req;
+      return typeof title === 'string' && title.length > 120
+        ? apiError(400, 'INVALID_REQUEST', 'title is longer than 120 characters.')
+        : req;
     },
   },
   {
@@ -66,7 +72,10 @@ export const countingVariants: readonly Variant[] = [
     class: 'counting-and-order',
     allowedBy: `${orderRule} Authentication 4: "A missing, malformed or revoked key gives 401" and the Idempotency-Key row "8-128 characters" both apply to a request that breaks both.`,
     does: 'a create without a valid Idempotency-Key gets 400 MISSING_IDEMPOTENCY_KEY before anything else, even before the API key is checked',
-    request: (req) => (isCreate(req) && !validIdempotencyKey(req) ? apiError(400, 'MISSING_IDEMPOTENCY_KEY', 'Idempotency-Key must be 8-128 letters, digits, _ or -.') : req),
+    request: (req) =>
+      isCreate(req) && !validIdempotencyKey(req)
+        ? apiError(400, 'MISSING_IDEMPOTENCY_KEY', 'Idempotency-Key must be 8-128 letters, digits, _ or -.')
+        : req,
   },
   {
     name: 'credits-checked-first',
@@ -88,7 +97,9 @@ export const countingVariants: readonly Variant[] = [
       'Endpoints: "All requests need `Authorization: Bearer <API_KEY>`."; Unknown paths and methods: "A path with no endpoint gives 404 NOT_FOUND; a method the endpoint does not accept gives 405 METHOD_NOT_ALLOWED." Which is checked first is not said.',
     does: 'a request under /api/v1 without a live key gets 401 INVALID_API_KEY even on an unknown path or method (the reference routes first: 404/405)',
     response: (res, req, ctx) =>
-      isApi(req) && (res.status === 404 || res.status === 405) && !ctx.traffic.isLive(keyOf(req)) ? apiError(401, 'INVALID_API_KEY', 'Missing or invalid API key.') : res,
+      isApi(req) && (res.status === 404 || res.status === 405) && !ctx.traffic.isLive(keyOf(req))
+        ? apiError(401, 'INVALID_API_KEY', 'Missing or invalid API key.')
+        : res,
   },
   {
     name: 'get-tryons-sync-is-an-id',
@@ -98,7 +109,9 @@ export const countingVariants: readonly Variant[] = [
     does: 'GET /tryons/sync is read as GET /tryons/{id} with id "sync": 404 NOT_FOUND with a live key, 401 without (the reference: 405)',
     request: (req, ctx) => {
       if (req.method !== 'GET' || !/^\/api\/v1\/tryons\/sync\/?$/.test(pathOf(req))) return req;
-      return ctx.traffic.isLive(keyOf(req)) ? apiError(404, 'NOT_FOUND', 'No try-on with that id.') : apiError(401, 'INVALID_API_KEY', 'Missing or invalid API key.');
+      return ctx.traffic.isLive(keyOf(req))
+        ? apiError(404, 'NOT_FOUND', 'No try-on with that id.')
+        : apiError(401, 'INVALID_API_KEY', 'Missing or invalid API key.');
     },
   },
   {
@@ -120,7 +133,8 @@ export const countingVariants: readonly Variant[] = [
             return undefined;
           }
         })();
-        const started = (res.status === 200 || res.status === 202) && typeof id === 'string' && !ctx.traffic.tryOns.has(id);
+        const started =
+          (res.status === 200 || res.status === 202) && typeof id === 'string' && !ctx.traffic.tryOns.has(id);
         if (started) starts(ctx).commit(accountId, ctx.traffic.now());
         else starts(ctx).release(accountId);
       },

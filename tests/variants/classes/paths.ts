@@ -8,7 +8,8 @@ import { apiError, isResult, pathOf } from '../../mutants/helpers.ts';
 import type { ProxiedResponse } from '../../mutants/mutating-proxy.ts';
 import type { Variant } from '../variant.ts';
 
-const resultRule = 'Try-on, resultUrl: "On `success`: URL of the finished image (JPEG or PNG). Public, needs no key, served from {host} under a path beginning `/i/`, valid for 24 hours."';
+const resultRule =
+  'Try-on, resultUrl: "On `success`: URL of the finished image (JPEG or PNG). Public, needs no key, served from {host} under a path beginning `/i/`, valid for 24 hours."';
 
 const regexEscape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -17,7 +18,9 @@ function rewriteResultUrls(res: ProxiedResponse, origin: string, to: (file: stri
   if (!/json/.test(res.headers['content-type'] ?? '')) return res;
   const text = res.body.toString('utf8');
   const pattern = new RegExp(`${regexEscape(origin)}/i/([^"/?\\\\]+)`, 'g');
-  return pattern.test(text) ? { ...res, body: Buffer.from(text.replace(pattern, (_, file: string) => `${origin}${to(file)}`)) } : res;
+  return pattern.test(text)
+    ? { ...res, body: Buffer.from(text.replace(pattern, (_, file: string) => `${origin}${to(file)}`)) }
+    : res;
 }
 
 /** A two-character shard of a file name, like object stores lay files out. */
@@ -34,10 +37,12 @@ export const pathsVariants: readonly Variant[] = [
     request: (req) => {
       if (!isResult(req)) return req;
       const [first, second, ...rest] = pathOf(req).slice('/i/'.length).split('/');
-      if (second === undefined || rest.length > 0 || first !== shard(second)) return apiError(404, 'NOT_FOUND', 'No result image at this address.');
+      if (second === undefined || rest.length > 0 || first !== shard(second))
+        return apiError(404, 'NOT_FOUND', 'No result image at this address.');
       return { ...req, path: `/i/${second}${req.path.slice(pathOf(req).length)}` };
     },
-    response: (res, req, ctx) => (isResult(req) ? res : rewriteResultUrls(res, ctx.env.proxyOrigin, (file) => `/i/${shard(file)}/${file}`)),
+    response: (res, req, ctx) =>
+      isResult(req) ? res : rewriteResultUrls(res, ctx.env.proxyOrigin, (file) => `/i/${shard(file)}/${file}`),
   },
   {
     name: 'result-url-signed-per-answer',
@@ -59,7 +64,10 @@ export const pathsVariants: readonly Variant[] = [
     allowedBy:
       'Try-on, resultUrl: "Public, needs no key" (the spec names no method for a result URL beyond fetching it); Unknown paths and methods: "a method the endpoint does not accept gives 405 METHOD_NOT_ALLOWED."',
     does: 'HEAD on a result URL gets 405 METHOD_NOT_ALLOWED with Allow: GET (the reference answers HEAD like GET)',
-    request: (req) => (isResult(req) && req.method === 'HEAD' ? apiError(405, 'METHOD_NOT_ALLOWED', 'HEAD is not accepted here; use GET.', { allow: 'GET' }) : req),
+    request: (req) =>
+      isResult(req) && req.method === 'HEAD'
+        ? apiError(405, 'METHOD_NOT_ALLOWED', 'HEAD is not accepted here; use GET.', { allow: 'GET' })
+        : req,
   },
 ];
 

@@ -6,23 +6,46 @@
  */
 import { rebuildJpeg, encodeJpegSegment, isJpeg, jpegMarker } from '../../../src/fixtures/jpeg-segments.ts';
 import { encodePngText, isPng, readPngText, rebuildPng } from '../../../src/fixtures/png-chunks.ts';
-import { apiError, codeOf, createBodyOf, isCreate, isResult, json, keyOf, perProxy, readId, withJson } from '../../mutants/helpers.ts';
+import {
+  apiError,
+  codeOf,
+  createBodyOf,
+  isCreate,
+  isResult,
+  json,
+  keyOf,
+  perProxy,
+  readId,
+  withJson,
+} from '../../mutants/helpers.ts';
 import type { MutantContext, ProxiedRequest, ProxiedResponse } from '../../mutants/mutating-proxy.ts';
 import { bucketOf, edgeLimits } from '../edge-limits.ts';
 import { CommittedRollingWindow } from '../fixed-window.ts';
 import type { Variant } from '../variant.ts';
 
-const accountRule = 'GET /account: "Path parameters, headers, response body shape, errors and limits of this endpoint: not shown." Account credits: "Account record fields: not shown."';
-const isAccountRead = (req: ProxiedRequest): boolean => req.method === 'GET' && req.path.split('?')[0] === '/api/v1/account';
+const accountRule =
+  'GET /account: "Path parameters, headers, response body shape, errors and limits of this endpoint: not shown." Account credits: "Account record fields: not shown."';
+const isAccountRead = (req: ProxiedRequest): boolean =>
+  req.method === 'GET' && req.path.split('?')[0] === '/api/v1/account';
 
-const aiText = 'Made with AI (IPTC DigitalSourceType http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia)';
+const aiText =
+  'Made with AI (IPTC DigitalSourceType http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia)';
 const xmpJpegHeader = 'http://ns.adobe.com/xap/1.0/\0';
 
 /** The image with its XMP packet replaced by a plain-text label (PNG tEXt `AI-Label`, JPEG COM segment). */
 export function relabel(bytes: Buffer): Buffer {
-  if (isPng(bytes)) return rebuildPng(bytes, [encodePngText('AI-Label', aiText)], (chunk) => readPngText(chunk, () => false)?.keyword === 'XML:com.adobe.xmp');
+  if (isPng(bytes))
+    return rebuildPng(
+      bytes,
+      [encodePngText('AI-Label', aiText)],
+      (chunk) => readPngText(chunk, () => false)?.keyword === 'XML:com.adobe.xmp',
+    );
   if (isJpeg(bytes)) {
-    return rebuildJpeg(bytes, [encodeJpegSegment(jpegMarker.COM, Buffer.from(`AI-Label: ${aiText}`, 'latin1'))], (s) => s.marker === jpegMarker.APP1 && s.payload.toString('latin1', 0, xmpJpegHeader.length) === xmpJpegHeader);
+    return rebuildJpeg(
+      bytes,
+      [encodeJpegSegment(jpegMarker.COM, Buffer.from(`AI-Label: ${aiText}`, 'latin1'))],
+      (s) => s.marker === jpegMarker.APP1 && s.payload.toString('latin1', 0, xmpJpegHeader.length) === xmpJpegHeader,
+    );
   }
   return bytes;
 }
@@ -32,7 +55,15 @@ function fingerprint(req: ProxiedRequest): string {
   const body = createBodyOf(req);
   if (!body) return `raw:${req.headers['content-type'] ?? ''}:${req.body.toString('base64')}`;
   const sorted = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sorted) : typeof v === 'object' && v !== null ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sorted)
+      : typeof v === 'object' && v !== null
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return `json:${JSON.stringify(sorted(body))}`;
 }
 
@@ -45,7 +76,10 @@ const boundKey = (req: ProxiedRequest): string => `${keyOf(req) ?? ''}\0${req.he
 const validKey = (req: ProxiedRequest): boolean => /^[A-Za-z0-9_-]{8,128}$/.test(req.headers['idempotency-key'] ?? '');
 
 /** Try-ons that end failed instead of success (every fifth started), and their refunds in progress. */
-const doomed = perProxy(() => ({ started: 0, ids: new Map<string, { accountId: string | undefined; refund?: Promise<unknown> }>() }));
+const doomed = perProxy(() => ({
+  started: 0,
+  ids: new Map<string, { accountId: string | undefined; refund?: Promise<unknown> }>(),
+}));
 const failedMessage = 'The try-on could not be made this time; your credit has been returned.';
 
 /** Shows a doomed try-on as failed, after its credit is back (once). */
@@ -62,7 +96,10 @@ export const referenceVariants: readonly Variant[] = [
     class: 'reference-choices',
     allowedBy: accountRule,
     does: 'GET /account answers {"balance": n} (the reference: {"credits": n})',
-    response: (res, req) => (isAccountRead(req) && res.status === 200 && typeof json(res)?.credits === 'number' ? withJson(res, { balance: json(res).credits }) : res),
+    response: (res, req) =>
+      isAccountRead(req) && res.status === 200 && typeof json(res)?.credits === 'number'
+        ? withJson(res, { balance: json(res).credits })
+        : res,
   },
   {
     name: 'account-nested-credits',
@@ -81,7 +118,10 @@ export const referenceVariants: readonly Variant[] = [
     does: 'GET /account answers {"credits": {"remaining": n, "granted": 20}, "plan": {"startsPerMinute": 12}}: no field is the balance by its shape alone, so the run is told where it is (--balance-path credits.remaining)',
     response: (res, req) =>
       isAccountRead(req) && res.status === 200 && typeof json(res)?.credits === 'number'
-        ? withJson(res, { credits: { remaining: json(res).credits, granted: 20 }, plan: { name: 'api', startsPerMinute: 12 } })
+        ? withJson(res, {
+            credits: { remaining: json(res).credits, granted: 20 },
+            plan: { name: 'api', startsPerMinute: 12 },
+          })
         : res,
     config: (config) => ({ ...config, balancePath: 'credits.remaining' }),
   },
@@ -91,7 +131,8 @@ export const referenceVariants: readonly Variant[] = [
     allowedBy:
       'What the service does: "Every result image carries a machine-readable label in its metadata saying it was made with AI." The spec names no metadata format (the reference writes XMP Iptc4xmpExt:DigitalSourceType).',
     does: `result images carry no XMP; the label is a PNG tEXt chunk "AI-Label" (JPEG: a COM segment) reading "${aiText}"`,
-    response: (res, req) => (isResult(req) && req.method === 'GET' && res.status === 200 ? { ...res, body: relabel(res.body) } : res),
+    response: (res, req) =>
+      isResult(req) && req.method === 'GET' && res.status === 200 ? { ...res, body: relabel(res.body) } : res,
   },
   {
     name: 'every-fifth-generation-fails',
@@ -122,13 +163,18 @@ export const referenceVariants: readonly Variant[] = [
       if (!isCreate(req) || !validKey(req) || !ctx.traffic.isLive(keyOf(req))) return req;
       const seen = bound(ctx).get(boundKey(req));
       if (!seen) return req;
-      if (seen.fingerprint !== fingerprint(req)) return apiError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request body.');
+      if (seen.fingerprint !== fingerprint(req))
+        return apiError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request body.');
       return seen.answer.status < 500 ? seen.answer : req;
     },
     response: (res, req, ctx) => {
-      if (!isCreate(req) || !validKey(req) || !ctx.traffic.isLive(keyOf(req)) || bound(ctx).has(boundKey(req))) return res;
+      if (!isCreate(req) || !validKey(req) || !ctx.traffic.isLive(keyOf(req)) || bound(ctx).has(boundKey(req)))
+        return res;
       // 402 is the account's state, not the request's: topping up and sending the same request again is a retry.
-      const refused = res.status >= 400 && ![401, 402, 409, 429].includes(res.status) && !['MISSING_IDEMPOTENCY_KEY', 'IDEMPOTENCY_KEY_REUSED'].includes(codeOf(res) ?? '');
+      const refused =
+        res.status >= 400 &&
+        ![401, 402, 409, 429].includes(res.status) &&
+        !['MISSING_IDEMPOTENCY_KEY', 'IDEMPOTENCY_KEY_REUSED'].includes(codeOf(res) ?? '');
       if (refused) bound(ctx).set(boundKey(req), { fingerprint: fingerprint(req), answer: res });
       return res;
     },
@@ -140,23 +186,31 @@ export const referenceVariants: readonly Variant[] = [
       'POST /tryons, request body: "consent | boolean | yes | must be `true`"; Errors: "403 | CONSENT_REQUIRED | `consent` was not `true`". A consent that is not a boolean breaks the field\'s type before its value; Errors, rule 5 leaves the code for a malformed body "not shown", and the issue names "which answer a wrong-type `consent` gets" a reference choice.',
     does: 'a consent that is present but not a boolean ("true", 1, null, {}) gets 400 INVALID_REQUEST; false or missing still gets 403 CONSENT_REQUIRED',
     request: (req, ctx) => {
-      if (!isCreate(req) || !ctx.traffic.isLive(keyOf(req)) || !validKey(req) || !/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return req;
+      if (
+        !isCreate(req) ||
+        !ctx.traffic.isLive(keyOf(req)) ||
+        !validKey(req) ||
+        !/^application\/json\b/i.test(req.headers['content-type'] ?? '')
+      )
+        return req;
       const body = createBodyOf(req);
-      return body && 'consent' in body && typeof body.consent !== 'boolean' ? apiError(400, 'INVALID_REQUEST', 'consent must be a boolean.') : req;
+      return body && 'consent' in body && typeof body.consent !== 'boolean'
+        ? apiError(400, 'INVALID_REQUEST', 'consent must be a boolean.')
+        : req;
     },
   },
   {
     name: 'idempotency-keys-kept-one-hour',
     class: 'reference-choices',
-    allowedBy: 'POST /tryons, rule 4: "Idempotency: how long keys are kept, and what happens when a key is reused with a different body: not shown."',
+    allowedBy:
+      'POST /tryons, rule 4: "Idempotency: how long keys are kept, and what happens when a key is reused with a different body: not shown."',
     does: 'an Idempotency-Key is kept 1 hour after its try-on (the reference: 24 hours); after that the same key starts a new try-on',
     settings: { idempotencyRetentionMs: 3_600_000 },
   },
 ];
 
-
-
-const isAccountPath = (req: ProxiedRequest): boolean => req.method === 'GET' && req.path.split('?')[0] === '/api/v1/account';
+const isAccountPath = (req: ProxiedRequest): boolean =>
+  req.method === 'GET' && req.path.split('?')[0] === '/api/v1/account';
 const pollWindows = perProxy(() => new CommittedRollingWindow());
 
 /** In-flight creates per API key and Idempotency-Key: a repeat waits for the one before it. */
@@ -167,8 +221,9 @@ export const moreReferenceVariants: readonly Variant[] = [
   {
     name: 'account-reads-share-the-polls-limit',
     class: 'reference-choices',
-    allowedBy: 'GET /account: "Path parameters, headers, response body shape, errors and limits of this endpoint: not shown."',
-    does: 'GET /account counts against the account\'s 60-a-minute polling window (rolling), and answers 429 RATE_LIMITED with Retry-After over it',
+    allowedBy:
+      'GET /account: "Path parameters, headers, response body shape, errors and limits of this endpoint: not shown."',
+    does: "GET /account counts against the account's 60-a-minute polling window (rolling), and answers 429 RATE_LIMITED with Retry-After over it",
     ...edgeLimits(
       ['polls'],
       {
@@ -194,7 +249,10 @@ export const moreReferenceVariants: readonly Variant[] = [
       const before = inFlight(ctx).get(k) ?? Promise.resolve();
       let release = (): void => {};
       const mine = new Promise<void>((resolve) => (release = resolve));
-      inFlight(ctx).set(k, before.then(() => mine));
+      inFlight(ctx).set(
+        k,
+        before.then(() => mine),
+      );
       // Bounded, so a lost answer cannot hold the key for ever.
       await Promise.race([before, new Promise((resolve) => setTimeout(resolve, 60_000))]);
       const forwarded = { ...req };

@@ -9,7 +9,8 @@ import { edgeLimits } from '../edge-limits.ts';
 import { FixedWindows } from '../fixed-window.ts';
 import type { Variant } from '../variant.ts';
 
-const retryAfterRule = 'Limits: "Over a rate limit the response is 429 `RATE_LIMITED` with a `Retry-After` header in seconds." Errors: "429 | RATE_LIMITED | too many requests | wait `Retry-After` seconds" (a client that waits longer loses nothing; nothing promises the value is the shortest wait).';
+const retryAfterRule =
+  'Limits: "Over a rate limit the response is 429 `RATE_LIMITED` with a `Retry-After` header in seconds." Errors: "429 | RATE_LIMITED | too many requests | wait `Retry-After` seconds" (a client that waits longer loses nothing; nothing promises the value is the shortest wait).';
 
 const windows = perProxy(() => new FixedWindows());
 
@@ -24,7 +25,8 @@ async function syncWaitOf(ctx: MutantContext): Promise<number> {
   return state.syncWaitMs;
 }
 
-const pendingView = (res: ProxiedResponse, id: string): ProxiedResponse => withJson(res, { id, status: 'pending', resultUrl: null });
+const pendingView = (res: ProxiedResponse, id: string): ProxiedResponse =>
+  withJson(res, { id, status: 'pending', resultUrl: null });
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     const timer = setTimeout(resolve, Math.max(0, ms));
@@ -42,7 +44,9 @@ export const tightnessVariants: readonly Variant[] = [
     does: 'every 429 says Retry-After 3 s longer than the window really has to run',
     response: (res) => {
       const after = Number(res.headers['retry-after']);
-      return res.status === 429 && Number.isFinite(after) ? { ...res, headers: { ...res.headers, 'retry-after': String(after + 3) } } : res;
+      return res.status === 429 && Number.isFinite(after)
+        ? { ...res, headers: { ...res.headers, 'retry-after': String(after + 3) } }
+        : res;
     },
   },
   {
@@ -91,7 +95,10 @@ export const tightnessVariants: readonly Variant[] = [
         return res;
       }
       await sleep(waitEnds - Date.now(), req.signal);
-      return { ...withJson(res, { id, status: 'pending', pollUrl: `/api/v1/tryons/${encodeURIComponent(id)}` }), status: 202 };
+      return {
+        ...withJson(res, { id, status: 'pending', pollUrl: `/api/v1/tryons/${encodeURIComponent(id)}` }),
+        status: 202,
+      };
     },
   },
   {

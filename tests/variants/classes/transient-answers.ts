@@ -10,14 +10,20 @@ import type { Variant } from '../variant.ts';
 
 const counters = perProxy(() => ({ requests: 0, starts: 0 }));
 
-const sources = (body: Record<string, unknown>, image: string): number => (body[`${image}ImageUrl`] !== undefined ? 1 : 0) + (body[`${image}ImageId`] !== undefined ? 1 : 0);
+const sources = (body: Record<string, unknown>, image: string): number =>
+  (body[`${image}ImageUrl`] !== undefined ? 1 : 0) + (body[`${image}ImageId`] !== undefined ? 1 : 0);
 
 /** A create that passes every body check (so only starting it can fail): JSON, one source per image, a short title, consent true. */
 function wouldStart(req: ProxiedRequest): boolean {
   const body = createBodyOf(req);
   if (!body || !/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return false;
   const title = body.title;
-  return sources(body, 'person') === 1 && sources(body, 'garment') === 1 && body.consent === true && (title === undefined || (typeof title === 'string' && [...title].length <= 120));
+  return (
+    sources(body, 'person') === 1 &&
+    sources(body, 'garment') === 1 &&
+    body.consent === true &&
+    (title === undefined || (typeof title === 'string' && [...title].length <= 120))
+  );
 }
 
 export const transientVariants: readonly Variant[] = [
@@ -31,7 +37,9 @@ export const transientVariants: readonly Variant[] = [
       if (!(isCreate(req) || readId(req) !== undefined || isUpload(req)) || !ctx.traffic.isLive(keyOf(req))) return req;
       const c = counters(ctx);
       c.requests += 1;
-      return c.requests % 25 === 0 ? apiError(503, 'UNAVAILABLE', 'Temporarily unavailable; retry after a short wait.', { 'retry-after': '1' }) : req;
+      return c.requests % 25 === 0
+        ? apiError(503, 'UNAVAILABLE', 'Temporarily unavailable; retry after a short wait.', { 'retry-after': '1' })
+        : req;
     },
   },
   {
@@ -43,10 +51,23 @@ export const transientVariants: readonly Variant[] = [
     request: (req, ctx) => {
       const key = keyOf(req);
       const idem = req.headers['idempotency-key'] ?? '';
-      if (!isCreate(req) || !ctx.traffic.isLive(key) || !/^[A-Za-z0-9_-]{8,128}$/.test(idem) || ctx.traffic.idempotency.has(`${key}\0${idem}`) || !wouldStart(req)) return req;
+      if (
+        !isCreate(req) ||
+        !ctx.traffic.isLive(key) ||
+        !/^[A-Za-z0-9_-]{8,128}$/.test(idem) ||
+        ctx.traffic.idempotency.has(`${key}\0${idem}`) ||
+        !wouldStart(req)
+      )
+        return req;
       const c = counters(ctx);
       c.starts += 1;
-      return c.starts % 10 === 0 ? apiError(502, 'START_FAILED', 'The try-on could not be started; no credit was used. Retry with the same Idempotency-Key.') : req;
+      return c.starts % 10 === 0
+        ? apiError(
+            502,
+            'START_FAILED',
+            'The try-on could not be started; no credit was used. Retry with the same Idempotency-Key.',
+          )
+        : req;
     },
   },
 ];

@@ -19,11 +19,15 @@ interface Accepted {
 /** Damaged images this proxy took at upload: their ids, owners and upload times (server clock). */
 const accepted = perProxy(() => new Map<string, Accepted>());
 
-const looksLikeJpegOrPng = (b: Buffer): boolean => (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) || b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+const looksLikeJpegOrPng = (b: Buffer): boolean =>
+  (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) ||
+  b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 
 const imageFields = ['personImageId', 'garmentImageId'] as const;
-const validTitle = (title: unknown): boolean => title === undefined || (typeof title === 'string' && [...title].length <= 120);
-const oneSource = (body: Record<string, unknown>, image: string): boolean => (body[`${image}ImageUrl`] !== undefined ? 1 : 0) + (body[`${image}ImageId`] !== undefined ? 1 : 0) === 1;
+const validTitle = (title: unknown): boolean =>
+  title === undefined || (typeof title === 'string' && [...title].length <= 120);
+const oneSource = (body: Record<string, unknown>, image: string): boolean =>
+  (body[`${image}ImageUrl`] !== undefined ? 1 : 0) + (body[`${image}ImageId`] !== undefined ? 1 : 0) === 1;
 
 export const uploadVariants: readonly Variant[] = [
   {
@@ -33,18 +37,30 @@ export const uploadVariants: readonly Variant[] = [
       'POST /images: "Errors: 400 UNSUPPORTED_IMAGE; … 413 IMAGE_TOO_LARGE" with Errors: "UNSUPPORTED_IMAGE | not JPEG or PNG" and "IMAGE_REJECTED | image cannot be used for a try-on". A file that starts as a JPEG or PNG but does not decode is refused when a try-on is started.',
     does: 'an upload whose bytes start like a JPEG or PNG but do not decode (the reference: a 4xx at upload) gets 200 with an img_ id; a start with that id gets 422 IMAGE_REJECTED',
     response: (res, req, ctx) => {
-      if (!isUpload(req) || res.status < 400 || [401, 413, 415, 429].includes(res.status) || !ctx.traffic.isLive(keyOf(req))) return res;
+      if (
+        !isUpload(req) ||
+        res.status < 400 ||
+        [401, 413, 415, 429].includes(res.status) ||
+        !ctx.traffic.isLive(keyOf(req))
+      )
+        return res;
       const file = filePart(req);
       if (!file || !looksLikeJpegOrPng(file)) return res;
       const id = `img_${randomBytes(12).toString('base64url')}`;
       const at = ctx.traffic.now();
       accepted(ctx).set(id, { accountId: ctx.traffic.accountOf(keyOf(req)) as string, at });
-      return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from(JSON.stringify({ id, expiresAt: new Date(at + day).toISOString() })) };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: Buffer.from(JSON.stringify({ id, expiresAt: new Date(at + day).toISOString() })),
+      };
     },
     request: (req: ProxiedRequest, ctx) => {
       if (!isCreate(req)) return req;
       const body = createBodyOf(req);
-      const ids = imageFields.map((f) => body?.[f]).filter((v): v is string => typeof v === 'string' && accepted(ctx).has(v));
+      const ids = imageFields
+        .map((f) => body?.[f])
+        .filter((v): v is string => typeof v === 'string' && accepted(ctx).has(v));
       if (!body || ids.length === 0) return req;
       const account = ctx.traffic.accountOf(keyOf(req));
       const usable = ids.every((id) => {
@@ -62,7 +78,9 @@ export const uploadVariants: readonly Variant[] = [
       if (usable && otherwiseValid) return apiError(422, 'IMAGE_REJECTED', 'This image cannot be used for a try-on.');
       // Everything else is the reference's to answer; to it these ids are unknown.
       const swapped = { ...body };
-      for (const f of imageFields) if (typeof body[f] === 'string' && accepted(ctx).has(body[f] as string)) swapped[f] = 'img_unknownDamagedUpload';
+      for (const f of imageFields)
+        if (typeof body[f] === 'string' && accepted(ctx).has(body[f] as string))
+          swapped[f] = 'img_unknownDamagedUpload';
       return withBody(req, swapped);
     },
   },

@@ -7,7 +7,8 @@ import { isApi, isCreate, isUpload, json, perProxy, readId, withJson } from '../
 import type { ProxiedRequest, ProxiedResponse } from '../../mutants/mutating-proxy.ts';
 import type { Variant } from '../variant.ts';
 
-const addingFields = 'Versioning: "Deprecation policy and the rules for adding or changing fields: not shown." The field tables list what a body has, not that it has nothing else.';
+const addingFields =
+  'Versioning: "Deprecation policy and the rules for adding or changing fields: not shown." The field tables list what a body has, not that it has nothing else.';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -22,7 +23,11 @@ function kindOf(req: ProxiedRequest): 'tryon' | 'image' | 'account' | undefined 
 /** When the proxy first saw each resource id (server clock), so an added field stays the same across reads. */
 const firstSeen = perProxy(() => new Map<string, string>());
 
-function addToSuccess(res: ProxiedResponse, req: ProxiedRequest, add: (body: Record<string, unknown>, kind: 'tryon' | 'image' | 'account') => Record<string, unknown>): ProxiedResponse {
+function addToSuccess(
+  res: ProxiedResponse,
+  req: ProxiedRequest,
+  add: (body: Record<string, unknown>, kind: 'tryon' | 'image' | 'account') => Record<string, unknown>,
+): ProxiedResponse {
   const kind = kindOf(req);
   const body = json(res);
   if (!kind || res.status >= 400 || !isObject(body)) return res;
@@ -55,7 +60,11 @@ export const wholeBodyVariants: readonly Variant[] = [
     response: (res) => {
       const body = json(res);
       if (res.status < 400 || !isObject(body) || typeof body.code !== 'string') return res;
-      return withJson(res, { ...body, requestId: `req_${randomBytes(8).toString('hex')}`, docs: `https://docs.example.com/errors#${body.code}` });
+      return withJson(res, {
+        ...body,
+        requestId: `req_${randomBytes(8).toString('hex')}`,
+        docs: `https://docs.example.com/errors#${body.code}`,
+      });
     },
   },
   {
@@ -64,25 +73,34 @@ export const wholeBodyVariants: readonly Variant[] = [
     allowedBy: `${addingFields} POST /tryons, rule 3: "Reusing an Idempotency-Key returns the earlier try-on" (the same try-on, not byte-identical bodies).`,
     does: 'every try-on answer (create, replay, sync, read) carries "servedAt" and "etag" that change at every answer',
     response: (res, req, ctx) =>
-      addToSuccess(res, req, (body, kind) => (kind === 'tryon' ? { ...body, servedAt: new Date(ctx.traffic.now()).toISOString(), etag: `W/"${(counter += 1)}"` } : body)),
+      addToSuccess(res, req, (body, kind) =>
+        kind === 'tryon'
+          ? { ...body, servedAt: new Date(ctx.traffic.now()).toISOString(), etag: `W/"${(counter += 1)}"` }
+          : body,
+      ),
   },
   {
     name: 'error-wording-varies',
     class: 'whole-body-equality',
-    allowedBy: 'Errors: "`error` is human-readable and may change in wording; `code` is stable and is what clients branch on." Versioning: "The wording of the `error` field may change; the `code` values are stable."',
+    allowedBy:
+      'Errors: "`error` is human-readable and may change in wording; `code` is stable and is what clients branch on." Versioning: "The wording of the `error` field may change; the `code` values are stable."',
     does: 'every error text is reworded and numbered, so no two answers carry the same `error` text',
     response: (res, req) => {
       const body = json(res);
       if (!isApi(req) && !req.path.startsWith('/i/')) return res;
       if (res.status < 400 || !isObject(body) || typeof body.error !== 'string') return res;
       counter += 1;
-      return withJson(res, { ...body, error: `Request refused (${String(body.code).toLowerCase().replaceAll('_', ' ')}), incident ${counter}.` });
+      return withJson(res, {
+        ...body,
+        error: `Request refused (${String(body.code).toLowerCase().replaceAll('_', ' ')}), incident ${counter}.`,
+      });
     },
   },
   {
     name: 'no-replayed-header',
     class: 'reference-choices',
-    allowedBy: 'POST /tryons, rule 3: "Reusing an Idempotency-Key returns the earlier try-on instead of starting or charging again." No header is named for a replay.',
+    allowedBy:
+      'POST /tryons, rule 3: "Reusing an Idempotency-Key returns the earlier try-on instead of starting or charging again." No header is named for a replay.',
     does: 'a replay carries no Idempotent-Replayed header (the reference adds Idempotent-Replayed: true)',
     response: (res) => {
       if (res.headers['idempotent-replayed'] === undefined) return res;
@@ -93,8 +111,9 @@ export const wholeBodyVariants: readonly Variant[] = [
   {
     name: 'expires-at-with-offset',
     class: 'whole-body-equality',
-    allowedBy: 'Uploaded image: "expiresAt | string | ISO 8601 timestamp, 24 hours after the upload." ISO 8601 allows a UTC offset and leaves out fractions of a second.',
-    does: 'an upload\'s expiresAt is written with a +05:30 offset and whole seconds (the same instant, rounded down)',
+    allowedBy:
+      'Uploaded image: "expiresAt | string | ISO 8601 timestamp, 24 hours after the upload." ISO 8601 allows a UTC offset and leaves out fractions of a second.',
+    does: "an upload's expiresAt is written with a +05:30 offset and whole seconds (the same instant, rounded down)",
     response: (res, req) =>
       addToSuccess(res, req, (body, kind) => {
         if (kind !== 'image' || typeof body.expiresAt !== 'string') return body;

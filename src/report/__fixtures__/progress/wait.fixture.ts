@@ -8,7 +8,9 @@ import { progressEvents } from '../../../shared/progress-events.ts';
 
 forwardProgressEvents();
 
-test('waits on the starts limit', { meta: { requirements: ['LIMIT-STARTS-12-PER-MINUTE'], cost: { credits: 2, starts: 13, polls: 0, uploads: 0 } } }, () => {
+test('waits on the starts limit', {
+  meta: { requirements: ['LIMIT-STARTS-12-PER-MINUTE'], cost: { credits: 2, starts: 13, polls: 0, uploads: 0 } },
+}, () => {
   progressEvents.emit('wait', { bucket: 'starts', ms: 7000 });
 });
 

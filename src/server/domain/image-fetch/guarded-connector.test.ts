@@ -2,7 +2,12 @@ import { EventEmitter } from 'node:events';
 import type { ConnectionOptions, TLSSocket } from 'node:tls';
 import type { buildConnector } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
-import { createGuardedConnector, safetyNetReason, type ConnectorCounters, type OpenSocket } from './guarded-connector.ts';
+import {
+  createGuardedConnector,
+  safetyNetReason,
+  type ConnectorCounters,
+  type OpenSocket,
+} from './guarded-connector.ts';
 import { createImageFetcher, loopbackOnlyGuard } from './image-fetcher.ts';
 import type { Resolver } from './resolver.ts';
 import { staticResolver } from './resolver.ts';
@@ -42,7 +47,10 @@ describe('createGuardedConnector', () => {
   it.each(refused)('refuses %s before any socket is opened', async (_name, address) => {
     const openSocket = spySocket();
     const counters = zero();
-    const connect = createGuardedConnector({ address, port: 443, servername: 'images.example.com' }, { guard: loopbackOnlyGuard, counters, openSocket });
+    const connect = createGuardedConnector(
+      { address, port: 443, servername: 'images.example.com' },
+      { guard: loopbackOnlyGuard, counters, openSocket },
+    );
     const error = await connectOnce(connect);
     expect(error).toMatchObject({ code: 'OUTBOUND_CONNECTION_REFUSED', address });
     expect(openSocket.calls).toEqual([]);
@@ -57,7 +65,9 @@ describe('createGuardedConnector', () => {
       { guard: loopbackOnlyGuard, counters, openSocket },
     );
     expect(await connectOnce(connect)).toBeNull();
-    expect(openSocket.calls).toEqual([expect.objectContaining({ host: '127.0.0.1', port: 8443, servername: 'fixtures.test', ca: 'PEM' })]);
+    expect(openSocket.calls).toEqual([
+      expect.objectContaining({ host: '127.0.0.1', port: 8443, servername: 'fixtures.test', ca: 'PEM' }),
+    ]);
     expect(counters).toEqual({ connectAttempts: 1, refused: 0, socketsOpened: 1 });
   });
 });
@@ -66,7 +76,11 @@ describe('image fetcher safety net', () => {
   const rows: [string, { url: string; resolver: Resolver; trusted?: string; dialled: string }][] = [
     [
       'a public name that passes the SSRF rules',
-      { url: 'https://images.example.com/a.jpg', resolver: staticResolver({ 'images.example.com': ['93.184.216.34'] }), dialled: '93.184.216.34' },
+      {
+        url: 'https://images.example.com/a.jpg',
+        resolver: staticResolver({ 'images.example.com': ['93.184.216.34'] }),
+        dialled: '93.184.216.34',
+      },
     ],
     [
       'a public IPv6 literal',
@@ -74,11 +88,21 @@ describe('image fetcher safety net', () => {
     ],
     [
       'a trusted origin (rules bypassed) whose name maps to 10.0.0.1',
-      { url: 'https://fixtures.test:8443/a.jpg', resolver: staticResolver({ 'fixtures.test': ['10.0.0.1'] }), trusted: 'https://fixtures.test:8443', dialled: '10.0.0.1' },
+      {
+        url: 'https://fixtures.test:8443/a.jpg',
+        resolver: staticResolver({ 'fixtures.test': ['10.0.0.1'] }),
+        trusted: 'https://fixtures.test:8443',
+        dialled: '10.0.0.1',
+      },
     ],
     [
       'a trusted origin (rules bypassed) that is a private IP literal',
-      { url: 'https://10.0.0.1:8443/a.jpg', resolver: staticResolver({}), trusted: 'https://10.0.0.1:8443', dialled: '10.0.0.1' },
+      {
+        url: 'https://10.0.0.1:8443/a.jpg',
+        resolver: staticResolver({}),
+        trusted: 'https://10.0.0.1:8443',
+        dialled: '10.0.0.1',
+      },
     ],
   ];
   it.each(rows)('refuses %s, and opens no socket', async (_name, { url, resolver, trusted, dialled }) => {
@@ -90,7 +114,11 @@ describe('image fetcher safety net', () => {
       openSocket,
       ...(trusted === undefined ? {} : { trustedOrigin: { origin: trusted, ca: 'unused' } }),
     });
-    expect(await fetcher.fetchImage(url)).toEqual({ ok: false, code: 'IMAGE_DOWNLOAD_FAILED', reason: safetyNetReason });
+    expect(await fetcher.fetchImage(url)).toEqual({
+      ok: false,
+      code: 'IMAGE_DOWNLOAD_FAILED',
+      reason: safetyNetReason,
+    });
     expect(guard.mock.calls).toEqual([[dialled]]);
     expect(openSocket.calls).toEqual([]);
     expect(fetcher.stats()).toMatchObject({ connectAttempts: 1, refused: 1, socketsOpened: 0 });
@@ -103,7 +131,10 @@ describe('image fetcher safety net', () => {
     const openSocket = spySocket();
     const fetcher = createImageFetcher({ resolver, connectGuard: guard, openSocket });
 
-    expect(await fetcher.fetchImage('https://rebind.example.com/a.jpg')).toMatchObject({ code: 'IMAGE_DOWNLOAD_FAILED', reason: safetyNetReason });
+    expect(await fetcher.fetchImage('https://rebind.example.com/a.jpg')).toMatchObject({
+      code: 'IMAGE_DOWNLOAD_FAILED',
+      reason: safetyNetReason,
+    });
     expect(resolver).toHaveBeenCalledTimes(1);
     expect(guard.mock.calls).toEqual([['93.184.216.34']]);
     expect(openSocket.calls).toEqual([]);

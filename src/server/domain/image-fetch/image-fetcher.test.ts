@@ -2,7 +2,13 @@ import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFixtureHost, type FixtureHost, type FixtureRequest } from '../../../fixtures/fixture-host.ts';
 import type { OpenSocket } from './guarded-connector.ts';
-import { createImageFetcher, imageFetchDefaults, loopbackOnlyGuard, type FetchOutcome, type ImageFetcherOptions } from './image-fetcher.ts';
+import {
+  createImageFetcher,
+  imageFetchDefaults,
+  loopbackOnlyGuard,
+  type FetchOutcome,
+  type ImageFetcherOptions,
+} from './image-fetcher.ts';
 import { staticResolver, type Resolver } from './resolver.ts';
 
 // Spec "POST /tryons" rule 2 against a real loopback HTTPS host, through the trusted fixture origin.
@@ -63,18 +69,29 @@ describe('createImageFetcher against the fixture host', () => {
 
   it('returns the bytes and content type of a 200 JPEG', async () => {
     const fetcher = fetcherFor();
-    expect(await fetcher.fetchImage(host.url('/f/person.jpg'))).toEqual({ ok: true, bytes: jpeg, contentType: 'image/jpeg' });
+    expect(await fetcher.fetchImage(host.url('/f/person.jpg'))).toEqual({
+      ok: true,
+      bytes: jpeg,
+      contentType: 'image/jpeg',
+    });
     expect(fetcher.stats()).toEqual({ lookups: 0, connectAttempts: 1, refused: 0, socketsOpened: 1 });
   });
 
   it('returns any 200 body, leaving the image type to the caller', async () => {
-    expect(await fetcherFor().fetchImage(host.url('/text'))).toMatchObject({ ok: true, contentType: 'text/plain; charset=utf-8' });
+    expect(await fetcherFor().fetchImage(host.url('/text'))).toMatchObject({
+      ok: true,
+      contentType: 'text/plain; charset=utf-8',
+    });
   });
 
   it('does not follow a 302, and the redirect target is never requested', async () => {
     const target = '/f/person.jpg?via=redirect';
     const outcome = await fetcherFor().fetchImage(host.url(`/redirect?to=${encodeURIComponent(target)}`));
-    expect(outcome).toEqual({ ok: false, code: 'IMAGE_DOWNLOAD_FAILED', reason: `HTTP 302 redirect to ${target} is not followed` });
+    expect(outcome).toEqual({
+      ok: false,
+      code: 'IMAGE_DOWNLOAD_FAILED',
+      reason: `HTTP 302 redirect to ${target} is not followed`,
+    });
     expect(requestsTo(target)).toEqual([]);
   });
 
@@ -83,8 +100,14 @@ describe('createImageFetcher against the fixture host', () => {
     ['a 500', { path: '/status/500', reason: /^HTTP 500, expected 200$/ }],
     ['a 204 (only 200 counts)', { path: '/status/204', reason: /^HTTP 204, expected 200$/ }],
     ['a 301 without Location', { path: '/status/301', reason: /^HTTP 301 redirect to \(no Location\)/ }],
-    ['headers slower than the deadline', { path: '/slow?ms=4000', reason: /^no complete response within 300 ms$/, timeoutMs: deadlineMs }],
-    ['a body dripping past the deadline', { path: '/drip?bytes=200&interval=20', reason: /^no complete response within 300 ms$/, timeoutMs: deadlineMs }],
+    [
+      'headers slower than the deadline',
+      { path: '/slow?ms=4000', reason: /^no complete response within 300 ms$/, timeoutMs: deadlineMs },
+    ],
+    [
+      'a body dripping past the deadline',
+      { path: '/drip?bytes=200&interval=20', reason: /^no complete response within 300 ms$/, timeoutMs: deadlineMs },
+    ],
   ];
   it.each(failures)('fails %s with IMAGE_DOWNLOAD_FAILED', async (_name, { path, reason, timeoutMs }) => {
     const started = Date.now();
@@ -94,20 +117,42 @@ describe('createImageFetcher against the fixture host', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
-  const sizes: [string, { path: string; want: Partial<FetchOutcome> & { ok: boolean }; state: FixtureRequest['state'] }][] = [
+  const sizes: [
+    string,
+    { path: string; want: Partial<FetchOutcome> & { ok: boolean }; state: FixtureRequest['state'] },
+  ][] = [
     ['exactly maxBytes, chunked', { path: `/big?bytes=${maxBytes}&chunked=1`, want: { ok: true }, state: 'finished' }],
-    ['exactly maxBytes, with content-length', { path: `/big?bytes=${maxBytes}`, want: { ok: true }, state: 'finished' }],
+    [
+      'exactly maxBytes, with content-length',
+      { path: `/big?bytes=${maxBytes}`, want: { ok: true }, state: 'finished' },
+    ],
     [
       'maxBytes + 1, chunked, left open after the last byte',
-      { path: `/big?bytes=${maxBytes + 1}&chunked=1&hold=1`, want: { ok: false, code: 'IMAGE_TOO_LARGE', reason: `body exceeds ${maxBytes} bytes` }, state: 'closed-early' },
+      {
+        path: `/big?bytes=${maxBytes + 1}&chunked=1&hold=1`,
+        want: { ok: false, code: 'IMAGE_TOO_LARGE', reason: `body exceeds ${maxBytes} bytes` },
+        state: 'closed-early',
+      },
     ],
     [
       '32 MiB, chunked',
-      { path: `/big?bytes=${32 * 1024 * 1024}&chunked=1`, want: { ok: false, code: 'IMAGE_TOO_LARGE', reason: `body exceeds ${maxBytes} bytes` }, state: 'closed-early' },
+      {
+        path: `/big?bytes=${32 * 1024 * 1024}&chunked=1`,
+        want: { ok: false, code: 'IMAGE_TOO_LARGE', reason: `body exceeds ${maxBytes} bytes` },
+        state: 'closed-early',
+      },
     ],
     [
       'a content-length over maxBytes',
-      { path: `/big?bytes=${32 * 1024 * 1024}`, want: { ok: false, code: 'IMAGE_TOO_LARGE', reason: `content-length ${32 * 1024 * 1024} exceeds ${maxBytes} bytes` }, state: 'closed-early' },
+      {
+        path: `/big?bytes=${32 * 1024 * 1024}`,
+        want: {
+          ok: false,
+          code: 'IMAGE_TOO_LARGE',
+          reason: `content-length ${32 * 1024 * 1024} exceeds ${maxBytes} bytes`,
+        },
+        state: 'closed-early',
+      },
     ],
   ];
   it.each(sizes)('size cap: %s', async (_name, { path, want, state }) => {
@@ -120,7 +165,11 @@ describe('createImageFetcher against the fixture host', () => {
   it('treats the trusted host on another port as an ordinary URL: INVALID_IMAGE_URL, no connection', async () => {
     const fetcher = fetcherFor();
     const outcome = await fetcher.fetchImage(`${other.origin}/f/person.jpg`);
-    expect(outcome).toMatchObject({ ok: false, code: 'INVALID_IMAGE_URL', reason: `port ${new URL(other.origin).port} is not the default HTTPS port` });
+    expect(outcome).toMatchObject({
+      ok: false,
+      code: 'INVALID_IMAGE_URL',
+      reason: `port ${new URL(other.origin).port} is not the default HTTPS port`,
+    });
     expect(fetcher.stats().connectAttempts).toBe(0);
     expect(other.requests).toEqual([]);
   });
@@ -128,7 +177,11 @@ describe('createImageFetcher against the fixture host', () => {
   it('fails a certificate it does not trust with IMAGE_DOWNLOAD_FAILED', async () => {
     const fetcher = fetcherFor({ trustedOrigin: { origin: host.origin, ca: other.ca } });
     const outcome = await fetcher.fetchImage(host.url('/f/person.jpg?cert=untrusted'));
-    expect(outcome).toMatchObject({ ok: false, code: 'IMAGE_DOWNLOAD_FAILED', reason: expect.stringMatching(/certificate/i) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      code: 'IMAGE_DOWNLOAD_FAILED',
+      reason: expect.stringMatching(/certificate/i),
+    });
     expect(requestsTo('/f/person.jpg?cert=untrusted')).toEqual([]);
   });
 
@@ -154,7 +207,11 @@ describe('createImageFetcher against the fixture host', () => {
     const answers = [['127.0.0.1'], ['10.0.0.1']];
     const resolver = vi.fn<Resolver>(async () => answers.shift() ?? []);
     const guard = vi.fn(loopbackOnlyGuard);
-    const fetcher = fetcherFor({ resolver, connectGuard: guard, trustedOrigin: { origin: `https://localhost:${port}`, ca: host.ca } });
+    const fetcher = fetcherFor({
+      resolver,
+      connectGuard: guard,
+      trustedOrigin: { origin: `https://localhost:${port}`, ca: host.ca },
+    });
     expect(await fetcher.fetchImage(`https://localhost:${port}/f/person.jpg?pinned=1`)).toMatchObject({ ok: true });
     expect(resolver).toHaveBeenCalledTimes(1);
     expect(guard.mock.calls).toEqual([['127.0.0.1']]);
@@ -171,7 +228,10 @@ describe('createImageFetcher against the fixture host', () => {
   });
 
   it('stops when the caller aborts', async () => {
-    const outcome = await fetcherFor({ timeoutMs: 5_000 }).fetchImage(host.url('/slow?ms=2000'), AbortSignal.timeout(100));
+    const outcome = await fetcherFor({ timeoutMs: 5_000 }).fetchImage(
+      host.url('/slow?ms=2000'),
+      AbortSignal.timeout(100),
+    );
     expect(outcome).toEqual({ ok: false, code: 'IMAGE_DOWNLOAD_FAILED', reason: 'aborted by the caller' });
   });
 });

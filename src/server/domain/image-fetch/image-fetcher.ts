@@ -90,11 +90,14 @@ export function createImageFetcher(options: ImageFetcherOptions): ImageFetcher {
       }
       if (addresses.length === 0) return downloadFailed(`${host.name} resolved to no address`);
       const malformed = addresses.find((address) => isIP(address) === 0);
-      if (malformed !== undefined) return downloadFailed(`resolver answered ${JSON.stringify(malformed)} for ${host.name}, not an IP address`);
+      if (malformed !== undefined)
+        return downloadFailed(`resolver answered ${JSON.stringify(malformed)} for ${host.name}, not an IP address`);
       if (!check.trusted) {
         const notPublic = addresses.find((address) => addressRange(address) !== 'unicast');
         if (notPublic !== undefined) {
-          return invalidUrl(`${host.name} resolves to ${notPublic}, which is not public unicast (${addressRange(notPublic)})`);
+          return invalidUrl(
+            `${host.name} resolves to ${notPublic}, which is not public unicast (${addressRange(notPublic)})`,
+          );
         }
       }
     }
@@ -125,7 +128,9 @@ export function createImageFetcher(options: ImageFetcherOptions): ImageFetcher {
       });
       if (statusCode >= 300 && statusCode < 400) {
         discard(body);
-        return downloadFailed(`HTTP ${statusCode} redirect to ${headerText(headers.location) ?? '(no Location)'} is not followed`);
+        return downloadFailed(
+          `HTTP ${statusCode} redirect to ${headerText(headers.location) ?? '(no Location)'} is not followed`,
+        );
       }
       if (statusCode !== 200) {
         discard(body);
@@ -147,7 +152,11 @@ export function createImageFetcher(options: ImageFetcherOptions): ImageFetcher {
         chunks.push(chunk);
       }
       const contentType = headerText(headers['content-type']);
-      return { ok: true, bytes: Buffer.concat(chunks, received), ...(contentType === undefined ? {} : { contentType }) };
+      return {
+        ok: true,
+        bytes: Buffer.concat(chunks, received),
+        ...(contentType === undefined ? {} : { contentType }),
+      };
     } finally {
       await client.destroy().catch(() => undefined);
     }

@@ -108,7 +108,12 @@ describe('image URL SSRF table: INVALID_IMAGE_URL with zero connection attempts'
   });
 
   it.each(rows)('rejects %s', async (_behaviour, url, lookups) => {
-    const fetcher = createImageFetcher({ resolver, connectGuard: loopbackOnlyGuard, trustedOrigin, openSocket: neverOpen });
+    const fetcher = createImageFetcher({
+      resolver,
+      connectGuard: loopbackOnlyGuard,
+      trustedOrigin,
+      openSocket: neverOpen,
+    });
     const outcome = await fetcher.fetchImage(url);
     expect(outcome).toMatchObject({ ok: false, code: 'INVALID_IMAGE_URL' });
     expect(fetcher.stats()).toEqual({ lookups, connectAttempts: 0, refused: 0, socketsOpened: 0 });

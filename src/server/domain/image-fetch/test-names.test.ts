@@ -31,19 +31,51 @@ describe('isTestNameAnswer', () => {
       const first = ipaddr.fromByteArray(range.toByteArray().map((b, i) => (i * 8 < bits ? b : 0))).toString();
       const last = range.kind() === 'ipv4' ? ipaddr.IPv4.broadcastAddressFromCIDR(cidr).toString() : first;
       for (const ip of [first, last]) {
-        expect({ cidr, ip, allowed: isTestNameAnswer(ip), publicUnicast: isPublicUnicast(ip) }).toEqual({ cidr, ip, allowed: true, publicUnicast: false });
+        expect({ cidr, ip, allowed: isTestNameAnswer(ip), publicUnicast: isPublicUnicast(ip) }).toEqual({
+          cidr,
+          ip,
+          allowed: true,
+          publicUnicast: false,
+        });
       }
     }
   });
 
-  it.each(['127.0.0.1', '10.0.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '192.0.2.10', '198.51.100.7', '203.0.113.9', '::1', '::', 'fe80::1', 'fd00::1', 'ff02::1', '2001:db8::1', '::ffff:10.0.0.1'])(
-    'allows %s',
-    (ip) => expect(isTestNameAnswer(ip)).toBe(true),
-  );
+  it.each([
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '192.0.2.10',
+    '198.51.100.7',
+    '203.0.113.9',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    'ff02::1',
+    '2001:db8::1',
+    '::ffff:10.0.0.1',
+  ])('allows %s', (ip) => expect(isTestNameAnswer(ip)).toBe(true));
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:93.184.216.34', '64:ff9b::5db8:d822', '2002:5db8:d822::1', 'localhost', '127.1', '2130706433', ''])(
-    'refuses %s (public, an address that embeds a public one, or not a plainly written address)',
-    (ip) => expect(isTestNameAnswer(ip)).toBe(false),
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '2606:4700::1111',
+    '::ffff:93.184.216.34',
+    '64:ff9b::5db8:d822',
+    '2002:5db8:d822::1',
+    'localhost',
+    '127.1',
+    '2130706433',
+    '',
+  ])('refuses %s (public, an address that embeds a public one, or not a plainly written address)', (ip) =>
+    expect(isTestNameAnswer(ip)).toBe(false),
   );
 });
 

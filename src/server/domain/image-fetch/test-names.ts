@@ -62,7 +62,8 @@ export function isTestNameAnswer(ip: string): boolean {
   const family = isIP(ip);
   if (family === 0) return false;
   let address = ipaddr.parse(ip.split('%')[0] ?? ip);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress())
+    address = (address as ipaddr.IPv6).toIPv4Address();
   const inRange = parsedRanges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
   // Belt and braces: whatever the table says, an address the image-URL policy would let through is never an answer.
   return inRange && !isPublicUnicast(ip);

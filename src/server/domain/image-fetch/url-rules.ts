@@ -2,13 +2,9 @@ import { isIP } from 'node:net';
 import { addressRange } from './address-policy.ts';
 
 /** What the host of an image URL is: an IP literal (already normalised), or a DNS name to resolve. */
-export type HostKind =
-  | { kind: 'ip'; address: string; family: 4 | 6 }
-  | { kind: 'name'; name: string };
+export type HostKind = { kind: 'ip'; address: string; family: 4 | 6 } | { kind: 'name'; name: string };
 
-export type UrlCheck =
-  | { ok: true; url: URL; host: HostKind; trusted: boolean }
-  | { ok: false; reason: string };
+export type UrlCheck = { ok: true; url: URL; host: HostKind; trusted: boolean } | { ok: false; reason: string };
 
 /**
  * Zones that never name a public host: RFC 6761 `localhost`, RFC 6762 `local` (mDNS), RFC 8375

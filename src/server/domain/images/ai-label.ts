@@ -9,7 +9,8 @@ import { iptcExtNamespace } from '../../../fixtures/ai-label-reader.ts';
 export { readAiLabel } from '../../../fixtures/ai-label-reader.ts';
 
 /** The IPTC digital source type of a try-on: a photo composited with a trained model's output. */
-export const aiDigitalSourceType = 'http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia';
+export const aiDigitalSourceType =
+  'http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia';
 
 /** The XMP packet written into every result image (sharp `withXmp`). */
 export const aiLabelXmp = [

@@ -6,7 +6,12 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { makeGarmentImage, makePersonPhoto, randomBytes } from '../../../fixtures/images.ts';
 import { aiDigitalSourceType, readAiLabel } from './ai-label.ts';
-import { createCompositeEngine, generationErrorMessage, maxResultSide, safetyFailureMessage } from './composite-engine.ts';
+import {
+  createCompositeEngine,
+  generationErrorMessage,
+  maxResultSide,
+  safetyFailureMessage,
+} from './composite-engine.ts';
 import type { EngineResult } from './engine.ts';
 import { sniffFormat } from './image-format.ts';
 
@@ -20,15 +25,22 @@ function image(result: EngineResult): Buffer {
 describe('createCompositeEngine', () => {
   const engine = createCompositeEngine();
 
-  it.each(['jpeg', 'png'] as const)('turns a %s person photo into a labelled image of the same format and size', async (format) => {
-    const result = await engine.generate({ person: await makePersonPhoto({ format }), garment, title: 'Red T-shirt' });
-    expect(result).toMatchObject({ ok: true, format });
-    const bytes = image(result);
-    expect(sniffFormat(bytes)).toBe(format);
-    expect(readAiLabel(bytes)).toBe(aiDigitalSourceType);
-    const metadata = await sharp(bytes).metadata();
-    expect([metadata.width, metadata.height]).toEqual([768, 1024]);
-  });
+  it.each(['jpeg', 'png'] as const)(
+    'turns a %s person photo into a labelled image of the same format and size',
+    async (format) => {
+      const result = await engine.generate({
+        person: await makePersonPhoto({ format }),
+        garment,
+        title: 'Red T-shirt',
+      });
+      expect(result).toMatchObject({ ok: true, format });
+      const bytes = image(result);
+      expect(sniffFormat(bytes)).toBe(format);
+      expect(readAiLabel(bytes)).toBe(aiDigitalSourceType);
+      const metadata = await sharp(bytes).metadata();
+      expect([metadata.width, metadata.height]).toEqual([768, 1024]);
+    },
+  );
 
   it('gives the same bytes for the same inputs', async () => {
     const person = await makePersonPhoto();
@@ -38,15 +50,25 @@ describe('createCompositeEngine', () => {
 
   it('gives, with cachedResults, the bytes the engine without a cache gives, for each pair of inputs', async () => {
     const cached = createCompositeEngine({ cachedResults: 2 });
-    const people = [await makePersonPhoto(), await makePersonPhoto({ format: 'png' }), await makePersonPhoto({ width: 300, height: 400 })];
+    const people = [
+      await makePersonPhoto(),
+      await makePersonPhoto({ format: 'png' }),
+      await makePersonPhoto({ width: 300, height: 400 }),
+    ];
     for (const round of [1, 2]) {
       for (const person of people) {
         const want = image(await engine.generate({ person, garment }));
         expect(image(await cached.generate({ person, garment, title: `round ${round}` })).equals(want)).toBe(true);
       }
     }
-    expect(await cached.generate({ person: people[0] ?? garment, garment, scenario: 'generation-fails' })).toEqual({ ok: false, message: safetyFailureMessage });
-    expect(await cached.generate({ person: randomBytes(1, 500), garment })).toEqual({ ok: false, message: generationErrorMessage });
+    expect(await cached.generate({ person: people[0] ?? garment, garment, scenario: 'generation-fails' })).toEqual({
+      ok: false,
+      message: safetyFailureMessage,
+    });
+    expect(await cached.generate({ person: randomBytes(1, 500), garment })).toEqual({
+      ok: false,
+      message: generationErrorMessage,
+    });
   });
 
   it('changes the person photo where the garment goes', async () => {

@@ -41,8 +41,10 @@ const torsoCentreShare = 0.39;
 export function createCompositeEngine(options: CompositeEngineOptions = {}): Engine {
   const latencyMs = options.latencyMs ?? 0;
   const sleep = options.sleep ?? defaultSleep;
-  const cache = (options.cachedResults ?? 0) > 0 ? new ResultCache<EngineResult>(options.cachedResults ?? 0) : undefined;
-  const make = (input: EngineInput): Promise<EngineResult> => composite(input).catch((): EngineResult => ({ ok: false, message: generationErrorMessage }));
+  const cache =
+    (options.cachedResults ?? 0) > 0 ? new ResultCache<EngineResult>(options.cachedResults ?? 0) : undefined;
+  const make = (input: EngineInput): Promise<EngineResult> =>
+    composite(input).catch((): EngineResult => ({ ok: false, message: generationErrorMessage }));
   return {
     async generate(input: EngineInput): Promise<EngineResult> {
       if (latencyMs > 0) await sleep(latencyMs);
@@ -65,13 +67,28 @@ async function composite(input: EngineInput): Promise<EngineResult> {
     .raw()
     .toBuffer({ resolveWithObject: true });
   const { width, height, channels } = person.info;
-  const garment = await fitGarment(input.garment, Math.max(1, Math.round(width * garmentWidthShare)), Math.max(1, Math.round(height / 2)));
+  const garment = await fitGarment(
+    input.garment,
+    Math.max(1, Math.round(width * garmentWidthShare)),
+    Math.max(1, Math.round(height / 2)),
+  );
   const left = Math.round((width - garment.width) / 2);
-  const top = Math.max(0, Math.min(height - garment.height, Math.round(height * torsoCentreShare - garment.height / 2)));
+  const top = Math.max(
+    0,
+    Math.min(height - garment.height, Math.round(height * torsoCentreShare - garment.height / 2)),
+  );
   const format: ImageFormat = sniffFormat(input.person) === 'png' ? 'png' : 'jpeg';
   // Multiply lets a garment's white background vanish over the person, with no pasted box.
   const image = sharp(person.data, { raw: { width, height, channels } })
-    .composite([{ input: garment.data, raw: { width: garment.width, height: garment.height, channels: garment.channels }, left, top, blend: 'multiply' }])
+    .composite([
+      {
+        input: garment.data,
+        raw: { width: garment.width, height: garment.height, channels: garment.channels },
+        left,
+        top,
+        blend: 'multiply',
+      },
+    ])
     .withXmp(aiLabelXmp);
   const bytes = await (format === 'png' ? image.png() : image.jpeg({ quality: 85 })).toBuffer();
   return { ok: true, image: bytes, format };
@@ -87,6 +104,10 @@ interface RawImage {
 // The garment is cropped to its content (a flat background border goes) and fitted into a box.
 async function fitGarment(bytes: Buffer, maxWidth: number, maxHeight: number): Promise<RawImage> {
   const trimmed = await sharp(bytes, { failOn: 'error' }).rotate().flatten({ background: '#ffffff' }).trim().toBuffer();
-  const { data, info } = await sharp(trimmed).resize({ width: maxWidth, height: maxHeight, fit: 'inside' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(trimmed)
+    .resize({ width: maxWidth, height: maxHeight, fit: 'inside' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: info.channels };
 }

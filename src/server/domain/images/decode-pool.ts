@@ -8,7 +8,9 @@
 import { Worker } from 'node:worker_threads';
 
 /** A decode that went through, or why not: the data is bad, it ran out of time, or the account's queue is full. */
-export type DecodeOutcome = { readonly ok: true } | { readonly ok: false; readonly kind: 'corrupt' | 'deadline' | 'busy'; readonly reason: string };
+export type DecodeOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly kind: 'corrupt' | 'deadline' | 'busy'; readonly reason: string };
 
 export interface DecodePoolOptions {
   readonly size: number;
@@ -50,7 +52,12 @@ export class DecodePool {
   #closed = false;
 
   constructor(private readonly o: DecodePoolOptions) {
-    this.#slots = Array.from({ length: Math.max(1, o.size) }, () => ({ worker: undefined, ready: undefined, job: undefined, timer: undefined }));
+    this.#slots = Array.from({ length: Math.max(1, o.size) }, () => ({
+      worker: undefined,
+      ready: undefined,
+      job: undefined,
+      timer: undefined,
+    }));
     this.#perOwner = Math.max(1, this.#slots.length - 1);
   }
 
@@ -59,7 +66,11 @@ export class DecodePool {
     if (this.#closed) return Promise.resolve({ ok: false, kind: 'busy', reason: 'the server is shutting down' });
     const queue = this.#queues.get(owner) ?? [];
     if (queue.length >= this.o.queuePerOwner) {
-      return Promise.resolve({ ok: false, kind: 'busy', reason: `${queue.length} images of this account are already waiting to be decoded` });
+      return Promise.resolve({
+        ok: false,
+        kind: 'busy',
+        reason: `${queue.length} images of this account are already waiting to be decoded`,
+      });
     }
     return new Promise((resolve) => {
       queue.push({ id: ++this.#nextId, owner, bytes: new Uint8Array(bytes), resolve });
@@ -83,7 +94,8 @@ export class DecodePool {
   /** Stops every worker; jobs still waiting answer `busy`. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const queue of this.#queues.values()) for (const job of queue) job.resolve({ ok: false, kind: 'busy', reason: 'the server is shutting down' });
+    for (const queue of this.#queues.values())
+      for (const job of queue) job.resolve({ ok: false, kind: 'busy', reason: 'the server is shutting down' });
     this.#queues.clear();
     await Promise.all(
       this.#slots.map(async (slot) => {
@@ -140,10 +152,16 @@ export class DecodePool {
         // The worker did not answer in time: stop it, and the next job gets a fresh one.
         slot.worker = undefined;
         void worker.terminate();
-        this.#finish(slot, { ok: false, kind: 'deadline', reason: `took longer than ${this.o.deadlineMs} ms to decode` });
+        this.#finish(slot, {
+          ok: false,
+          kind: 'deadline',
+          reason: `took longer than ${this.o.deadlineMs} ms to decode`,
+        });
       }, this.o.deadlineMs);
       const timeoutSeconds = Math.max(1, Math.floor(this.o.deadlineMs / 1000) - 1);
-      worker.postMessage({ id: job.id, bytes: job.bytes, maxPixels: this.o.maxPixels, timeoutSeconds }, [job.bytes.buffer]);
+      worker.postMessage({ id: job.id, bytes: job.bytes, maxPixels: this.o.maxPixels, timeoutSeconds }, [
+        job.bytes.buffer,
+      ]);
     });
   }
 

@@ -12,7 +12,10 @@ export type AccountDecoder = (bytes: Buffer, owner: string) => Promise<DecodeOut
 const decodedOk: DecodeOutcome = Object.freeze({ ok: true });
 
 /** `decode`, answering at once for bytes a decode has already gone through. */
-export function rememberingDecodes(decode: AccountDecoder, maxEntries = 256): AccountDecoder & { readonly remembered: () => number } {
+export function rememberingDecodes(
+  decode: AccountDecoder,
+  maxEntries = 256,
+): AccountDecoder & { readonly remembered: () => number } {
   const known = new Map<string, true>();
   const remembering = async (bytes: Buffer, owner: string): Promise<DecodeOutcome> => {
     const key = ResultCache.keyOf([bytes]);

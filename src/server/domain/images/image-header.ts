@@ -30,7 +30,9 @@ export interface ImageHeader {
 }
 
 /** A header, or why it cannot be read. */
-export type HeaderOutcome = { readonly ok: true; readonly header: ImageHeader } | { readonly ok: false; readonly reason: string };
+export type HeaderOutcome =
+  | { readonly ok: true; readonly header: ImageHeader }
+  | { readonly ok: false; readonly reason: string };
 
 /** Reads the header of a PNG or JPEG; `inflateCap` bounds the inflation of PNG metadata. */
 export function readImageHeader(bytes: Buffer, format: ImageFormat, inflateCap: number): HeaderOutcome {
@@ -52,15 +54,23 @@ const compressedMetadata = new Set(['zTXt', 'iTXt', 'iCCP']);
 const textChunks = new Set(['tEXt', 'zTXt', 'iTXt']);
 
 function readPngHeader(bytes: Buffer, inflateCap: number): HeaderOutcome {
-  if (bytes.length < 8 + 25 || bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') return bad('the PNG does not start with an IHDR chunk');
+  if (bytes.length < 8 + 25 || bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR')
+    return bad('the PNG does not start with an IHDR chunk');
   const width = bytes.readUInt32BE(16);
   const height = bytes.readUInt32BE(20);
   const [depth = 0, colourType = 0, compression, filter, interlace] = bytes.subarray(24, 29);
   const colour = pngColourTypes[colourType];
-  if (!colour || !colour.depths.includes(depth) || compression !== 0 || filter !== 0 || (interlace !== 0 && interlace !== 1)) {
+  if (
+    !colour ||
+    !colour.depths.includes(depth) ||
+    compression !== 0 ||
+    filter !== 0 ||
+    (interlace !== 0 && interlace !== 1)
+  ) {
     return bad('the PNG IHDR chunk is not valid');
   }
-  if (width === 0 || height === 0 || width > 0x7fffffff || height > 0x7fffffff) return bad('the PNG declares no pixels');
+  if (width === 0 || height === 0 || width > 0x7fffffff || height > 0x7fffffff)
+    return bad('the PNG declares no pixels');
   let chunks = 0;
   let text = 0;
   let idat = false;
@@ -75,7 +85,8 @@ function readPngHeader(bytes: Buffer, inflateCap: number): HeaderOutcome {
     if (type === 'IDAT') idat = true;
     if (type === 'tRNS') transparency = true;
     if (textChunks.has(type)) text++;
-    if (compressedMetadata.has(type) && inflated <= inflateCap) inflated += inflatedSize(type, bytes.subarray(at + 8, at + 8 + length), inflateCap - inflated + 1);
+    if (compressedMetadata.has(type) && inflated <= inflateCap)
+      inflated += inflatedSize(type, bytes.subarray(at + 8, at + 8 + length), inflateCap - inflated + 1);
     if (type === 'IEND') break;
     at = end;
   }
@@ -210,13 +221,17 @@ function readFrame(marker: number, payload: Buffer): JpegFrame | string {
   const width = payload.readUInt16BE(3);
   const components = payload[5] ?? 0;
   if (height === 0) return 'the JPEG declares its height later (DNL), which is not supported';
-  if (width === 0 || components === 0 || components > 4 || payload.length < 6 + components * 3) return 'the JPEG frame header is not valid';
+  if (width === 0 || components === 0 || components > 4 || payload.length < 6 + components * 3)
+    return 'the JPEG frame header is not valid';
   const factors = Array.from({ length: components }, (_, i) => {
     const hv = payload[6 + i * 3 + 1] ?? 0;
     return { h: Math.max(1, hv >> 4), v: Math.max(1, hv & 0x0f) };
   });
   const hMax = Math.max(...factors.map((f) => f.h));
   const vMax = Math.max(...factors.map((f) => f.v));
-  const samples = factors.reduce((sum, f) => sum + Math.ceil((width * f.h) / hMax) * Math.ceil((height * f.v) / vMax), 0);
+  const samples = factors.reduce(
+    (sum, f) => sum + Math.ceil((width * f.h) / hMax) * Math.ceil((height * f.v) / vMax),
+    0,
+  );
   return { width, height, precision, progressive: isProgressive(marker), samples, components };
 }

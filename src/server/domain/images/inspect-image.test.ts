@@ -29,11 +29,23 @@ const accepted = [
   ['a JPEG person photo', person, { format: 'jpeg', width: 768, height: 1024 }],
   ['a PNG person photo', personPng, { format: 'png', width: 768, height: 1024 }],
   ['a JPEG garment image', await makeGarmentImage(), { format: 'jpeg', width: 600, height: 600 }],
-  ['a PNG garment image', await makeGarmentImage({ format: 'png', width: 300, height: 200 }), { format: 'png', width: 300, height: 200 }],
-  ['a JPEG of exactly maxBytes', await makeExactSize(limits.maxBytes, 'jpeg'), { format: 'jpeg', width: 240, height: 320 }],
+  [
+    'a PNG garment image',
+    await makeGarmentImage({ format: 'png', width: 300, height: 200 }),
+    { format: 'png', width: 300, height: 200 },
+  ],
+  [
+    'a JPEG of exactly maxBytes',
+    await makeExactSize(limits.maxBytes, 'jpeg'),
+    { format: 'jpeg', width: 240, height: 320 },
+  ],
 ] as const;
 
-const pngWithoutPixels = Buffer.concat([pngSignature, encodePngChunk('IHDR', Buffer.from([0, 0, 0, 100, 0, 0, 0, 100, 8, 2, 0, 0, 0])), encodePngChunk('IEND', Buffer.alloc(0))]);
+const pngWithoutPixels = Buffer.concat([
+  pngSignature,
+  encodePngChunk('IHDR', Buffer.from([0, 0, 0, 100, 0, 0, 0, 100, 8, 2, 0, 0, 0])),
+  encodePngChunk('IEND', Buffer.alloc(0)),
+]);
 
 const unsupported = [
   ['a GIF', await makeGif()],
@@ -75,8 +87,15 @@ describe('inspectImage refuses', () => {
   });
 
   it('an image over the pixel cap with UNSUPPORTED_IMAGE, naming the cap', async () => {
-    const outcome = await inspectImage(person, { maxBytes: limits.maxBytes, budget: { ...limits.budget, maxPixels: 768 * 1024 - 1 } });
-    expect(outcome).toMatchObject({ ok: false, code: 'UNSUPPORTED_IMAGE', reason: expect.stringContaining('pixel cap') });
+    const outcome = await inspectImage(person, {
+      maxBytes: limits.maxBytes,
+      budget: { ...limits.budget, maxPixels: 768 * 1024 - 1 },
+    });
+    expect(outcome).toMatchObject({
+      ok: false,
+      code: 'UNSUPPORTED_IMAGE',
+      reason: expect.stringContaining('pixel cap'),
+    });
   });
 
   it('a decompression bomb quickly, without decoding it', async () => {
@@ -85,7 +104,11 @@ describe('inspectImage refuses', () => {
     const started = performance.now();
     const outcome = await inspectImage(bomb, limits);
     const elapsed = performance.now() - started;
-    expect(outcome).toMatchObject({ ok: false, code: 'UNSUPPORTED_IMAGE', reason: expect.stringContaining('pixel cap') });
+    expect(outcome).toMatchObject({
+      ok: false,
+      code: 'UNSUPPORTED_IMAGE',
+      reason: expect.stringContaining('pixel cap'),
+    });
     // Refused from its header (the reason names the pixel cap). The bound is loose on purpose: it
     // catches a full decode (seconds, about 900 MB), not a slow machine (CI has read 450 ms here).
     expect(elapsed).toBeLessThan(5_000);
@@ -95,8 +118,13 @@ describe('inspectImage refuses', () => {
 });
 
 describe('inspectImage never throws', () => {
-  it.each(Array.from({ length: 20 }, (_, seed) => seed))('for random bytes behind a PNG or JPEG signature (seed %i)', async (seed) => {
-    const signature = seed % 2 === 0 ? pngSignature : Buffer.from([0xff, 0xd8, 0xff]);
-    await expect(inspectImage(Buffer.concat([signature, randomBytes(seed, 64 + seed * 97)]), limits)).resolves.toMatchObject({ ok: false });
-  });
+  it.each(Array.from({ length: 20 }, (_, seed) => seed))(
+    'for random bytes behind a PNG or JPEG signature (seed %i)',
+    async (seed) => {
+      const signature = seed % 2 === 0 ? pngSignature : Buffer.from([0xff, 0xd8, 0xff]);
+      await expect(
+        inspectImage(Buffer.concat([signature, randomBytes(seed, 64 + seed * 97)]), limits),
+      ).resolves.toMatchObject({ ok: false });
+    },
+  );
 });

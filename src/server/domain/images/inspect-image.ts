@@ -30,7 +30,13 @@ export type InspectCode = 'UNSUPPORTED_IMAGE' | 'IMAGE_TOO_LARGE' | 'UNAVAILABLE
  * JPEG or PNG that is refused for what it would cost to decode, not for what it is.
  */
 export type InspectOutcome =
-  | { readonly ok: true; readonly format: ImageFormat; readonly width: number; readonly height: number; readonly scenario?: ScenarioName }
+  | {
+      readonly ok: true;
+      readonly format: ImageFormat;
+      readonly width: number;
+      readonly height: number;
+      readonly scenario?: ScenarioName;
+    }
   | { readonly ok: false; readonly code: InspectCode; readonly reason: string; readonly overBudget?: true };
 
 /**
@@ -39,8 +45,13 @@ export type InspectOutcome =
  * judged against the budget before a single pixel is decoded, then a full decode by `decode`.
  * Reads the scenario marker of an accepted image. Never throws for bad input.
  */
-export async function inspectImage(bytes: Buffer, limits: ImageLimits, decode: Decoder = decodeHere(limits.budget.maxPixels)): Promise<InspectOutcome> {
-  if (bytes.length > limits.maxBytes) return refuse('IMAGE_TOO_LARGE', `the image is ${bytes.length} bytes; at most ${limits.maxBytes} are allowed`);
+export async function inspectImage(
+  bytes: Buffer,
+  limits: ImageLimits,
+  decode: Decoder = decodeHere(limits.budget.maxPixels),
+): Promise<InspectOutcome> {
+  if (bytes.length > limits.maxBytes)
+    return refuse('IMAGE_TOO_LARGE', `the image is ${bytes.length} bytes; at most ${limits.maxBytes} are allowed`);
   const format = sniffFormat(bytes);
   if (format === undefined) return refuse('UNSUPPORTED_IMAGE', 'the file is not a JPEG or PNG');
   const read = readImageHeader(bytes, format, limits.budget.maxInflatedMetadataBytes);
@@ -51,7 +62,13 @@ export async function inspectImage(bytes: Buffer, limits: ImageLimits, decode: D
   const decoded = await decode(bytes);
   if (!decoded.ok) {
     if (decoded.kind === 'busy') return refuse('UNAVAILABLE', `the image cannot be checked now: ${decoded.reason}`);
-    if (decoded.kind === 'deadline') return { ok: false, code: 'UNSUPPORTED_IMAGE', reason: `the ${format} image ${decoded.reason}`, overBudget: true };
+    if (decoded.kind === 'deadline')
+      return {
+        ok: false,
+        code: 'UNSUPPORTED_IMAGE',
+        reason: `the ${format} image ${decoded.reason}`,
+        overBudget: true,
+      };
     return refuse('UNSUPPORTED_IMAGE', `the ${format} image does not decode fully`);
   }
   // Safe after the budget check: compressed text is capped, so reading the marker costs little.
