@@ -260,7 +260,7 @@ export const sourceMutants: readonly SourceMutant[] = [
     },
     edits: [
       {
-        find: 'return at === keyPrefix.length && key.startsWith(keyPrefix) ? key.slice(idStart, idStart + lookupIdLength) : undefined;',
+        find: 'return at === keyPrefix.length && key.startsWith(keyPrefix)\n    ? key.slice(idStart, idStart + lookupIdLength)\n    : undefined;',
         replace: 'return key.slice(idStart, idStart + lookupIdLength);',
       },
     ],
@@ -388,7 +388,7 @@ export const sourceMutants: readonly SourceMutant[] = [
     family: 'results',
     breaks: ['RES-RESULT-URL-VALID-24H'],
     does: 'a result is kept, and served, long after its 24 hours',
-    edits: [{ find: 'expiresAt: now + this.o.resultTtlMs }', replace: 'expiresAt: now + this.o.resultTtlMs * 1000 }' }],
+    edits: [{ find: 'expiresAt: now + this.o.resultTtlMs,', replace: 'expiresAt: now + this.o.resultTtlMs * 1000,' }],
   },
   {
     name: 'results-without-ai-label',
@@ -420,7 +420,7 @@ export const sourceMutants: readonly SourceMutant[] = [
     does: 'only IP literals are checked: a host name is resolved to connect, and its answers are never judged (a name that resolves to 10.0.0.1 is fetched)',
     edits: [
       {
-        find: "      if (!check.trusted) {\n        const notPublic = addresses.find((address) => addressRange(address) !== 'unicast');\n        if (notPublic !== undefined) {\n          return invalidUrl(`${host.name} resolves to ${notPublic}, which is not public unicast (${addressRange(notPublic)})`);\n        }\n      }\n",
+        find: "      if (!check.trusted) {\n        const notPublic = addresses.find((address) => addressRange(address) !== 'unicast');\n        if (notPublic !== undefined) {\n          return invalidUrl(\n            `${host.name} resolves to ${notPublic}, which is not public unicast (${addressRange(notPublic)})`,\n          );\n        }\n      }\n",
         replace: '',
       },
     ],
