@@ -48,7 +48,7 @@ async function writeParsedOpenApi(): Promise<void> {
   const json = JSON.stringify({ sha256: sha256Of(text), document } satisfies ParsedCopy);
   if (!isDeepStrictEqual((JSON.parse(json) as ParsedCopy).document, document))
     throw new Error('openapi.yaml does not survive JSON unchanged; no parsed copy');
-  await writeFile(join(dist, 'spec', 'openapi.parsed.json'), json);
+  await writeFile(join(dist, 'contract', 'openapi.parsed.json'), json);
 }
 
 try {
