@@ -19,6 +19,8 @@ const tooLarge = (status: number, limit: number, size: string) =>
 export async function readBounded(res: Dispatcher.ResponseData, limit = maxAnswerBytes): Promise<string> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
+    // Not read at all: the connection is closed instead of draining what the server declared.
+    res.body.destroy();
     throw tooLarge(res.statusCode, limit, `of ${declared} bytes declared`);
   }
   const chunks: Buffer[] = [];
