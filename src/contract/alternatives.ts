@@ -10,11 +10,24 @@ export const dimensions = {
   'result format': { alternatives: ['JPEG', 'PNG'], quote: 'URL of the finished image (JPEG or PNG)' },
   /** Image requirements: "Formats | JPEG or PNG". */
   'input format': { alternatives: ['JPEG', 'PNG'], quote: 'Formats | JPEG or PNG' },
+  /**
+   * The same row read the other way: every other format is refused. The spec names none of them; these
+   * are the common ones (fixtures/excluded-formats.ts), so the report shows which a refusal was seen on.
+   */
+  'excluded format': {
+    alternatives: ['GIF', 'WebP', 'BMP', 'TIFF', 'AVIF', 'SVG', 'PDF'],
+    quote: 'Formats | JPEG or PNG',
+  },
   /** What the service does: "Each input is either a public HTTPS URL or the id of an image uploaded earlier." */
   'input form': {
     alternatives: ['URL', 'uploaded id'],
     quote: 'Each input is either a public HTTPS URL or the id of an image uploaded earlier.',
   },
+  /**
+   * What the service does: "The service generates an AI virtual try-on image from two inputs: a person
+   * photo and a garment image." A rule of "all images" holds on each.
+   */
+  image: { alternatives: ['person', 'garment'], quote: 'two inputs: a person photo and a garment image' },
   /**
    * What the service does: "Two ways to get the result: 1. Start a try-on (`POST /tryons`) … 2. Call
    * `POST /tryons/sync`".

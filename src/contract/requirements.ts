@@ -1318,6 +1318,15 @@ export const requirements = {
     quote: 'with a `Retry-After` header in seconds',
     needs: [],
   },
+  'LIMIT-RETRY-AFTER-WITHIN-WINDOW': {
+    level: 'SHOULD',
+    section: 'Limits',
+    statement:
+      'A 429 for going over a per-minute limit names a Retry-After of at most the one-minute window (60 seconds, plus a few of margin): a larger value is not the seconds until the window lets a request through (a value in milliseconds, say).',
+    quote: 'Over a rate limit the response is 429 `RATE_LIMITED` with a `Retry-After` header in seconds.',
+    alsoStated: ['per minute per account'],
+    needs: [],
+  },
 
   // ## Versioning
 

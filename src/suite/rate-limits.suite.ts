@@ -44,16 +44,35 @@ async function waitSeconds(t: ConformanceContext, seconds: number): Promise<void
   else await new Promise((r) => setTimeout(r, seconds * 1000));
 }
 
-/** Limits: "Over a rate limit the response is 429 `RATE_LIMITED` with a `Retry-After` header in seconds." */
+/**
+ * The longest Retry-After a 429 over a per-minute limit may name: within its minute the window lets a
+ * request through again, plus a few seconds for rounding up and for a server that adds a margin.
+ */
+const windowSeconds = 60;
+const marginSeconds = 5;
+
+/**
+ * Limits: "Over a rate limit the response is 429 `RATE_LIMITED` with a `Retry-After` header in seconds."
+ * `ex` must be a 429 this test provoked by going over a per-minute limit (never the upload storage quota).
+ */
 function expectRateLimited(t: ConformanceContext, rule: RequirementId, ex: Exchange, what: string): number {
   t.must(rule, () => expect(statusOf(ex), `${what}: ${said(ex)}`).toBe(429));
   t.must('ERR-RATE-LIMITED', () =>
     expect((ex.response?.json as { code?: unknown } | undefined)?.code, `${what}: ${said(ex)}`).toBe('RATE_LIMITED'),
   );
   const header = ex.response?.headers['retry-after'];
-  // "in seconds": RFC 9110 delay-seconds, a non-negative integer. Its size is the target's: no tightness is promised.
+  // "in seconds": RFC 9110 delay-seconds, a non-negative integer. Below the window its size is the target's:
+  // no tightness is promised, so it is recorded.
   t.must('LIMIT-429-RETRY-AFTER', () => expect(header ?? '(none)', `Retry-After of ${what}`).toMatch(/^\d+$/));
-  t.choose('retry-after', `${header} s on ${what}`, 'LIMIT-429-RETRY-AFTER');
+  t.choose('retry-after', `${header} s on ${what}`, 'LIMIT-RETRY-AFTER-WITHIN-WINDOW');
+  // Seconds for a limit counted "per minute per account": a wait past the minute is not that wait in seconds
+  // (54000 for 54 s is one in milliseconds). A SHOULD: reported, never binding; the test stops before waiting it.
+  t.must('LIMIT-RETRY-AFTER-WITHIN-WINDOW', () =>
+    expect(
+      Number(header),
+      `Retry-After of ${what}: at most the ${windowSeconds} s window plus ${marginSeconds} s`,
+    ).toBeLessThanOrEqual(windowSeconds + marginSeconds),
+  );
   return Number(header);
 }
 
@@ -157,7 +176,12 @@ describe('rate limits', () => {
   conformance(
     'answers the 13th start within a minute with 429 RATE_LIMITED and a Retry-After in seconds',
     {
-      covers: ['LIMIT-STARTS-12-PER-MINUTE', 'LIMIT-429-RETRY-AFTER', 'ERR-RATE-LIMITED'],
+      covers: [
+        'LIMIT-STARTS-12-PER-MINUTE',
+        'LIMIT-429-RETRY-AFTER',
+        'LIMIT-RETRY-AFTER-WITHIN-WINDOW',
+        'ERR-RATE-LIMITED',
+      ],
       needs: [],
       starts: 28,
       credits: fillCredits,
@@ -201,7 +225,7 @@ describe('rate limits', () => {
   conformance(
     'lets a start through once the client has waited Retry-After',
     {
-      covers: ['LIMIT-429-RETRY-AFTER', 'ERR-CLIENT-HONOURS-RETRY-AFTER'],
+      covers: ['LIMIT-429-RETRY-AFTER', 'LIMIT-RETRY-AFTER-WITHIN-WINDOW', 'ERR-CLIENT-HONOURS-RETRY-AFTER'],
       needs: [],
       starts: 28,
       credits: fillCredits,
@@ -227,7 +251,12 @@ describe('rate limits', () => {
   conformance(
     'limits polls to 60 a minute and uploads to 30 a minute per account',
     {
-      covers: ['LIMIT-POLLS-60-PER-MINUTE', 'LIMIT-UPLOADS-30-PER-MINUTE', 'LIMIT-429-RETRY-AFTER'],
+      covers: [
+        'LIMIT-POLLS-60-PER-MINUTE',
+        'LIMIT-UPLOADS-30-PER-MINUTE',
+        'LIMIT-429-RETRY-AFTER',
+        'LIMIT-RETRY-AFTER-WITHIN-WINDOW',
+      ],
       needs: ['test-control'],
       polls: 122,
       uploads: 62,

@@ -119,7 +119,7 @@ describe('a client that retries as told', () => {
       t.choose(
         'retry-after',
         `${seen.waits} waits of Retry-After over ${seen.starts} starts: ${[...new Set(seen.retryAfters)].join(', ')} s`,
-        'LIMIT-429-RETRY-AFTER',
+        'LIMIT-RETRY-AFTER-WITHIN-WINDOW',
       );
     },
   );

@@ -9,16 +9,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { fourMbAsDecimal, fourMbAsMebibytes } from '../fixtures/export.ts';
-import {
-  makeBmp,
-  makeDecompressionBomb,
-  makeExactSize,
-  makeGarmentImage,
-  makeGif,
-  makePersonPhoto,
-  makeSvg,
-  makeWebp,
-} from '../fixtures/images.ts';
+import { makeDecompressionBomb, makeExactSize, makeGarmentImage, makePersonPhoto } from '../fixtures/images.ts';
 import { Api, requireBalance } from './api.ts';
 import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
 
@@ -213,37 +204,6 @@ describe('uploads', () => {
         ),
         runs(t, 40, 6),
       );
-    },
-  );
-
-  conformance(
-    'refuses GIF, WebP, BMP and SVG with 400 UNSUPPORTED_IMAGE, whatever Content-Type is declared',
-    { covers: ['ERR-UNSUPPORTED-IMAGE', 'RES-IMAGE-FORMATS-JPEG-PNG'], uploads: 12 },
-    async (t) => {
-      const api = new Api(t.target);
-      const formats: ReadonlyArray<readonly [string, Buffer, string]> = [
-        ['GIF', await makeGif(), 'image/gif'],
-        ['WebP', await makeWebp(), 'image/webp'],
-        ['BMP', makeBmp(), 'image/bmp'],
-        ['SVG', makeSvg(), 'image/svg+xml'],
-      ];
-      for (const [format, bytes, own] of formats) {
-        for (const contentType of [own, 'image/jpeg', 'image/png']) {
-          const ex = await api.upload(t.target.primary, bytes, {
-            filename: `image.${format.toLowerCase()}`,
-            contentType,
-          });
-          transient(t, ex, `the ${format} upload`);
-          // Image requirements: "Formats | JPEG or PNG"; Errors: "UNSUPPORTED_IMAGE | not JPEG or PNG".
-          t.must('ERR-UNSUPPORTED-IMAGE', () =>
-            expect({ format, contentType, answer: answerOf(ex) }).toEqual({
-              format,
-              contentType,
-              answer: '400 UNSUPPORTED_IMAGE',
-            }),
-          );
-        }
-      }
     },
   );
 

@@ -3,6 +3,7 @@
  * and store, each one edit of one file, grouped by class. `npm run mutants:source` runs the suite
  * against a patched copy per mutant (tests/mutants/source/run-source-mutants.ts).
  */
+import { formatMutants } from './catalogue-formats.ts';
 import type { SourceMutant } from './source-mutant.ts';
 
 const store = 'src/server/store/sqlite-store.ts';
@@ -464,6 +465,7 @@ export const sourceMutants: readonly SourceMutant[] = [
     does: 'a window lets one request more than its limit through (13 starts a minute)',
     edits: [{ find: 'if (count >= limit) {', replace: 'if (count > limit) {' }],
   },
+  ...formatMutants,
 ];
 
 /** `--quick`: one mutant of each new class, fast to kill (the sample CI runs). */

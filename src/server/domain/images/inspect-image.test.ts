@@ -17,6 +17,7 @@ import {
   randomBytes,
   truncated,
 } from '../../../fixtures/images.ts';
+import { makeAvif, makePdf, makeTiff } from '../../../fixtures/excluded-formats.ts';
 import { encodePngChunk, pngSignature } from '../../../fixtures/png-chunks.ts';
 import { defaultSettings } from '../../config.ts';
 import { inspectImage } from './inspect-image.ts';
@@ -52,6 +53,9 @@ const unsupported = [
   ['a WebP', await makeWebp()],
   ['a BMP', makeBmp()],
   ['an SVG', makeSvg()],
+  ['a TIFF', await makeTiff()],
+  ['an AVIF (HEIF)', await makeAvif()],
+  ['a PDF', makePdf()],
   ['random bytes', randomBytes(3, 10_000)],
   ['an empty file', Buffer.alloc(0)],
   ['a truncated JPEG', truncated(person)],
