@@ -2,10 +2,13 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
+import { dimensions, type Alternative } from '../contract/alternatives.ts';
 import type { RequirementId } from '../contract/requirements.ts';
+import { exercised } from './alternatives.ts';
 import { Api } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { precondition } from './rules.ts';
+import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 type Operation = {
@@ -195,32 +198,66 @@ describe('authentication', () => {
   );
 });
 
+/** A create body from `own` ids with the image at `image` swapped for `id` (both images when `image` is absent). */
+const withImageId = (own: Record<string, unknown>, id: Record<string, unknown>, image?: Alternative<'image'>) =>
+  image === undefined ? { ...own, ...id } : { ...own, [`${image}ImageId`]: id[`${image}ImageId`] };
+
+/**
+ * Starts `body` on `endpoint` as `actor` and judges it refused with 400 INVALID_IMAGE_ID under `rule`; a credit
+ * is held for a target that starts it anyway, and an account without credits (402 may come first) judges nothing.
+ */
+async function expectInvalidImageId(
+  t: ConformanceContext,
+  api: Api,
+  actor: Actor,
+  what: string,
+  body: Record<string, unknown>,
+  endpoint: Alternative<'endpoint'>,
+  rule: RequirementId,
+): Promise<void> {
+  t.reserve(1);
+  const ex = await api.start(actor, body, { sync: endpoint === 'POST /tryons/sync' });
+  if (ex.response?.status !== 200 && ex.response?.status !== 202) t.target.budget.giveBack(1);
+  if (ex.response?.status === 402)
+    t.inconclusive(`${what} on ${endpoint}: 402, the account has no credits, so the image id rule was not judged`);
+  t.must(rule, () =>
+    expect({ [`${what} on ${endpoint}`]: [ex.response?.status ?? ex.error, codeOf(ex)] }).toEqual({
+      [`${what} on ${endpoint}`]: [400, 'INVALID_IMAGE_ID'],
+    }),
+  );
+  exercised(t, 'endpoint', endpoint, [rule]);
+}
+
 describe('ownership', () => {
   conformance(
-    "refuses another account's image id with 400 INVALID_IMAGE_ID and its try-on with 404 NOT_FOUND",
+    "refuses another account's image id, as the person, the garment or both, on each create endpoint, with 400 INVALID_IMAGE_ID, and its try-on with 404 NOT_FOUND",
     {
       covers: ['AUTH-FOREIGN-IMAGE-ID-INVALID', 'AUTH-FOREIGN-TRYON-NOT-FOUND', 'ERR-INVALID-IMAGE-ID'],
       needs: ['second-account'],
-      credits: 2,
-      starts: 2,
+      credits: 6,
+      starts: 6,
       polls: 3,
-      uploads: 2,
+      uploads: 4,
     },
     async (t) => {
       const second = t.target.second ?? t.skip('no second account');
-      t.reserve(2);
       const api = new Api(t.target);
       const owner = await t.ownAccount();
       const body = await idBody(api, owner);
-      const foreignStart = await api.start(second, body);
-      // "another account's image id gives `INVALID_IMAGE_ID`" (Authentication 6), a 400 in the Errors table.
-      t.must('AUTH-FOREIGN-IMAGE-ID-INVALID', () =>
-        expect([foreignStart.response?.status ?? foreignStart.error, codeOf(foreignStart)]).toEqual([
-          400,
-          'INVALID_IMAGE_ID',
-        ]),
-      );
-      t.target.budget.giveBack(1);
+      const own = await idBody(api, second);
+      // "another account's image id gives `INVALID_IMAGE_ID`" (Authentication 6), a 400 in the Errors table;
+      // "Only the account that uploaded an image may use its id": either image, on either create endpoint
+      // ("Same headers, body, rules ... as `POST /tryons`").
+      const rule = 'AUTH-FOREIGN-IMAGE-ID-INVALID';
+      await expectInvalidImageId(t, api, second, "both images another account's", body, 'POST /tryons', rule);
+      for (const image of dimensions.image.alternatives) {
+        for (const endpoint of dimensions.endpoint.alternatives) {
+          const what = `the ${image} image another account's, the other its own`;
+          await expectInvalidImageId(t, api, second, what, withImageId(own, body, image), endpoint, rule);
+          exercised(t, 'image', image, [rule]);
+        }
+      }
+      t.reserve(1);
       const created = await api.start(owner, body);
       const id = (created.response?.json as { id?: unknown } | undefined)?.id;
       const started = created.response?.status === 200 && typeof id === 'string';
@@ -236,6 +273,34 @@ describe('ownership', () => {
       );
       const final = await api.waitFinal(owner, id);
       if ((final.response?.json as { status?: string })?.status !== 'success') t.target.budget.giveBack(1);
+    },
+  );
+
+  conformance(
+    'refuses an unknown image id, as the person or the garment, on each create endpoint, with 400 INVALID_IMAGE_ID',
+    { covers: ['ERR-INVALID-IMAGE-ID'], credits: 4, starts: 4, uploads: 2, typical: { credits: 0, uploads: 0 } },
+    async (t) => {
+      const api = new Api(t.target);
+      const actor = await t.ownAccount();
+      const own = await idBody(api, actor);
+      // Ids of the shape an upload gives ("Begins with `img_`") that no upload gave.
+      const unknown = { personImageId: 'img_never_uploaded_person', garmentImageId: 'img_never_uploaded_garment' };
+      for (const image of dimensions.image.alternatives) {
+        for (const endpoint of dimensions.endpoint.alternatives) {
+          // "400 | INVALID_IMAGE_ID | unknown, older than 24 hours, or uploaded by another account".
+          const what = `an unknown ${image} image id, the other image the account's own`;
+          await expectInvalidImageId(
+            t,
+            api,
+            actor,
+            what,
+            withImageId(own, unknown, image),
+            endpoint,
+            'ERR-INVALID-IMAGE-ID',
+          );
+          exercised(t, 'image', image, ['ERR-INVALID-IMAGE-ID']);
+        }
+      }
     },
   );
 });

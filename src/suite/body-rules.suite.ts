@@ -8,7 +8,9 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
+import { dimensions, type Alternative } from '../contract/alternatives.ts';
 import type { RequirementId } from '../contract/requirements.ts';
+import { exercised } from './alternatives.ts';
 import { Api, newIdempotencyKey } from './api.ts';
 import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
 import { idBody } from './uploaded-inputs.ts';
@@ -204,30 +206,37 @@ describe('create body rules', () => {
   );
 
   conformance(
-    'starts a try-on whose title is 120 ASCII characters',
+    'starts a try-on whose title is 120 ASCII characters, on each create endpoint',
     {
       covers: ['CREATE-TITLE-OPTIONAL-UP-TO-120', 'CREATE-ACCEPTED-IS-200'],
-      credits: 1,
-      starts: 1,
+      credits: 2,
+      starts: 2,
       uploads: 2,
       typical: { uploads: 0 },
     },
     async (t) => {
-      t.reserve(1);
       const api = new Api(t.target);
       const actor = await t.ownAccount();
-      const ex = await api.start(actor, await idBody(api, actor, undefined, { title: title120Ascii }));
-      const status = statusOf(ex);
-      // "title | string | no | product name, up to 120 characters": 120 ASCII characters are 120 by any counting.
-      t.must('CREATE-TITLE-OPTIONAL-UP-TO-120', () =>
-        expect({
-          title: title120Ascii,
-          accepted: typeof status === 'number' && status >= 200 && status < 300,
-          status,
-        }).toMatchObject({ accepted: true }),
-      );
-      // "Response (success): status 200".
-      t.must('CREATE-ACCEPTED-IS-200', () => expect({ status }).toEqual({ status: 200 }));
+      const body = await idBody(api, actor, undefined, { title: title120Ascii });
+      for (const endpoint of dimensions.endpoint.alternatives) {
+        t.reserve(1);
+        const sync = endpoint === 'POST /tryons/sync';
+        const ex = await api.start(actor, body, { sync });
+        const status = statusOf(ex);
+        // "title | string | no | product name, up to 120 characters": 120 ASCII characters are 120 by any
+        // counting; the sync endpoint has the "Same headers, body, rules ... as `POST /tryons`".
+        t.must('CREATE-TITLE-OPTIONAL-UP-TO-120', () =>
+          expect({
+            endpoint,
+            title: title120Ascii,
+            accepted: typeof status === 'number' && status >= 200 && status < 300,
+            status,
+          }).toMatchObject({ endpoint, accepted: true }),
+        );
+        exercised(t, 'endpoint', endpoint, ['CREATE-TITLE-OPTIONAL-UP-TO-120']);
+        // "Response (success): status 200" (the sync endpoint's answers are judged by its own tests).
+        if (!sync) t.must('CREATE-ACCEPTED-IS-200', () => expect({ status }).toEqual({ status: 200 }));
+      }
     },
   );
 
@@ -235,9 +244,9 @@ describe('create body rules', () => {
     'refuses a title over 120 characters by every counting with a 4xx and the error envelope',
     {
       covers: ['ERR-TITLE-TOO-LONG-IMPL-DEFINED', 'ERR-ENVELOPE-SHAPE'],
-      starts: 4,
+      starts: 5,
       uploads: 2,
-      typical: { starts: 1 + profiledRuns(3), uploads: 0 },
+      typical: { starts: 2 + profiledRuns(3), uploads: 0 },
     },
     async (t) => {
       const api = new Api(t.target);
@@ -245,14 +254,19 @@ describe('create body rules', () => {
       const base = await idBody(api, actor);
       const codes = new Set<string>();
       // "up to 120 characters" (title, Limits) and "Error codes for ... a `title` over 120 characters ...:
-      // not shown" (Errors rule 5): such a title is an error, with a code of the target's choice.
-      const refuse = async (title: string): Promise<void> => {
-        const ex = await api.start(actor, { ...base, title });
-        mustRefuse(t, 'ERR-TITLE-TOO-LONG-IMPL-DEFINED', { title, characters: [...title].length }, ex);
+      // not shown" (Errors rule 5): such a title is an error, with a code of the target's choice, on
+      // either create endpoint ("Same headers, body, rules ... and error list as `POST /tryons`").
+      const refuse = async (title: string, endpoint: Alternative<'endpoint'>): Promise<void> => {
+        const ex = await api.start(actor, { ...base, title }, { sync: endpoint === 'POST /tryons/sync' });
+        mustRefuse(t, 'ERR-TITLE-TOO-LONG-IMPL-DEFINED', { endpoint, title, characters: [...title].length }, ex);
+        exercised(t, 'endpoint', endpoint, ['ERR-TITLE-TOO-LONG-IMPL-DEFINED']);
         codes.add(said(ex));
       };
-      await refuse('x'.repeat(121));
-      await t.check(fc.asyncProperty(titleOver120, refuse), runs(t, 20, 3));
+      for (const endpoint of dimensions.endpoint.alternatives) await refuse('x'.repeat(121), endpoint);
+      await t.check(
+        fc.asyncProperty(titleOver120, fc.constantFrom(...dimensions.endpoint.alternatives), refuse),
+        runs(t, 20, 3),
+      );
       for (const code of codes)
         t.choose('title-length', `over 120 characters by every counting → ${code}`, 'ERR-TITLE-TOO-LONG-IMPL-DEFINED');
     },

@@ -5,7 +5,9 @@
  */
 import { describe, expect, inject } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
+import { dimensions } from '../contract/alternatives.ts';
 import type { RequirementId } from '../contract/requirements.ts';
+import { exercised } from './alternatives.ts';
 import { Api, balanceIfRead, newIdempotencyKey, noBalance, pollsPerWait, requireBalance } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { precondition } from './rules.ts';
@@ -60,6 +62,7 @@ function startedId(ex: Exchange, what: string): string {
 }
 
 const codeOf = (ex: Exchange): unknown => answerOf(ex).code;
+const statusOf = (ex: Exchange): number | string | undefined => ex.response?.status ?? ex.error;
 
 describe('credits', () => {
   conformance(
@@ -400,6 +403,54 @@ describe('credits', () => {
       t.must('STATE-CREATE-STARTS-PENDING', () =>
         expect({ 'balance after two 402 answers': after }).toEqual({ 'balance after two 402 answers': 0 }),
       );
+    },
+  );
+
+  conformance(
+    'starts a try-on at a balance of exactly 1 on each create endpoint, and gives the next start, at 0, 402',
+    {
+      value: 'ledger',
+      covers: ['ERR-INSUFFICIENT-CREDITS'],
+      needs: ['test-control'],
+      credits: 4,
+      starts: 4,
+      polls: 2 * pollsPerWait,
+      uploads: 2,
+    },
+    async (t) => {
+      const control = t.target.control ?? t.skip('needs test control');
+      const api = new Api(t.target);
+      const actor = await t.ownAccount();
+      const accountId = actor.accountId ?? t.skip('the fresh account has no id');
+      const body = await idBody(api, actor);
+      for (const endpoint of dimensions.endpoint.alternatives) {
+        const sync = endpoint === 'POST /tryons/sync';
+        await control.setCredits(accountId, 1);
+        t.reserve(2);
+        const last = await api.start(actor, body, { sync });
+        const id = answerOf(last).id;
+        // "402 | INSUFFICIENT_CREDITS | no credits left": at a balance of 1 a credit is left, and a start with
+        // "request valid, credit available" is accepted: "status 200" (sync: 200 finished or 202 still working).
+        t.must('ERR-INSUFFICIENT-CREDITS', () =>
+          expect({ [`${endpoint} at a balance of 1`]: said(last) }).toMatchObject({
+            [`${endpoint} at a balance of 1`]: expect.stringMatching(sync ? /^20[02] / : /^200 /),
+          }),
+        );
+        exercised(t, 'endpoint', endpoint, ['ERR-INSUFFICIENT-CREDITS']);
+        const finals = await settle(t, api, actor, [String(id)], 1);
+        precondition(
+          finals[0] === 'success',
+          `the try-on at a balance of 1 ended ${String(finals[0])}, refunded, so no start at a balance of 0 followed`,
+        );
+        const next = await api.start(actor, body, { sync });
+        if (next.response?.status !== 200 && next.response?.status !== 202) t.target.budget.giveBack(1);
+        // The one credit went to the finished try-on ("1 credit per finished try-on"): none is left.
+        t.must('ERR-INSUFFICIENT-CREDITS', () =>
+          expect({ [`${endpoint} after the last credit was used`]: [statusOf(next), codeOf(next)] }).toEqual({
+            [`${endpoint} after the last credit was used`]: [402, 'INSUFFICIENT_CREDITS'],
+          }),
+        );
+      }
     },
   );
 

@@ -8,10 +8,16 @@
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
+import { dimensions, type Alternative } from '../contract/alternatives.ts';
+import { exercised } from './alternatives.ts';
 import { Api } from './api.ts';
 import { codePoint } from './code-points.ts';
 import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
 import { idBody } from './uploaded-inputs.ts';
+
+type Endpoint = Alternative<'endpoint'>;
+/** The create endpoint a generated key goes to, drawn from the spec's two. */
+const endpoint: fc.Arbitrary<Endpoint> = fc.constantFrom(...dimensions.endpoint.alternatives);
 
 /** openapi.yaml, parameter IdempotencyKey. */
 const keyPattern = /^[A-Za-z0-9_-]{8,128}$/;
@@ -115,53 +121,53 @@ const freshKey = (n: number): string => {
 };
 
 /**
- * Sends one Idempotency-Key value (`null`: none) and judges the answer: a key the pattern takes
- * (with the consent-less body) must get 403 CONSENT_REQUIRED, one it refuses (with a valid body)
- * 400 MISSING_IDEMPOTENCY_KEY.
+ * Sends one Idempotency-Key value (`null`: none) to one create endpoint and judges the answer: a key
+ * the pattern takes (with the consent-less body) must get 403 CONSENT_REQUIRED, one it refuses (with a
+ * valid body) 400 MISSING_IDEMPOTENCY_KEY. POST /tryons/sync has the "Same headers ... as `POST /tryons`".
  */
-async function prober(t: ConformanceContext): Promise<(label: string, value: string | null) => Promise<void>> {
+async function prober(
+  t: ConformanceContext,
+): Promise<(label: string, value: string | null, endpoint: Endpoint) => Promise<void>> {
   const api = new Api(t.target);
   const actor = await t.ownAccount();
   const valid = await idBody(api, actor);
   const consentless = { ...valid, consent: false };
-  return async (label, value) => {
+  return async (label, value, endpoint) => {
     const key = value === null ? '(none)' : JSON.stringify(value);
-    if (takes(value)) {
-      const ex = await api.start(actor, consentless, { idempotencyKey: value });
-      const answer = {
-        label,
-        key,
-        status: ex.response?.status ?? ex.error,
-        code: (ex.response?.json as { code?: unknown } | undefined)?.code,
-      };
+    const taken = takes(value);
+    const ex = await api.start(actor, taken ? consentless : valid, {
+      idempotencyKey: value,
+      sync: endpoint === 'POST /tryons/sync',
+    });
+    const answer = {
+      endpoint,
+      label,
+      key,
+      status: ex.response?.status ?? ex.error,
+      code: (ex.response?.json as { code?: unknown } | undefined)?.code,
+    };
+    const rule = taken ? 'CREATE-IDEMPOTENCY-KEY-FORMAT' : 'ERR-MISSING-IDEMPOTENCY-KEY';
+    if (taken) {
       // "Idempotency-Key | yes | 8-128 characters: letters, digits, `_` or `-`": the key is taken, so
       // the only fault left is consent ("403 | CONSENT_REQUIRED | `consent` was not `true`").
-      t.must('CREATE-IDEMPOTENCY-KEY-FORMAT', () =>
-        expect(answer).toEqual({ label, key, status: 403, code: 'CONSENT_REQUIRED' }),
-      );
+      t.must(rule, () => expect(answer).toEqual({ endpoint, label, key, status: 403, code: 'CONSENT_REQUIRED' }));
     } else {
-      const ex = await api.start(actor, valid, { idempotencyKey: value });
-      const answer = {
-        label,
-        key,
-        status: ex.response?.status ?? ex.error,
-        code: (ex.response?.json as { code?: unknown } | undefined)?.code,
-      };
       // "400 | MISSING_IDEMPOTENCY_KEY | Idempotency-Key missing or not 8-128 allowed characters" (Errors).
-      t.must('ERR-MISSING-IDEMPOTENCY-KEY', () =>
-        expect(answer).toEqual({ label, key, status: 400, code: 'MISSING_IDEMPOTENCY_KEY' }),
+      t.must(rule, () =>
+        expect(answer).toEqual({ endpoint, label, key, status: 400, code: 'MISSING_IDEMPOTENCY_KEY' }),
       );
     }
+    exercised(t, 'endpoint', endpoint, [rule]);
   };
 }
 
 describe('Idempotency-Key format', () => {
   conformance(
-    'refuses a missing key and keys of 7 or 129 characters with 400 MISSING_IDEMPOTENCY_KEY, and takes keys of 8 and 128',
+    'refuses a missing key and keys of 7 or 129 characters with 400 MISSING_IDEMPOTENCY_KEY, and takes keys of 8 and 128, on each create endpoint',
     {
       covers: ['CREATE-IDEMPOTENCY-KEY-FORMAT', 'ERR-MISSING-IDEMPOTENCY-KEY'],
       credits: 1,
-      starts: 6,
+      starts: 12,
       uploads: 2,
       typical: { credits: 0 },
     },
@@ -177,7 +183,8 @@ describe('Idempotency-Key format', () => {
         ['129 characters', freshKey(129)],
       ];
       const probe = await prober(t);
-      for (const [label, value] of rows) await probe(label, value);
+      for (const endpoint of dimensions.endpoint.alternatives)
+        for (const [label, value] of rows) await probe(label, value, endpoint);
       t.target.budget.giveBack(1);
     },
   );
@@ -195,7 +202,7 @@ describe('Idempotency-Key format', () => {
       t.reserve(1);
       const probe = await prober(t);
       await t.check(
-        fc.asyncProperty(keyValue, ({ label, value }) => probe(label, value)),
+        fc.asyncProperty(keyValue, endpoint, ({ label, value }, on) => probe(label, value, on)),
         runsFor(t),
       );
       t.target.budget.giveBack(1);

@@ -8,13 +8,16 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
+import { dimensions, type Alternative } from '../contract/alternatives.ts';
 import type { RequirementId } from '../contract/requirements.ts';
-import { Api, balanceIfRead, noBalance } from './api.ts';
+import { exercised } from './alternatives.ts';
+import { Api, balanceIfRead, noBalance, pollsPerWait } from './api.ts';
 import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
-type Position = 'person' | 'garment';
+type Position = Alternative<'image'>;
+type Endpoint = Alternative<'endpoint'>;
 
 /**
  * The rule each refused origin breaks: "Image URL rules: HTTPS; default port only; must not point at a
@@ -92,7 +95,15 @@ const pathPart: fc.Arbitrary<string> = fc
   )
   .map(([segments, ext, query]) => `/${segments.join('/')}${ext}${query === undefined ? '' : `?${query}`}`);
 
-const position: fc.Arbitrary<Position> = fc.constantFrom('person', 'garment');
+/** Image URL rules hold for "all images" and on both create endpoints: the generators draw from the spec's alternatives. */
+const position: fc.Arbitrary<Position> = fc.constantFrom(...dimensions.image.alternatives);
+const endpoint: fc.Arbitrary<Endpoint> = fc.constantFrom(...dimensions.endpoint.alternatives);
+
+/** Notes that the checks of `rules` ran on the image at `at`, sent to `on`. */
+function exercisedAt(t: ConformanceContext, at: Position, on: Endpoint, rules: readonly RequirementId[]): void {
+  exercised(t, 'image', at, rules);
+  exercised(t, 'endpoint', on, rules);
+}
 
 const statusOf = (ex: Exchange): number | string | undefined => ex.response?.status ?? ex.error;
 const codeOf = (ex: Exchange): unknown => (ex.response?.json as { code?: unknown } | undefined)?.code;
@@ -118,6 +129,8 @@ interface Refusal {
   readonly code: RequirementId;
   /** Acceptable `status code` answers; the first is what the spec names. */
   readonly want: readonly string[];
+  /** Where it is sent; by default the rows alternate between the two create endpoints. */
+  readonly endpoint?: Endpoint;
 }
 
 /** A 429 or 5xx (or no answer) to a case: answers the spec allows on any start, so the case has no verdict. */
@@ -156,21 +169,30 @@ async function expectRefusals(
   await idBody(api, actor);
   const before = await balanceIfRead(t.target, actor.key);
   const seen = new Map<string, { answer: string; ms: number }>();
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
+    // POST /tryons/sync has the "Same headers, body, rules ... and error list as `POST /tryons`".
+    const on = row.endpoint ?? dimensions.endpoint.alternatives[i % 2] ?? 'POST /tryons';
     const started = performance.now();
-    const ex = await api.start(actor, await bodyWithUrl(api, actor, row.at, row.url), { timeoutMs: 60_000 });
+    const ex = await api.start(actor, await bodyWithUrl(api, actor, row.at, row.url), {
+      timeoutMs: 60_000,
+      sync: on === 'POST /tryons/sync',
+    });
     const answer = `${statusOf(ex)} ${String(codeOf(ex))}`;
     seen.set(row.label, { answer, ms: Math.round(performance.now() - started) });
-    transient(t, ex, `${row.label} (${row.at})`);
+    transient(t, ex, `${row.label} (${row.at}, ${on})`);
     const statuses = row.want.map((w) => Number(w.split(' ')[0]));
-    t.must(row.rule, () => expect(statuses, `${row.label} (${row.at}) → ${answer}`).toContain(ex.response?.status));
+    t.must(row.rule, () =>
+      expect(statuses, `${row.label} (${row.at}, ${on}) → ${answer}`).toContain(ex.response?.status),
+    );
     t.must(row.code, () =>
-      expect({ case: row.label, at: row.at, answer: row.want.includes(answer) ? row.want[0] : answer }).toEqual({
+      expect({ case: row.label, at: row.at, on, answer: row.want.includes(answer) ? row.want[0] : answer }).toEqual({
         case: row.label,
         at: row.at,
+        on,
         answer: row.want[0],
       }),
     );
+    exercisedAt(t, row.at, on, [row.rule, row.code]);
   }
   await t.vitest.annotate([...seen].map(([label, s]) => `${label} → ${s.answer} in ${s.ms} ms`).join('; '));
   await chargedNothing(t, api, actor, before);
@@ -227,40 +249,62 @@ describe('image URL rules without fetching', () => {
       const actor = await t.ownAccount();
       await idBody(api, actor);
       const before = await balanceIfRead(t.target, actor.key);
-      const send = async (label: string, origin: string, rule: keyof typeof ruleOf, at: Position, path: string) => {
-        const ex = await api.start(actor, await bodyWithUrl(api, actor, at, `${origin}${path}`));
-        transient(t, ex, `${origin}${path}`);
+      const send = async (
+        label: string,
+        origin: string,
+        rule: keyof typeof ruleOf,
+        at: Position,
+        on: Endpoint,
+        path: string,
+      ) => {
+        const ex = await api.start(actor, await bodyWithUrl(api, actor, at, `${origin}${path}`), {
+          sync: on === 'POST /tryons/sync',
+        });
+        transient(t, ex, `${origin}${path} (${on})`);
         // The rule refuses the URL ("400 INVALID_IMAGE_URL" is the only 400 for it) ...
         t.must(ruleOf[rule], () =>
-          expect({ host: label, url: `${origin}${path}`, at, status: statusOf(ex) }).toEqual({
+          expect({ host: label, url: `${origin}${path}`, at, on, status: statusOf(ex) }).toEqual({
             host: label,
             url: `${origin}${path}`,
             at,
+            on,
             status: 400,
           }),
         );
         // ... with the code of Errors: "400 | INVALID_IMAGE_URL | URL not HTTPS, custom port, or private address".
         t.must('ERR-INVALID-IMAGE-URL', () =>
-          expect({ host: label, url: `${origin}${path}`, at, status: statusOf(ex), code: codeOf(ex) }).toEqual({
+          expect({ host: label, url: `${origin}${path}`, at, on, status: statusOf(ex), code: codeOf(ex) }).toEqual({
             host: label,
             url: `${origin}${path}`,
             at,
+            on,
             status: 400,
             code: 'INVALID_IMAGE_URL',
           }),
         );
+        exercisedAt(t, at, on, [ruleOf[rule], 'ERR-INVALID-IMAGE-URL']);
       };
-      // With raised limits every spelling is sent once, in alternating positions, before the random mix.
+      // With raised limits every spelling is sent once before the random mix: each two in a row go to both images
+      // and both endpoints, and each four meet every pairing of the two.
       if (raised(t)) {
+        const [images, endpoints] = [dimensions.image.alternatives, dimensions.endpoint.alternatives];
         for (const [i, [label, origin, rule]] of refusedOrigins.entries())
-          await send(label, origin, rule, i % 2 === 0 ? 'person' : 'garment', '/photo.jpg');
+          await send(
+            label,
+            origin,
+            rule,
+            images[i % 2] ?? 'person',
+            endpoints[(i + (i >> 1)) % 2] ?? 'POST /tryons',
+            '/photo.jpg',
+          );
       }
       await t.check(
         fc.asyncProperty(
           fc.constantFrom(...refusedOrigins),
           position,
+          endpoint,
           pathPart,
-          async ([label, origin, rule], at, path) => send(label, origin, rule, at, path),
+          async ([label, origin, rule], at, on, path) => send(label, origin, rule, at, on, path),
         ),
         raised(t) ? 100 : 12,
       );
@@ -480,7 +524,7 @@ describe('image URL rules when fetching', () => {
 
   conformance(
     'refuses a fetched file over 4 MB with 413 IMAGE_TOO_LARGE',
-    { covers: ['CREATE-URL-FILE-AT-MOST-4MB', 'ERR-IMAGE-TOO-LARGE'], needs: ['fixture-host'], starts: 2, uploads: 2 },
+    { covers: ['CREATE-URL-FILE-AT-MOST-4MB', 'ERR-IMAGE-TOO-LARGE'], needs: ['fixture-host'], starts: 3, uploads: 2 },
     async (t) => {
       const api = new Api(t.target);
       // "the file must be ... at most 4 MB"; Errors: "413 | IMAGE_TOO_LARGE | image larger than 4 MB".
@@ -490,6 +534,14 @@ describe('image URL rules when fetching', () => {
         {
           label: 'valid JPEG of 4,194,305 bytes',
           at: 'person',
+          url: api.fixtureUrl('over-4mb.jpg'),
+          rule,
+          code: 'ERR-IMAGE-TOO-LARGE',
+          want: ['413 IMAGE_TOO_LARGE'],
+        },
+        {
+          label: 'valid JPEG of 4,194,305 bytes',
+          at: 'garment',
           url: api.fixtureUrl('over-4mb.jpg'),
           rule,
           code: 'ERR-IMAGE-TOO-LARGE',
@@ -513,29 +565,90 @@ describe('image URL rules when fetching', () => {
   );
 
   conformance(
-    'starts a try-on from a person photo URL and an uploaded garment id',
+    'takes a fetched JPEG of 4,000,000 bytes as the person and as the garment, and records whether it takes 4,194,304',
     {
-      covers: ['SVC-INPUT-URL-OR-ID', 'CREATE-MIX-URL-AND-ID', 'CREATE-ACCEPTED-IS-200'],
+      covers: ['RES-IMAGE-UP-TO-4MB-ACCEPTED', 'ERR-IMAGE-TOO-LARGE'],
       needs: ['fixture-host'],
-      credits: 1,
-      starts: 1,
+      credits: 3,
+      starts: 3,
+      polls: 3 * pollsPerWait,
       uploads: 2,
     },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();
-      t.reserve(1);
-      const ex = await api.start(actor, await bodyWithUrl(api, actor, 'person', api.fixtureUrl('person.jpg')));
-      transient(t, ex, 'a start from a person photo URL and a garment id');
-      // "URL and id forms may be mixed between person and garment"; accepted: "status 200", status "always `pending`".
-      t.must('CREATE-MIX-URL-AND-ID', () =>
-        expect({ status: statusOf(ex), body: ex.response?.json }).toMatchObject({
-          status: 200,
-          body: { status: 'pending' },
+      const at4M = api.fixtureUrl('at-4000000-bytes.jpg');
+      const started = async (at: Position, url: string, on: Endpoint, rule: RequirementId): Promise<string> => {
+        t.reserve(1);
+        const ex = await api.start(actor, await bodyWithUrl(api, actor, at, url), { sync: on === 'POST /tryons/sync' });
+        const a = (ex.response?.json ?? {}) as { id?: unknown; status?: unknown };
+        const final = a.status === 'pending' && typeof a.id === 'string' ? await api.waitFinal(actor, a.id) : ex;
+        if ((final.response?.json as { status?: unknown } | undefined)?.status !== 'success')
+          t.target.budget.giveBack(1);
+        transient(t, ex, `a start with a ${at} URL of ${url.split('/').pop()} on ${on}`);
+        exercisedAt(t, at, on, [rule]);
+        return `${statusOf(ex)} ${String(codeOf(ex))}`.replace(/^20[02] .*/, 'accepted');
+      };
+      // "Maximum size | 4 MB per image" (all images), a URL's file "at most 4 MB": 4,000,000 bytes is within
+      // 4 MB however a MB is counted, so a valid start with it is accepted ("status 200").
+      const person = await started('person', at4M, 'POST /tryons', 'RES-IMAGE-UP-TO-4MB-ACCEPTED');
+      t.must('RES-IMAGE-UP-TO-4MB-ACCEPTED', () =>
+        expect({ 'a person URL of 4,000,000 bytes': person }).toEqual({
+          'a person URL of 4,000,000 bytes': 'accepted',
         }),
       );
-      const final = await api.waitFinal(actor, String((ex.response?.json as { id?: unknown } | undefined)?.id));
-      if ((final.response?.json as { status?: unknown } | undefined)?.status !== 'success') t.target.budget.giveBack(1);
+      // The fixture is a person photo: as the garment the engine may refuse it for what it shows (422, "item
+      // not available for virtual try-on"), never for its size.
+      const garment = await started('garment', at4M, 'POST /tryons/sync', 'RES-IMAGE-UP-TO-4MB-ACCEPTED');
+      const forContent = ['422 GARMENT_REJECTED', '422 IMAGE_REJECTED'];
+      t.must('RES-IMAGE-UP-TO-4MB-ACCEPTED', () =>
+        expect(['accepted', ...forContent], 'a garment URL of 4,000,000 bytes').toContain(garment),
+      );
+      if (garment !== 'accepted')
+        t.choose('photo-as-garment', `a person photo as garmentImageUrl → ${garment}`, 'RES-IMAGE-UP-TO-4MB-ACCEPTED');
+      // 4,194,304 bytes is 4 MB read as 4 MiB, and over it read as 4,000,000: accepted and 413 are both right.
+      const mib = api.fixtureUrl('at-4194304-bytes.jpg');
+      const boundary = await started('person', mib, 'POST /tryons/sync', 'ERR-IMAGE-TOO-LARGE');
+      t.must('ERR-IMAGE-TOO-LARGE', () =>
+        expect(['accepted', '413 IMAGE_TOO_LARGE'], 'a person URL of 4,194,304 bytes').toContain(boundary),
+      );
+      t.choose('four-mb-boundary', `a fetched image of 4,194,304 bytes: ${boundary}`, 'RES-IMAGE-UP-TO-4MB-ACCEPTED');
+    },
+  );
+
+  conformance(
+    'starts a try-on from a person photo URL and an uploaded garment id, and from an uploaded person id and a garment URL',
+    {
+      covers: ['SVC-INPUT-URL-OR-ID', 'CREATE-MIX-URL-AND-ID', 'CREATE-ACCEPTED-IS-200'],
+      needs: ['fixture-host'],
+      credits: 2,
+      starts: 2,
+      polls: 2 * pollsPerWait,
+      uploads: 2,
+    },
+    async (t) => {
+      const api = new Api(t.target);
+      const actor = await t.ownAccount();
+      for (const at of dimensions.image.alternatives) {
+        t.reserve(1);
+        const url = api.fixtureUrl(at === 'person' ? 'person.jpg' : 'garment.png');
+        const ex = await api.start(actor, await bodyWithUrl(api, actor, at, url));
+        const id = String((ex.response?.json as { id?: unknown } | undefined)?.id);
+        const final = ex.response?.status === 200 ? await api.waitFinal(actor, id) : ex;
+        if ((final.response?.json as { status?: unknown } | undefined)?.status !== 'success')
+          t.target.budget.giveBack(1);
+        transient(t, ex, `a start from a ${at} URL and the other image's id`);
+        // "URL and id forms may be mixed between person and garment"; accepted: "status 200", status "always
+        // `pending`".
+        t.must('CREATE-MIX-URL-AND-ID', () =>
+          expect({ url: at, status: statusOf(ex), body: ex.response?.json }).toMatchObject({
+            url: at,
+            status: 200,
+            body: { status: 'pending' },
+          }),
+        );
+        exercised(t, 'image', at, ['CREATE-MIX-URL-AND-ID']);
+      }
     },
   );
 });

@@ -6,6 +6,7 @@
  */
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
+import { dimensions, type Alternative } from '../contract/alternatives.ts';
 import { makeGarmentImage, makePersonPhoto, type FixtureFormat } from '../fixtures/images.ts';
 import { Api, pollsPerWait } from './api.ts';
 import { exercised } from './alternatives.ts';
@@ -202,26 +203,30 @@ describe('result images', () => {
     'accepts an uploaded image id until 24 h after the upload, and gives 400 INVALID_IMAGE_ID once it is older',
     {
       covers: ['RES-IMAGE-ID-INVALID-AFTER-EXPIRY', 'RES-IMAGE-ID-REUSABLE-WITHIN-24H', 'ERR-INVALID-IMAGE-ID'],
-      credits: 2,
-      starts: 2,
+      credits: 6,
+      starts: 6,
       polls: pollsPerWait,
-      uploads: 2,
+      uploads: 4,
     },
     async (t) => {
       const control = t.target.control ?? t.skip('needs test control');
       const api = new Api(t.target);
       const actor = await t.ownAccount();
-      const uploaded = await Promise.all(
-        [
-          { bytes: await makePersonPhoto(), filename: 'person.jpg', contentType: 'image/jpeg' },
-          { bytes: await makeGarmentImage({ format: 'png' }), filename: 'garment.png', contentType: 'image/png' },
-        ].map(async (f) => {
-          const ex = await api.upload(actor, f.bytes, { filename: f.filename, contentType: f.contentType });
-          if (ex.response?.status !== 200) t.inconclusive(`the upload of ${f.filename} answered ${said(ex)}`);
-          return String(answerOf(ex).id);
-        }),
-      );
-      const body = { personImageId: uploaded[0], garmentImageId: uploaded[1], consent: true };
+      const files = [
+        { bytes: await makePersonPhoto(), filename: 'person.jpg', contentType: 'image/jpeg' },
+        { bytes: await makeGarmentImage({ format: 'png' }), filename: 'garment.png', contentType: 'image/png' },
+      ];
+      const uploadBoth = async (): Promise<Record<string, unknown>> => {
+        const [personImageId, garmentImageId] = await Promise.all(
+          files.map(async (f) => {
+            const ex = await api.upload(actor, f.bytes, { filename: f.filename, contentType: f.contentType });
+            if (ex.response?.status !== 200) t.inconclusive(`the upload of ${f.filename} answered ${said(ex)}`);
+            return String(answerOf(ex).id);
+          }),
+        );
+        return { personImageId, garmentImageId, consent: true };
+      };
+      const body = await uploadBoth();
 
       await control.advanceClock(day - 60);
       if (!t.target.budget.tryReserve(1)) t.skip('the credit budget has no credit left');
@@ -235,17 +240,36 @@ describe('result images', () => {
       const final = await api.waitFinal(actor, String(answerOf(within).id));
       if (answerOf(final).status !== 'success') t.target.budget.giveBack(1);
 
+      // Uploaded a minute before the first ids expire: still valid after, beside one expired id.
+      const fresh = await uploadBoth();
       await control.advanceClock(61);
-      if (!t.target.budget.tryReserve(1)) t.skip('the credit budget has no credit left');
-      const expired = await api.start(actor, body);
-      if (expired.response?.status !== 200) t.target.budget.giveBack(1);
-      // expiresAt: "After it the id is permanently invalid"; Errors: INVALID_IMAGE_ID "unknown, older than 24 hours, or uploaded by another account".
-      t.must('RES-IMAGE-ID-INVALID-AFTER-EXPIRY', () =>
-        expect(
-          [expired.response?.status, answerOf(expired).code],
-          `a start with ids uploaded 24 h + 1 s ago: ${said(expired)}`,
-        ).toEqual([400, 'INVALID_IMAGE_ID']),
-      );
+      const expiredStart = async (
+        what: string,
+        request: Record<string, unknown>,
+        endpoint: Alternative<'endpoint'>,
+      ) => {
+        if (!t.target.budget.tryReserve(1)) t.skip('the credit budget has no credit left');
+        const expired = await api.start(actor, request, { sync: endpoint === 'POST /tryons/sync' });
+        if (expired.response?.status !== 200 && expired.response?.status !== 202) t.target.budget.giveBack(1);
+        // expiresAt: "After it the id is permanently invalid"; Errors: INVALID_IMAGE_ID "unknown, older than
+        // 24 hours, or uploaded by another account".
+        t.must('RES-IMAGE-ID-INVALID-AFTER-EXPIRY', () =>
+          expect(
+            [expired.response?.status, answerOf(expired).code],
+            `a start on ${endpoint} with ${what}: ${said(expired)}`,
+          ).toEqual([400, 'INVALID_IMAGE_ID']),
+        );
+        exercised(t, 'endpoint', endpoint, ['RES-IMAGE-ID-INVALID-AFTER-EXPIRY']);
+      };
+      await expiredStart('ids uploaded 24 h + 1 s ago', body, 'POST /tryons');
+      // Each image's id on its own ("Uploaded image id lifetime | 24 hours from upload" for all images), the
+      // other image's id valid, on each create endpoint ("Same headers, body, rules ... as `POST /tryons`").
+      for (const image of dimensions.image.alternatives) {
+        const request = { ...fresh, [`${image}ImageId`]: body[`${image}ImageId`] };
+        for (const endpoint of dimensions.endpoint.alternatives)
+          await expiredStart(`the ${image} id uploaded 24 h + 1 s ago, the other 61 s ago`, request, endpoint);
+        exercised(t, 'image', image, ['RES-IMAGE-ID-INVALID-AFTER-EXPIRY']);
+      }
     },
   );
 });

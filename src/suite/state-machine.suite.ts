@@ -167,8 +167,11 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
   );
 }
 
-/** At documented limits: every command may be a start, a poll or an upload; settling polls each try-on. */
-const perRun = { starts: maxCommands, polls: maxCommands + startsPerRun * 13, uploads: 4 + maxCommands };
+/**
+ * At documented limits: every command may be a start, a poll or an upload; settling polls each try-on; the
+ * other account uploads its own two images once.
+ */
+const perRun = { starts: maxCommands, polls: maxCommands + startsPerRun * 13, uploads: 6 + maxCommands };
 
 describe('state machine', () => {
   conformance(

@@ -11,10 +11,12 @@ import type { Exchange } from '../client/exchange.ts';
 import type { Api } from './api.ts';
 import { newIdempotencyKey } from './api.ts';
 import type { FixtureFormat } from '../fixtures/images.ts';
+import { dimensions, type Alternative } from '../contract/alternatives.ts';
 import { exercised } from './alternatives.ts';
 import type { ConformanceContext } from './conformance.ts';
 import type { ControlClient } from './control-client.ts';
 import type { Actor } from './target.ts';
+import { idBody } from './uploaded-inputs.ts';
 
 export type Status = 'pending' | 'success' | 'failed';
 
@@ -465,25 +467,31 @@ class ForeignReadCommand implements Command {
   }
 }
 
+/**
+ * The other account starts with one of this account's images (drawn from the spec's two, "a person photo
+ * and a garment image") and its own upload as the other image, on a create endpoint drawn from the two.
+ */
 class ForeignImageCommand implements Command {
-  constructor(readonly pick: number) {}
+  constructor(
+    readonly pick: number,
+    readonly foreign: Alternative<'image'>,
+    readonly endpoint: Alternative<'endpoint'>,
+  ) {}
   check(): boolean {
     return true;
   }
   async run(m: Model, r: Real): Promise<void> {
-    const person = at(
-      m.images.filter((i) => i.role === 'person'),
-      this.pick,
-    );
-    const garment = at(
-      m.images.filter((i) => i.role === 'garment'),
-      0,
+    const image = at(
+      m.images.filter((i) => i.role === this.foreign),
+      this.foreign === 'person' ? this.pick : 0,
     );
     const other = r.other as Actor;
+    const own = await idBody(r.api, other);
     // Refused when right; reserved anyway, so that a target that accepts it cannot pass the budget.
     fc.pre(r.t.target.budget.tryReserve(1));
-    const ex = await r.api.start(other, { personImageId: person.id, garmentImageId: garment.id, consent: true });
-    if (ex.response?.status !== 200) r.t.target.budget.giveBack(1);
+    const body = { ...own, [`${this.foreign}ImageId`]: image.id };
+    const ex = await r.api.start(other, body, { sync: this.endpoint === 'POST /tryons/sync' });
+    if (ex.response?.status !== 200 && ex.response?.status !== 202) r.t.target.budget.giveBack(1);
     precondition(r, ex, String(this));
     // The order of checks is open: an other account without credits may rightly be told 402 first.
     if (ex.response?.status === 402)
@@ -494,9 +502,12 @@ class ForeignImageCommand implements Command {
     r.t.must('AUTH-FOREIGN-IMAGE-ID-INVALID', () =>
       expect([ex.response?.status, answerOf(ex).code], `${this}: ${said(ex)}`).toEqual([400, 'INVALID_IMAGE_ID']),
     );
+    exercised(r.t, 'image', this.foreign, ['AUTH-FOREIGN-IMAGE-ID-INVALID']);
+    exercised(r.t, 'endpoint', this.endpoint, ['AUTH-FOREIGN-IMAGE-ID-INVALID']);
   }
   toString(): string {
-    return `other account starts with person image #${this.pick}`;
+    const which = this.foreign === 'person' ? `person image #${this.pick}` : 'garment image #0';
+    return `other account starts with ${which} and its own other image on ${this.endpoint}`;
   }
 }
 
@@ -570,7 +581,13 @@ export function commandArbs(o: Machine): Array<fc.Arbitrary<Command>> {
     ...(o.other
       ? [
           fc.nat(15).map((p): Command => new ForeignReadCommand(p)),
-          fc.nat(15).map((p): Command => new ForeignImageCommand(p)),
+          fc
+            .tuple(
+              fc.nat(15),
+              fc.constantFrom(...dimensions.image.alternatives),
+              fc.constantFrom(...dimensions.endpoint.alternatives),
+            )
+            .map(([p, foreign, endpoint]): Command => new ForeignImageCommand(p, foreign, endpoint)),
         ]
       : []),
   ];
