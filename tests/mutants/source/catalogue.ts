@@ -3,6 +3,7 @@
  * and store, each one edit of one file, grouped by class. `npm run mutants:source` runs the suite
  * against a patched copy per mutant (tests/mutants/source/run-source-mutants.ts).
  */
+import { boundaryMutants } from './catalogue-boundaries.ts';
 import { formatMutants } from './catalogue-formats.ts';
 import type { SourceMutant } from './source-mutant.ts';
 
@@ -466,6 +467,7 @@ export const sourceMutants: readonly SourceMutant[] = [
     edits: [{ find: 'if (count >= limit) {', replace: 'if (count > limit) {' }],
   },
   ...formatMutants,
+  ...boundaryMutants,
 ];
 
 /** `--quick`: one mutant of each new class, fast to kill (the sample CI runs). */
