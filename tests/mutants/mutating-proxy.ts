@@ -69,11 +69,30 @@ export type Family =
   | 'sync';
 
 /**
- * The class of bug a mutant stands for, for the score per class: the three classes of issue 12
- * (a rule kept per key or globally instead of per account; a Retry-After a client cannot honour; a
- * create that is not asynchronous), or else the mutant's family.
+ * The class of bug a mutant stands for, for the score per class, or else the mutant's family:
+ * - `scoping`: a rule the spec keeps per account kept per key or globally;
+ * - `retrying-clients`: a Retry-After a client that waits it cannot honour;
+ * - `asynchrony`: a create that answers only once the generation is over;
+ * - `history`: state changed after first use (a revoked key, a raised limit) that a cache or memo outlives;
+ * - `remembered-verdicts`: an outcome remembered by too little (a prefix, another account);
+ * - `concurrency`: several requests at once (two held syncs, mixed latencies, shared deadlines);
+ * - `rare-branches`: a branch the spec names that common traffic never takes (a 503 start, a busy decoder);
+ * - `parsing`: text matched where the spec asks for it to be read (the machine-readable AI label);
+ * - `address-forms`: an address written in a form that hides what it is (NAT64, IPv4-mapped);
+ * - `client-rules`: the typed client's own rules (retries, timeouts, the browser guard).
  */
-export type MutantClass = Family | 'scoping' | 'retrying-clients' | 'asynchrony';
+export type MutantClass =
+  | Family
+  | 'scoping'
+  | 'retrying-clients'
+  | 'asynchrony'
+  | 'history'
+  | 'remembered-verdicts'
+  | 'concurrency'
+  | 'rare-branches'
+  | 'parsing'
+  | 'address-forms'
+  | 'client-rules';
 
 /** A mutant's class: the one it names, or its family. */
 export const classOf = (m: { readonly family: Family; readonly class?: MutantClass }): MutantClass =>

@@ -5,6 +5,13 @@
  */
 import { boundaryMutants } from './catalogue-boundaries.ts';
 import { formatMutants } from './catalogue-formats.ts';
+import { historyMutants } from './catalogue-history.ts';
+import { rememberedMutants } from './catalogue-remembered.ts';
+import { concurrencyMutants } from './catalogue-concurrency.ts';
+import { rareBranchMutants } from './catalogue-rare-branches.ts';
+import { parsingMutants } from './catalogue-parsing.ts';
+import { addressMutants } from './catalogue-addresses.ts';
+import { codeMutants } from './catalogue-codes.ts';
 import type { SourceMutant } from './source-mutant.ts';
 
 const store = 'src/server/store/sqlite-store.ts';
@@ -468,6 +475,13 @@ export const sourceMutants: readonly SourceMutant[] = [
   },
   ...formatMutants,
   ...boundaryMutants,
+  ...historyMutants,
+  ...rememberedMutants,
+  ...concurrencyMutants,
+  ...rareBranchMutants,
+  ...parsingMutants,
+  ...addressMutants,
+  ...codeMutants,
 ];
 
 /** `--quick`: one mutant of each new class, fast to kill (the sample CI runs). */
