@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byClass, byFile, markdown, survivorNote, type SourceOutcome } from './score.ts';
+import { behaviourScore, byClass, byFile, markdown, survivorNote, type SourceOutcome } from './score.ts';
 import type { SourceMutant } from './source-mutant.ts';
 
 const mutant = (name: string, o: Partial<SourceMutant> = {}): SourceMutant => ({
@@ -30,6 +30,14 @@ const outcomes = [
 ];
 
 describe('source mutant score', () => {
+  it('leaves equivalent survivors out of the score over behaviour, and keeps conforming ones in', () => {
+    const equivalent = outcome(mutant('d', { expected: { verdict: 'equivalent', why: 'same answers' } }), 'survived');
+    expect(behaviourScore([...outcomes, equivalent])).toEqual({ killed: 1, total: 3 });
+    expect(
+      markdown({ at: 'now', seed: 1, scope: 'all', wallMinutes: 1, outcomes: [...outcomes, equivalent] }),
+    ).toContain('Of the 3 mutants that change behaviour (all but the equivalent survivors): **1 killed (33%)**');
+  });
+
   it('counts kills and explained survivors per class (the family when no class is named) and per file', () => {
     expect(byClass(outcomes)).toEqual([
       { key: 'limits', killed: 0, total: 1, explained: 0 },

@@ -63,10 +63,21 @@ export interface SourceRunSummary {
   readonly outcomes: readonly SourceOutcome[];
 }
 
+/**
+ * The score over the mutants that change behaviour: a survivor explained as equivalent (no exchange can tell
+ * it from the reference) is not a bug any suite could find, so it leaves the denominator, as in the usual
+ * definition of a mutation score; a conforming survivor stays in it.
+ */
+export function behaviourScore(outcomes: readonly SourceOutcome[]): { killed: number; total: number } {
+  const equivalent = outcomes.filter((o) => o.verdict === 'survived' && o.mutant.expected?.verdict === 'equivalent');
+  return { killed: outcomes.filter((o) => o.verdict === 'killed').length, total: outcomes.length - equivalent.length };
+}
+
 /** The published Markdown. */
 export function markdown(s: SourceRunSummary): string {
   const killed = s.outcomes.filter((o) => o.verdict === 'killed').length;
   const explained = s.outcomes.filter((o) => o.verdict === 'survived' && o.mutant.expected).length;
+  const behaviour = behaviourScore(s.outcomes);
   const table = (title: string, rows: readonly Tally[]) => [
     `| ${title} | killed | survived, explained | score |`,
     '|---|---|---|---|',
@@ -77,6 +88,7 @@ export function markdown(s: SourceRunSummary): string {
     '# Source mutants of the reference server',
     '',
     `Run ${s.at}, seed ${s.seed}, ${s.scope}: **${killed}/${s.outcomes.length} killed (${percent(killed, s.outcomes.length)})**, ${explained} survivor(s) explained as equivalent or conforming; wall time ${s.wallMinutes.toFixed(1)} min${s.baselineSeconds === undefined ? '' : ` (baseline ${s.baselineSeconds.toFixed(0)} s included)`}.`,
+    `Of the ${behaviour.total} mutants that change behaviour (all but the equivalent survivors): **${behaviour.killed} killed (${percent(behaviour.killed, behaviour.total)})**.`,
     'Each mutant is one realistic bug written into a copy of `src/server` (tests/mutants/source/catalogue.ts); the whole suite runs against the patched server, and a mutant is killed when a requirement it breaks fails (and did not fail in the baseline). `npm run mutants:source` reruns it.',
     '',
     '## Score per class',
@@ -115,6 +127,7 @@ export function json(s: SourceRunSummary): unknown {
     ...(s.baselineSeconds !== undefined && { baselineSeconds: Math.round(s.baselineSeconds) }),
     killed: s.outcomes.filter((o) => o.verdict === 'killed').length,
     total: s.outcomes.length,
+    behaviourTotal: behaviourScore(s.outcomes).total,
     byClass: byClass(s.outcomes),
     byFile: byFile(s.outcomes),
     mutants: s.outcomes.map((o) => ({
