@@ -26,13 +26,24 @@ interface Given {
   readonly json?: unknown;
   readonly text?: string;
   readonly headers?: Record<string, string>;
+  /** The request's body as sent (JSON text), and an uploaded file's size. */
+  readonly body?: string;
+  readonly fileBytes?: number;
 }
 
 function exchange(g: Given): Answered {
   const text = g.text ?? (g.json === undefined ? '' : JSON.stringify(g.json));
   return {
     seq: 1,
-    request: { method: g.method ?? 'GET', url: g.path.startsWith('http') ? g.path : `${host}${g.path}`, headers: {} },
+    request: {
+      method: g.method ?? 'GET',
+      url: g.path.startsWith('http') ? g.path : `${host}${g.path}`,
+      headers: {},
+      ...(g.body !== undefined && { body: g.body }),
+      ...(g.fileBytes !== undefined && {
+        multipart: { field: 'file', filename: 'p.jpg', contentType: 'image/jpeg', bytes: g.fileBytes },
+      }),
+    },
     response: {
       status: g.status,
       headers: { ...(g.json !== undefined && { 'content-type': 'application/json' }), ...g.headers },
@@ -111,6 +122,36 @@ describe('checks: a conforming server that chose differently gets no error findi
       [],
     ],
     ['a 503 UNAVAILABLE without Retry-After', { ...get('/tryons/x'), status: 503, json: err('UNAVAILABLE') }, []],
+    [
+      'a JSON body over a front-end cap: 413 BODY_TOO_LARGE (no image is in the request)',
+      {
+        ...post('/tryons'),
+        body: `{"consent":true,"x":"${'x'.repeat(70_000)}"}`,
+        status: 413,
+        json: err('BODY_TOO_LARGE'),
+      },
+      ['warning CREATE-ERROR-LIST'],
+    ],
+    [
+      'an upload of 4,000,000 bytes refused 413 REQUEST_TOO_LARGE by a cap on the whole form',
+      { ...post('/images'), fileBytes: 4_000_000, status: 413, json: err('REQUEST_TOO_LARGE') },
+      ['warning UPLOAD-ERROR-LIST'],
+    ],
+    [
+      '402 with a code of its own (the exchange does not show the balance)',
+      { ...post('/tryons'), body: '{"consent":true}', status: 402, json: err('ACCOUNT_SUSPENDED') },
+      ['warning CREATE-ERROR-LIST'],
+    ],
+    [
+      '403 with a code of its own for consent: true (a case the spec leaves open)',
+      { ...post('/tryons'), body: '{"consent":true}', status: 403, json: err('ACCOUNT_BLOCKED') },
+      ['warning CREATE-ERROR-LIST'],
+    ],
+    [
+      '403 with a code of its own for a body that is not JSON',
+      { ...post('/tryons'), body: '<consent/>', status: 403, json: err('WAF_BLOCKED') },
+      ['warning CREATE-ERROR-LIST'],
+    ],
     [
       'an error JSON under text/plain',
       { ...post('/tryons'), status: 403, json: err('CONSENT_REQUIRED'), headers: { 'content-type': 'text/plain' } },
@@ -262,19 +303,29 @@ describe('checks: what breaks a sentence of the spec is an error finding on its 
       ['error ERR-INVALID-API-KEY'],
     ],
     [
-      '402 with another code',
-      { ...post('/tryons'), status: 402, json: err('PAYMENT_REQUIRED') },
-      ['error ERR-INSUFFICIENT-CREDITS'],
-    ],
-    [
-      '403 with another code',
-      { ...post('/tryons'), status: 403, json: err('FORBIDDEN') },
+      '403 with another code for consent: false',
+      { ...post('/tryons'), body: '{"consent":false}', status: 403, json: err('FORBIDDEN') },
       ['error ERR-CONSENT-REQUIRED'],
     ],
     [
-      '413 with another code',
-      { ...post('/images'), status: 413, json: err('PAYLOAD_TOO_LARGE') },
+      '403 with another code for a body without consent',
+      { ...post('/tryons/sync'), body: '{"personImageId":"img_a"}', status: 403, json: err('NO_CONSENT') },
+      ['error ERR-CONSENT-REQUIRED'],
+    ],
+    [
+      '413 with another code for an uploaded file of 4,194,305 bytes',
+      { ...post('/images'), fileBytes: 4_194_305, status: 413, json: err('PAYLOAD_TOO_LARGE') },
       ['error ERR-IMAGE-TOO-LARGE'],
+    ],
+    [
+      '413 with a 400 code for an uploaded file over 4 MB',
+      { ...post('/images'), fileBytes: 5_000_000, status: 413, json: err('UNSUPPORTED_IMAGE') },
+      ['error ERR-UNSUPPORTED-IMAGE'],
+    ],
+    [
+      '413 with a 400 code on a create (a code keeps its table status)',
+      { ...post('/tryons'), body: '{"consent":true}', status: 413, json: err('UNSUPPORTED_IMAGE') },
+      ['error ERR-UNSUPPORTED-IMAGE'],
     ],
     [
       '429 with another code',
