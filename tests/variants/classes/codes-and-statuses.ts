@@ -7,6 +7,7 @@ import {
   apiError,
   codeOf,
   createBodyOf,
+  isApi,
   isCreate,
   isResult,
   isUpload,
@@ -33,6 +34,12 @@ const parsesToObject = (buf: Buffer): boolean => {
 /** Create bodies the reference replayed or started, per API key and Idempotency-Key. */
 const firstBodies = perProxy(() => new Map<string, ProxiedRequest>());
 const idemOf = (req: ProxiedRequest): string => `${keyOf(req) ?? ''}\0${req.headers['idempotency-key'] ?? ''}`;
+
+/**
+ * A front-end's cap on request bodies other than uploads: well above any valid body (two image URLs,
+ * a title of at most 120 characters and a boolean), below the deepest malformed bodies the suite sends.
+ */
+const bodyCapBytes = 8 * 1024;
 
 /** Result paths this proxy has served with 200. */
 const served = perProxy(() => new Set<string>());
@@ -106,6 +113,17 @@ export const codesVariants: readonly Variant[] = [
         body: first.body,
       });
     },
+  },
+  {
+    name: 'json-body-cap-413',
+    class: 'codes-and-statuses',
+    allowedBy:
+      'Errors: "413 | IMAGE_TOO_LARGE | image larger than 4 MB": the code is owed for an image, and a body over a front-end cap holds none; rule 5: "Error codes ... for a malformed JSON body: not shown."',
+    does: `a body other than an upload over ${bodyCapBytes} bytes gets 413 BODY_TOO_LARGE before it reaches the server (the reference: 64 KiB, then 400 INVALID_REQUEST)`,
+    request: (req) =>
+      isApi(req) && !/^multipart\//i.test(req.headers['content-type'] ?? '') && req.body.length > bodyCapBytes
+        ? apiError(413, 'BODY_TOO_LARGE', `The request body is larger than ${bodyCapBytes} bytes.`)
+        : req,
   },
   {
     name: 'result-gone-410',
