@@ -13,19 +13,9 @@ import { Api, balanceIfRead } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { raisedLimits } from './target.ts';
 import { clockCommandArbs, passDay } from './tryon-clock-commands.ts';
-import {
-  StartCommand,
-  answerOf,
-  commandArbs,
-  observe,
-  readTryOn,
-  uploadImage,
-  type Machine,
-  type Model,
-  type Photos,
-  type Real,
-  type UploadKind,
-} from './tryon-commands.ts';
+import { commandArbs, type Machine } from './tryon-commands.ts';
+import { answerOf, observe, readTryOn, type Model, type Photos, type Real } from './tryon-model.ts';
+import { StartCommand, uploadImage, type UploadKind } from './tryon-start-command.ts';
 
 const raised = {
   starts: raisedLimits.startsPerMinute,

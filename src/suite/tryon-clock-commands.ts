@@ -22,7 +22,7 @@ import {
   type Model,
   type ModelTryOn,
   type Real,
-} from './tryon-commands.ts';
+} from './tryon-model.ts';
 
 /**
  * The moves a run draws: a quarter of an hour, 6 h, 23 h (just inside the 24 h marks) and 24 h + 1 min
