@@ -1,4 +1,50 @@
 /** Source mutants for outcomes remembered by too little: a decode verdict by a prefix, a busy answer for another account. */
 import type { SourceMutant } from './source-mutant.ts';
 
-export const rememberedMutants: readonly SourceMutant[] = [];
+const verdicts = 'src/server/domain/images/decode-verdicts.ts';
+
+export const rememberedMutants: readonly SourceMutant[] = [
+  {
+    name: 'decode-verdict-by-prefix',
+    file: verdicts,
+    family: 'validation',
+    class: 'remembered-verdicts',
+    breaks: ['ERR-UNSUPPORTED-IMAGE'],
+    does: 'decodes that went through are remembered by a digest of the first 64 KiB (hashing 4 MB per upload looked costly): a copy of an accepted image damaged further on is let through',
+    edits: [
+      {
+        find: 'const key = ResultCache.keyOf([bytes]);',
+        replace:
+          '// The first 64 KiB (headers and the first rows) tell images apart.\n    const key = ResultCache.keyOf([bytes.subarray(0, 64 * 1024)]);',
+      },
+    ],
+  },
+  {
+    name: 'busy-verdict-remembered',
+    file: verdicts,
+    family: 'validation',
+    class: 'remembered-verdicts',
+    breaks: ['ERR-UNAVAILABLE'],
+    does: 'every decode outcome is remembered by the bytes, a full queue included: once one account got 503 for an image, every account gets 503 for it, for good',
+    expected: {
+      verdict: 'equivalent',
+      why: 'the embedded server never finds a decode queue full (2 upload bodies per account at once, 64 decodes queued per account; see busy-decoder-unsupported), so no busy outcome is ever there to remember; uploads.suite retries, from another account and after the burst, every valid image that got 503, and judges "503 | UNAVAILABLE | temporarily unavailable" on targets where the queue can fill',
+    },
+    edits: [
+      {
+        find: '  const known = new Map<string, true>();',
+        replace: '  const known = new Map<string, DecodeOutcome>();',
+      },
+      {
+        find: '      known.set(key, true);\n      return decodedOk;',
+        replace:
+          '      const remembered = known.get(key) ?? decodedOk;\n      known.set(key, remembered);\n      return remembered;',
+      },
+      {
+        find: '    if (outcome.ok) {\n      known.set(key, true);',
+        replace:
+          '    // A decode depends on the bytes alone: remember every outcome.\n    {\n      known.set(key, outcome);',
+      },
+    ],
+  },
+];
