@@ -13,6 +13,7 @@ import type { RequirementId } from '../contract/requirements.ts';
 import { Api, balanceIfRead, noBalance } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { ControlError } from './control-client.ts';
+import { embeddedPrivateAnswers } from './embedded-ipv4.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
@@ -203,6 +204,36 @@ describe('image URL host names that resolve to private addresses', () => {
           label: `${label}: ${name} → ${addresses.join(', ')}`,
           url: `https://${name}/photo.jpg`,
           at: i % 2 === 0 ? 'garment' : 'person',
+          rule: 'CREATE-URL-NO-PRIVATE-ADDRESS',
+        });
+      }
+      await expectInvalid(t, api, actor, rows);
+    },
+  );
+
+  conformance(
+    'refuses a .test name that resolves to an IPv6 address embedding a private IPv4 one (NAT64, SIIT, IPv4-compatible, 6to4, Teredo) with 400 INVALID_IMAGE_URL, and charges nothing',
+    {
+      covers: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'],
+      needs: ['name-resolution'],
+      starts: embeddedPrivateAnswers.length,
+      uploads: 2,
+      timeoutMs: 120_000,
+    },
+    async (t) => {
+      const api = new Api(t.target);
+      const actor = await t.ownAccount();
+      const rows: Row[] = [];
+      for (const [i, [label, address]] of embeddedPrivateAnswers.entries()) {
+        const name = await nameResolvingTo(
+          t,
+          [address],
+          `test control refused ${address} (${label}) as an answer: the target's convention does not map names to IPv6 forms that embed a private IPv4 address`,
+        );
+        rows.push({
+          label: `${label}: ${name} → ${address}`,
+          url: `https://${name}/photo.jpg`,
+          at: i % 2 === 0 ? 'person' : 'garment',
           rule: 'CREATE-URL-NO-PRIVATE-ADDRESS',
         });
       }

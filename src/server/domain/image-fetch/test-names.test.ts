@@ -61,6 +61,14 @@ describe('isTestNameAnswer', () => {
     'ff02::1',
     '2001:db8::1',
     '::ffff:10.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:0:7f00:1',
+    '::7f00:1',
+    '64:ff9b::7f00:1',
+    '64:ff9b::a00:1',
+    '64:ff9b:1::a00:1',
+    '2002:a9fe:a9fe::1',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
   ])('allows %s', (ip) => expect(isTestNameAnswer(ip)).toBe(true));
 
   it.each([
@@ -70,6 +78,9 @@ describe('isTestNameAnswer', () => {
     '::ffff:93.184.216.34',
     '64:ff9b::5db8:d822',
     '2002:5db8:d822::1',
+    '2001:0:4136:e378:8000:63bf:a247:27dd',
+    '::ffff:0:808:808',
+    '::808:808',
     'localhost',
     '127.1',
     '2130706433',

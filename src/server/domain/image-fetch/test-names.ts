@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { isPublicUnicast } from './address-policy.ts';
+import { embeddedIPv4 } from './embedded-ipv4.ts';
 import type { Resolver } from './resolver.ts';
 
 /**
@@ -11,7 +12,10 @@ import type { Resolver } from './resolver.ts';
  * The table is per server, like DNS; runs use random names, so tests never collide.
  */
 
-/** Ranges an answer may lie in; an IPv4-mapped IPv6 answer (`::ffff:a.b.c.d`) is judged by its IPv4 address. */
+/**
+ * Ranges an answer may lie in. An IPv6 answer that embeds an IPv4 address (IPv4-mapped, IPv4-translated,
+ * IPv4-compatible, NAT64 64:ff9b::/96, 6to4, Teredo) is judged by that IPv4 address.
+ */
 export const testNameAnswerRanges: readonly string[] = [
   '0.0.0.0/8', // "this network", unspecified
   '10.0.0.0/8', // private (RFC 1918)
@@ -33,6 +37,7 @@ export const testNameAnswerRanges: readonly string[] = [
   'fec0::/10', // site-local (deprecated)
   'ff00::/8', // multicast
   '2001:db8::/32', // documentation (RFC 3849)
+  '64:ff9b:1::/48', // local-use NAT64 (RFC 8215), not globally reachable
 ];
 
 const parsedRanges = testNameAnswerRanges.map((cidr) => ipaddr.parseCIDR(cidr));
@@ -62,8 +67,7 @@ export function isTestNameAnswer(ip: string): boolean {
   const family = isIP(ip);
   if (family === 0) return false;
   let address = ipaddr.parse(ip.split('%')[0] ?? ip);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress())
-    address = (address as ipaddr.IPv6).toIPv4Address();
+  if (address.kind() === 'ipv6') address = embeddedIPv4(address as ipaddr.IPv6)?.ipv4 ?? address;
   const inRange = parsedRanges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
   // Belt and braces: whatever the table says, an address the image-URL policy would let through is never an answer.
   return inRange && !isPublicUnicast(ip);
