@@ -16,7 +16,7 @@ export default {
     'src/client/retry.ts',
     'src/client/credit-budget.ts',
     'src/run/budget-order.ts',
-    'src/run/plan*.ts',
+    'src/run/plan.ts',
     'src/run/estimate.ts',
     'src/sdk/**/*.ts',
     '!**/*.test.ts',
