@@ -6,6 +6,7 @@ import type { TaskMeta } from 'vitest';
 import type { Finding } from '../checks/finding.ts';
 import type { BrokenRule } from '../suite/rules.ts';
 import type { ErrorLike, Failure, Replay, RunInfo } from './types.ts';
+import { assertionSentence, shortPropertyReport } from '../shared/assertion-sentence.ts';
 import { describeDiff, diffValues, isSubsetMatch } from '../shared/value-diff.ts';
 
 type FailureText = Pick<Failure, 'message' | 'expected' | 'received' | 'check' | 'occurrences'>;
@@ -47,7 +48,11 @@ export function failureOfRule(b: BrokenRule): FailureText {
   return withDiff(b.message, b.expected, b.actual);
 }
 
-/** The message and values, narrowed to the differing fields when both values are JSON objects or arrays. */
+/**
+ * The message and values, narrowed to the differing fields when both values are JSON objects or arrays;
+ * the message as a sentence (assertion-sentence.ts), and any fast-check report in it or in a value cut
+ * to its counterexample and replay line.
+ */
 function withDiff(message: string, expected: string | undefined, received: string | undefined): FailureText {
   const diff =
     expected === undefined || received === undefined
@@ -57,10 +62,11 @@ function withDiff(message: string, expected: string | undefined, received: strin
     diff === undefined
       ? { message, expected, received }
       : { message: describeDiff(message, diff), expected: diff.expected, received: diff.received };
+  const readable = (s: string): string => clip(shortPropertyReport(s));
   return {
-    message: clip(text.message),
-    ...(text.expected !== undefined && { expected: clip(text.expected) }),
-    ...(text.received !== undefined && { received: clip(text.received) }),
+    message: readable(assertionSentence(text.message)),
+    ...(text.expected !== undefined && { expected: readable(text.expected) }),
+    ...(text.received !== undefined && { received: readable(text.received) }),
   };
 }
 
@@ -75,11 +81,10 @@ export function failureOfError(errors: readonly ErrorLike[], meta: TaskMeta): Fa
   if (first === undefined) return { message: 'the test failed without an error message' };
   const inner = innermost(first);
   let message = inner.message;
-  if (inner === first && meta.counterexample !== undefined) {
-    // fast-check 4 keeps the assertion out of its report; say what failed in one line instead.
-    const head = meta.counterexample.split('\n')[0] ?? 'Property failed';
+  if (inner === first && meta.counterexample !== undefined && /^(?:\[[^\]]*\] )?Property failed after/.test(message)) {
+    // A report of fast-check's own with no assertion kept: say what failed in one line instead.
     const example = /^Counterexample: (.*)$/m.exec(meta.counterexample)?.[1];
-    message = example === undefined ? head : `${head}; counterexample: ${example}`;
+    message = example === undefined ? 'the property failed' : `the property failed on ${example}`;
   }
   message = withoutReplayLine(message).trim();
   if (errors.length > 1) message += `\n(and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})`;
@@ -105,11 +110,18 @@ function withoutReplayLine(message: string): string {
   return message.replace(/\nReplay: --seed .*$/m, '');
 }
 
-/** "expected X to deeply equal Y" (chai's wording, which vitest keeps) → received X, expected Y. */
+/**
+ * "expected X to deeply equal Y" (chai's wording, which vitest keeps) → received X, expected Y; a negated
+ * one ("expected X not to be Y") expected anything but Y.
+ */
 function parseExpectation(message: string): { expected?: string; received?: string } {
   const line = message.split('\n')[0] ?? '';
-  const m = /^(?:\w*Error: )?expected (.+) to (?:deeply equal|strictly equal|equal|be) (.+)$/.exec(line);
-  return m?.[1] !== undefined && m[2] !== undefined ? { received: m[1], expected: m[2] } : {};
+  const m =
+    /(?:^|: )expected (.+?) (not to|to not|to) (?:deeply equal|strictly equal|equal|be) (.+?)(?: \/\/ Object\.is equality)?$/.exec(
+      line,
+    );
+  if (m?.[1] === undefined || m[3] === undefined) return {};
+  return { received: m[1], expected: m[2] === 'to' ? m[3] : `anything but ${m[3]}` };
 }
 
 /** Cuts very long text (a whole counterexample, a huge body) with a note of how much was left out. */

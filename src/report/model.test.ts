@@ -179,7 +179,7 @@ describe('buildReport: failures', () => {
     expect(r?.verdict).toBe('fail');
     const f = r?.failures[0];
     expect(f).toMatchObject({
-      message: "expected 'ton_02' to deeply equal 'ton_01'",
+      message: "expected 'ton_01', received 'ton_02'",
       expected: "'ton_01'",
       received: "'ton_02'",
       replay: { seed: 1234567, path: '2:0:1' },

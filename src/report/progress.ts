@@ -8,6 +8,7 @@
 import type { TaskMeta, TestArtifact } from 'vitest';
 import type { Reporter } from 'vitest/node';
 import { terminalLine, terminalText } from '../shared/escape.ts';
+import { assertionSentence } from '../shared/assertion-sentence.ts';
 import { failureOfFinding, failureOfRule, headline } from './failures.ts';
 import { formatDuration } from './format.ts';
 import type { TestResultLike } from './model.ts';
@@ -251,7 +252,9 @@ function finishedLine(test: ProgressTest, result: TestResultLike, meta: TaskMeta
     return `↓ ${test.fullName}${tag}${reason === undefined || reason === '' ? '' : ` (${reason})`}`;
   }
   if (outcome === 'inconclusive') {
-    const reason = meta.inconclusive ?? firstLine(result.errors?.[0]?.message ?? '').replace(/^\[[A-Z0-9, -]+\] /, '');
+    // The error's own text already begins "inconclusive: " (conformance.ts): said once here.
+    const said = firstLine(result.errors?.[0]?.message ?? '').replace(/^\[[A-Z0-9, -]+\] /, '');
+    const reason = (meta.inconclusive ?? said).replace(/^(?:inconclusive: )+/, '');
     return `? ${test.fullName}${tag} (inconclusive: ${reason})`;
   }
   const broken = meta.broken ?? [];
@@ -267,7 +270,7 @@ function finishedLine(test: ProgressTest, result: TestResultLike, meta: TaskMeta
   if (findings.length > 0) return `✗ ${test.fullName}${tag}${findings.map((f) => `\n    ${f}`).join('')}`;
   const first = result.errors?.[0];
   const cause = (first as { cause?: { message?: unknown } } | undefined)?.cause?.message;
-  const line = firstLine(typeof cause === 'string' ? cause : (first?.message ?? ''));
+  const line = assertionSentence(firstLine(typeof cause === 'string' ? cause : (first?.message ?? '')));
   return `✗ ${test.fullName}${tag}${line === '' ? '' : `\n    ${line}`}`;
 }
 

@@ -15,11 +15,11 @@ const C: RequirementId = 'ERR-ENVELOPE-SHAPE';
 
 const assertion: ErrorLike = {
   name: 'AssertionError',
-  message: 'expected 201 to be 200',
+  message: 'expected 200, received 201',
   expected: '200',
   actual: '201',
 };
-const brokenA = { requirement: A, message: 'expected 201 to be 200', expected: '200', actual: '201' } as const;
+const brokenA = { requirement: A, message: 'expected 200, received 201', expected: '200', actual: '201' } as const;
 const findingOn = (id: RequirementId, severity: 'error' | 'warning' = 'error') => ({
   check: 'envelope',
   requirement: id,
@@ -290,7 +290,7 @@ describe('judge: a requirement across the tests of a run', () => {
       reason: 'no fixture host',
     });
     expect(r.requirements.find((q) => q.id === A)?.failures).toMatchObject([
-      { test: 'a', message: 'expected 201 to be 200', expected: '200', received: '201' },
+      { test: 'a', message: 'expected 200, received 201', expected: '200', received: '201' },
     ]);
   });
 });

@@ -9,6 +9,7 @@ import type { TaskMeta } from 'vitest';
 import type { Finding } from '../checks/finding.ts';
 import type { Requirement } from '../contract/requirements.ts';
 import type { ExchangeSummary } from '../suite/conformance.ts';
+import { assertionSentence, shortPropertyReport } from '../shared/assertion-sentence.ts';
 import { failureOfError, failureOfFinding, failureOfRule, replayOf } from './failures.ts';
 import type {
   ErrorLike,
@@ -101,7 +102,9 @@ function inconclusiveReason(r: Ran): string {
   const broken = r.meta.broken ?? [];
   if (broken.length > 0) return `the test stopped when ${broken.map((b) => b.requirement).join(', ')} failed`;
   const first = (r.errors[0]?.message ?? 'an error of the run').split('\n')[0] ?? '';
-  return `the test stopped before judging it: ${first.slice(0, 200)}`;
+  const said = first.replace(/^\[[A-Z0-9, -]+\] /, '');
+  if (/^inconclusive: /.test(said)) return said.replace(/^(?:inconclusive: )+/, '').slice(0, 200);
+  return `the test stopped before judging it: ${assertionSentence(said).slice(0, 200)}`;
 }
 
 /** Judges one requirement against every test of the run. */
@@ -147,7 +150,7 @@ export function judge(
   const failures = failing.flatMap((r) => {
     const common = {
       test: r.entry.name,
-      ...(r.meta.counterexample !== undefined && { counterexample: r.meta.counterexample }),
+      ...(r.meta.counterexample !== undefined && { counterexample: shortPropertyReport(r.meta.counterexample) }),
       replay: replayOf(r.test, r.meta, r.errors, info),
       ...evidenceOf(r.meta.evidence ?? []),
     };

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { inject, test, type TestContext } from 'vitest';
 import { toCurl } from '../client/curl.ts';
+import { assertionSentence, propertyLines } from '../shared/assertion-sentence.ts';
 import type { Finding } from '../checks/finding.ts';
 import { requirement, type Capability, type RequirementId } from '../contract/requirements.ts';
 import { forwardProgressEvents } from './progress-bridge.ts';
@@ -258,23 +259,20 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
         if (details.failed && details.errorInstance instanceof BudgetExhausted) skip(details.errorInstance.message);
         if (details.failed && details.errorInstance instanceof Inconclusive) throw details.errorInstance;
         if (details.failed) {
-          meta.counterexample = fc.defaultReportMessage(details) ?? 'property failed';
+          // The shrunk counterexample and the replay line, not fast-check's whole report.
+          meta.counterexample = propertyLines({
+            ...(details.counterexample !== null && { counterexample: fc.stringify(details.counterexample) }),
+            shrunk: details.numShrinks,
+            seed: details.seed,
+            ...(details.counterexamplePath !== null && { path: details.counterexamplePath }),
+          });
           const cause = details.errorInstance;
           if (cause instanceof RuleBroken) {
-            throw new RuleBroken(
-              cause.requirement,
-              `${cause.message}\n${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`,
-              cause.expected,
-              cause.actual,
-              { cause },
-            );
+            const message = `${cause.message}\n${meta.counterexample}`;
+            throw new RuleBroken(cause.requirement, message, cause.expected, cause.actual, { cause });
           }
-          throw new Error(
-            `${meta.counterexample}\nReplay: --seed ${details.seed} --path ${details.counterexamplePath ?? ''}`,
-            {
-              cause: details.errorInstance,
-            },
-          );
+          const said = cause instanceof Error ? assertionSentence(cause.message) : 'the property failed';
+          throw new Error(`${said}\n${meta.counterexample}`, { cause });
         }
       },
     };
@@ -297,8 +295,9 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
         throw error;
       }
       if (error instanceof Inconclusive) {
-        meta.inconclusive = error.message;
-        error.message = `inconclusive: ${error.message}`;
+        // Said once, however often the same error passed through here (a property rethrows it).
+        meta.inconclusive = error.message.replace(/^(?:inconclusive: )+/, '');
+        error.message = `inconclusive: ${meta.inconclusive}`;
         throw error;
       }
       // The verdict names the rules it breaks, so a red line in any log says which requirement failed.

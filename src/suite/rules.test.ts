@@ -41,15 +41,28 @@ describe('must: the first line of a broken rule names what differs', () => {
       () => expect(seen, 'the create answer').toEqual(want),
       '[CREATE-ACCEPTED-IS-200] the create answer: status differs: expected 200, received 201',
     ],
+    ['a scalar, in words', () => expect(201).toBe(200), '[CREATE-ACCEPTED-IS-200] expected 200, received 201'],
     [
-      'a scalar, which reads well as it is',
-      () => expect(201).toBe(200),
-      '[CREATE-ACCEPTED-IS-200] expected 201 to be 200 // Object.is equality',
+      'a negated scalar',
+      () => expect(429, 'POST /tryons, start 3 of 12: 429 RATE_LIMITED').not.toBe(429),
+      '[CREATE-ACCEPTED-IS-200] POST /tryons, start 3 of 12: 429 RATE_LIMITED: expected anything but 429, received 429',
+    ],
+    [
+      'an asymmetric matcher',
+      () => expect({ resultUrl: 'x' }, 'GET /tryons/t_1').toEqual({ resultUrl: expect.stringMatching(/^https:/) }),
+      "[CREATE-ACCEPTED-IS-200] GET /tryons/t_1: expected { resultUrl: StringMatching /^https:/ }, received { resultUrl: 'x' }",
     ],
   ])('%s', (_name, assertion, first) => {
     const e = broken(assertion);
     expect(e.message.split('\n')[0]).toBe(first);
     expect(e.requirement).toBe('CREATE-ACCEPTED-IS-200');
+  });
+
+  it('says what a negated assertion expected, and shows a matcher as it reads', () => {
+    const not = broken(() => expect(429).not.toBe(429));
+    expect([not.expected, not.actual]).toEqual(['anything but 429', '429']);
+    const matcher = broken(() => expect({ resultUrl: 'x' }).toEqual({ resultUrl: expect.stringMatching(/^https:/) }));
+    expect(JSON.parse(matcher.expected ?? '')).toEqual({ resultUrl: 'StringMatching /^https:/' });
   });
 
   it('keeps the whole values for the report', () => {

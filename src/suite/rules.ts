@@ -4,6 +4,7 @@
  * our clock) makes the test inconclusive, never a failure; and what a target chose where the spec is
  * silent is recorded as a choice, never judged.
  */
+import { assertionSentence } from '../shared/assertion-sentence.ts';
 import { describeDiff, diffValues, isSubsetMatch } from '../shared/value-diff.ts';
 import type { RequirementId } from '../contract/requirements.ts';
 
@@ -53,8 +54,16 @@ interface AssertionLike {
   readonly actual?: unknown;
 }
 
+/** An asymmetric matcher (`expect.stringMatching(/x/)`) as it reads, not as its fields (`{"inverse":false}`). */
+const matcherText = (_key: string, v: unknown): unknown => {
+  const m = v as { asymmetricMatch?: unknown; sample?: unknown; inverse?: unknown } | null;
+  if (typeof m !== 'object' || m === null || typeof m.asymmetricMatch !== 'function') return v;
+  const sample = m.sample instanceof RegExp ? String(m.sample) : m.sample === undefined ? '' : JSON.stringify(m.sample);
+  return `${m.inverse === true ? 'not ' : ''}${String(m)}${sample === '' ? '' : ` ${sample}`}`;
+};
+
 const show = (v: unknown): string | undefined =>
-  v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+  v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(matcherText('', v), matcherText, 2);
 
 /**
  * Runs `assertion` (vitest `expect` calls, usually) as a rule of requirement `id`. When it throws,
@@ -68,17 +77,20 @@ export function must(id: RequirementId, assertion: () => void): void {
   } catch (error) {
     if (error instanceof RuleBroken || error instanceof Inconclusive) throw error;
     const e = (error ?? {}) as AssertionLike;
-    const expected = show(e.expected);
-    const actual = show(e.actual);
-    // The line a terminal or CI log shows first names the fields that differ, not `{ op: 'x', …(3) }`.
     const said = String(e.message ?? error);
+    // A negated assertion's expected value is what the answer must not be.
+    const negated = /^[^\n]*\bexpected .+? (?:not to|to not) /.test(said);
+    const shown = show(e.expected);
+    const expected = negated && shown !== undefined ? `anything but ${shown}` : shown;
+    const actual = show(e.actual);
+    // The line a terminal or CI log shows first names the fields that differ, not `{ op: 'x', …(3) }`,
+    // and says what was expected and what came in words, not in the matcher's.
     const diff =
-      expected === undefined || actual === undefined
+      expected === undefined || actual === undefined || negated
         ? undefined
         : diffValues(expected, actual, { subset: isSubsetMatch(said) });
-    throw new RuleBroken(id, `[${id}] ${diff === undefined ? said : describeDiff(said, diff)}`, expected, actual, {
-      cause: error,
-    });
+    const text = assertionSentence(diff === undefined ? said : describeDiff(said, diff));
+    throw new RuleBroken(id, `[${id}] ${text}`, expected, actual, { cause: error });
   }
 }
 
