@@ -7,6 +7,7 @@ export default defineConfig({
     include: [
       'src/checks/**/*.test.ts',
       'src/report/verdict*.test.ts',
+      'src/report/model.test.ts',
       'src/suite/rules*.test.ts',
       'src/client/{pacer,retry,credit-budget}*.test.ts',
       'src/run/{budget-order,plan,estimate}*.test.ts',
