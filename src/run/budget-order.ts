@@ -35,7 +35,7 @@ export function byValue<T extends CreditCandidate>(tests: readonly T[]): T[] {
       (a, b) =>
         valueRanks.indexOf(a.test.value) - valueRanks.indexOf(b.test.value) ||
         a.test.credits - b.test.credits ||
-        // Stryker disable next-line ArithmeticOperator: V8 compares a later item to an earlier one, so a sum keeps order
+        // Stryker disable next-line ArithmeticOperator: V8 compares a later item to an earlier, so a sum keeps order
         a.index - b.index,
     )
     .map((x) => x.test);
