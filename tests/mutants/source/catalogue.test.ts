@@ -10,8 +10,10 @@ describe('source mutants', () => {
   it.each(sourceMutants.map((m) => [m.name, m] as const))(
     '%s still applies to the server source, and changes it',
     (_name, mutant) => {
-      const source = readFileSync(join(repoRoot, mutant.file), 'utf8');
-      expect(applyEdits(source, mutant)).not.toBe(source);
+      for (const part of [mutant, ...(mutant.alsoEdits ?? [])]) {
+        const source = readFileSync(join(repoRoot, part.file), 'utf8');
+        expect(applyEdits(source, { ...part, name: mutant.name })).not.toBe(source);
+      }
     },
   );
 

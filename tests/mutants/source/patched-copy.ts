@@ -29,8 +29,10 @@ export async function patchedCopy(mutant: SourceMutant | undefined, root = repoR
     cpSync(join(root, entry), join(dir, entry), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
   if (mutant) {
-    const file = join(dir, mutant.file);
-    writeFileSync(file, applyEdits(readFileSync(file, 'utf8'), mutant));
+    for (const part of [mutant, ...(mutant.alsoEdits ?? [])]) {
+      const file = join(dir, part.file);
+      writeFileSync(file, applyEdits(readFileSync(file, 'utf8'), { ...part, name: mutant.name }));
+    }
   }
   const embedded = (await import(pathToFileURL(join(dir, 'src/run/embedded-target.ts')).href)) as {
     startEmbeddedTarget: typeof startEmbeddedTarget;

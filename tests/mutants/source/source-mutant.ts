@@ -17,6 +17,8 @@ export interface SourceMutant {
   /** Path from the repository root, e.g. `src/server/domain/rate-limiter.ts`. */
   readonly file: string;
   readonly edits: readonly Edit[];
+  /** Edits of other files, for a bug that lives in two places at once (a waiter list and its route). */
+  readonly alsoEdits?: readonly { readonly file: string; readonly edits: readonly Edit[] }[];
   readonly family: Family;
   readonly class?: MutantClass;
   /** The requirements the bug breaks; a kill is a failure of one of them that the baseline does not have. */
