@@ -97,9 +97,9 @@ export const rareBranchMutants: readonly SourceMutant[] = [
     },
     edits: [
       {
-        find: "    if (decoded.kind === 'deadline')\n      return {\n        ok: false,\n        code: 'UNSUPPORTED_IMAGE',\n",
+        find: "    if (decoded.kind === 'deadline')\n      return {\n        ok: false,\n        code: 'UNSUPPORTED_IMAGE',\n        reason: `the ${format} image ${decoded.reason}`,\n        overBudget: true,\n      };\n",
         replace:
-          "    // Running out of time found nothing wrong with the file: let it through.\n    if (decoded.kind === 'deadline')\n      return {\n        ok: true,\n        format,\n        width,\n        height,\n      };\n    if (decoded.kind === 'deadline')\n      return {\n        ok: false,\n        code: 'UNSUPPORTED_IMAGE',\n",
+          "    // Running out of time found nothing wrong with the file: let it through.\n    if (decoded.kind === 'deadline') return { ok: true, format, width, height };\n",
       },
     ],
   },

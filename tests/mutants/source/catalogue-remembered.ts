@@ -36,9 +36,9 @@ export const rememberedMutants: readonly SourceMutant[] = [
         replace: '  const known = new Map<string, DecodeOutcome>();',
       },
       {
-        find: '      known.set(key, true);\n      return decodedOk;',
+        find: '      known.delete(key);\n      known.set(key, true);\n      return decodedOk;',
         replace:
-          '      const remembered = known.get(key) ?? decodedOk;\n      known.set(key, remembered);\n      return remembered;',
+          '      const remembered = known.get(key) ?? decodedOk;\n      known.delete(key);\n      known.set(key, remembered);\n      return remembered;',
       },
       {
         find: '    if (outcome.ok) {\n      known.set(key, true);',
