@@ -5,8 +5,12 @@
  */
 import { TryOnInBrowserError } from './errors.ts';
 
-/** The browser globals that betray a page or a web worker (Node has `navigator` since v21, so it is not one). */
-const browserGlobals = ['window', 'document', 'importScripts'] as const;
+/**
+ * The globals that betray a browser: a page has `window` and `document` (React Native sets `window`
+ * too); every web worker scope (dedicated, shared, service, module) has `importScripts` and
+ * `WorkerGlobalScope`. Not `navigator` (Node has it since v21, as Deno and Bun do) nor `self` (Deno).
+ */
+const browserGlobals = ['window', 'document', 'importScripts', 'WorkerGlobalScope'] as const;
 
 /** Throws TryOnInBrowserError when `scope` looks like a browser. */
 export function refuseBrowser(scope: object = globalThis): void {

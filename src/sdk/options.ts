@@ -35,7 +35,7 @@ export interface TryOnClientOptions {
   readonly maxRetries?: number;
   /**
    * A Retry-After longer than this is not waited: the call ends with the error instead of retrying early.
-   * Default 65 s.
+   * Default 65 s; at most 2^31-1 ms (what a timer holds). It bounds Retry-After only, not the backoff.
    */
   readonly maxRetryAfterMs?: number;
   /** An undici dispatcher (Agent, ProxyAgent, MockAgent); default undici's global one. */
@@ -88,6 +88,10 @@ export function resolveOptions(o: TryOnClientOptions): ResolvedOptions {
     // A timer takes at most 2^31-1 ms; a longer one would fire at once.
     if (!Number.isInteger(ms) || ms < 1 || ms > maxTimerMs) throw new RangeError(`${name} must be 1 to ${maxTimerMs}`);
   }
+  const { maxRetryAfterMs } = resolved;
+  // A longer wait would fire at once, retrying before Retry-After has passed.
+  if (!Number.isInteger(maxRetryAfterMs) || maxRetryAfterMs < 0 || maxRetryAfterMs > maxTimerMs)
+    throw new RangeError(`maxRetryAfterMs must be an integer from 0 to ${maxTimerMs}`);
   if (resolved.syncTimeoutMs < minSyncTimeoutMs)
     throw new RangeError(
       `syncTimeoutMs must be at least ${minSyncTimeoutMs} (spec: "Client timeout should be at least 70 seconds")`,

@@ -72,10 +72,10 @@ export async function send(o: ResolvedOptions, call: Call): Promise<Success> {
     const error = apiError(answer, retry + 1, o.apiKey);
     const code = error instanceof TryOnApiError ? error.code : undefined;
     if (!isRetryableStatus(answer.status, code) || retry >= o.maxRetries) throw error;
-    const wait = waitBeforeRetry(retry, retryAfterSeconds(answer.headers['retry-after']));
-    // Never retry before Retry-After has passed: a wait too long for this call ends it instead.
-    if (wait > o.maxRetryAfterMs) throw error;
-    await pause(o, wait, call.signal);
+    const retryAfter = retryAfterSeconds(answer.headers['retry-after']);
+    // Never retry before Retry-After has passed: one too long for this call ends it instead.
+    if (retryAfter !== undefined && retryAfter * 1000 > o.maxRetryAfterMs) throw error;
+    await pause(o, waitBeforeRetry(retry, retryAfter), call.signal);
   }
 }
 

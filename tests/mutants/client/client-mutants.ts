@@ -28,9 +28,9 @@ const networkCap =
   "      if (retry >= o.maxRetries)\n        throw new TryOnNetworkError(\n          error.timeout ? 'CLIENT_TIMEOUT' : 'CLIENT_NETWORK',";
 const networkPause = '      await pause(o, waitBeforeRetry(retry, undefined), call.signal);';
 const longWait =
-  "    const wait = waitBeforeRetry(retry, retryAfterSeconds(answer.headers['retry-after']));\n" +
-  '    // Never retry before Retry-After has passed: a wait too long for this call ends it instead.\n' +
-  '    if (wait > o.maxRetryAfterMs) throw error;';
+  '    if (retryAfter !== undefined && retryAfter * 1000 > o.maxRetryAfterMs) throw error;\n' +
+  '    await pause(o, waitBeforeRetry(retry, retryAfter), call.signal);';
+const readRetryAfter = "    const retryAfter = retryAfterSeconds(answer.headers['retry-after']);";
 
 export const clientMutants: readonly ClientMutant[] = [
   {
@@ -98,7 +98,7 @@ export const clientMutants: readonly ClientMutant[] = [
     class: 'client-rules',
     breaks: ['NO-BROWSER'],
     does: 'the browser guard looks at `window` only (a web worker or a document-only page passes)',
-    edits: [{ find: "['window', 'document', 'importScripts']", replace: "['window']" }],
+    edits: [{ find: "['window', 'document', 'importScripts', 'WorkerGlobalScope']", replace: "['window']" }],
   },
   {
     name: 'browser-guard-no-worker',
@@ -106,7 +106,9 @@ export const clientMutants: readonly ClientMutant[] = [
     class: 'client-rules',
     breaks: ['NO-BROWSER'],
     does: 'the browser guard knows pages only: a web worker, which has no window, passes',
-    edits: [{ find: "['window', 'document', 'importScripts']", replace: "['window', 'document']" }],
+    edits: [
+      { find: "['window', 'document', 'importScripts', 'WorkerGlobalScope']", replace: "['window', 'document']" },
+    ],
   },
   {
     name: 'network-retried-forever',
@@ -138,8 +140,22 @@ export const clientMutants: readonly ClientMutant[] = [
     edits: [
       {
         find: longWait,
+        replace: '    await pause(o, Math.min(waitBeforeRetry(retry, retryAfter), o.maxRetryAfterMs), call.signal);',
+      },
+    ],
+  },
+  {
+    name: 'long-retry-after-falls-back-to-backoff',
+    file: send,
+    class: 'client-rules',
+    breaks: ['RETRY-AFTER'],
+    does: 'a Retry-After too long to wait is dropped and the plain 1, 2, 4 s backoff used instead',
+    edits: [
+      {
+        find: longWait,
         replace:
-          "    const wait = Math.min(waitBeforeRetry(retry, retryAfterSeconds(answer.headers['retry-after'])), o.maxRetryAfterMs);",
+          '    const usable = retryAfter !== undefined && retryAfter * 1000 > o.maxRetryAfterMs ? undefined : retryAfter;\n' +
+          '    await pause(o, waitBeforeRetry(retry, usable), call.signal);',
       },
     ],
   },
@@ -164,9 +180,11 @@ export const clientMutants: readonly ClientMutant[] = [
     does: 'Retry-After is read on 429 and 503 only; a 500 or 502 that sends one gets the plain backoff',
     edits: [
       {
-        find: "    const wait = waitBeforeRetry(retry, retryAfterSeconds(answer.headers['retry-after']));",
+        find: readRetryAfter,
         replace:
-          "    const after = [429, 503].includes(answer.status) ? retryAfterSeconds(answer.headers['retry-after']) : undefined;\n    const wait = waitBeforeRetry(retry, after);",
+          '    const retryAfter = [429, 503].includes(answer.status)\n' +
+          "      ? retryAfterSeconds(answer.headers['retry-after'])\n" +
+          '      : undefined;',
       },
     ],
   },
