@@ -79,8 +79,8 @@ export const rareBranchMutants: readonly SourceMutant[] = [
     },
     edits: [
       {
-        find: "    if (decoded.kind === 'busy') return refuse('UNAVAILABLE', `the image cannot be checked now: ${decoded.reason}`);\n",
-        replace: '',
+        find: "    if (decoded.kind === 'busy') return refuse('UNAVAILABLE',",
+        replace: "    if (decoded.kind === 'busy') return refuse('UNSUPPORTED_IMAGE',",
       },
     ],
   },
@@ -97,7 +97,7 @@ export const rareBranchMutants: readonly SourceMutant[] = [
     },
     edits: [
       {
-        find: "    if (decoded.kind === 'deadline')\n      return {\n        ok: false,\n        code: 'UNSUPPORTED_IMAGE',\n        reason: `the ${format} image ${decoded.reason}`,\n        overBudget: true,\n      };\n",
+        find: `    if (decoded.kind === 'deadline')\n      return {\n        ok: false,\n        code: 'UNSUPPORTED_IMAGE',\n        reason: \`the \${format} image \${decoded.reason}\`,\n        overBudget: true,\n      };\n`,
         replace:
           "    // Running out of time found nothing wrong with the file: let it through.\n    if (decoded.kind === 'deadline') return { ok: true, format, width, height };\n",
       },
