@@ -66,6 +66,12 @@ describe('assertionSentence: what was expected and what came, in words', () => {
     expect(said).not.toMatch(/Object\.is|to not |not to |\u001b/);
   });
 
+  it("drops vitest's note on a subset match", () => {
+    expect(
+      assertionSentence('refused differs: expected true, received false\n(2 matching properties omitted from actual)'),
+    ).toBe('refused differs: expected true, received false');
+  });
+
   it('keeps a line that is no matcher text as it was, and every line after the first', () => {
     expect(assertionSentence('the fixture host answered 503\nmore')).toBe('the fixture host answered 503\nmore');
     expect(assertionSentence('x: expected 1 to be 2 // Object.is equality\nCounterexample: [1]')).toBe(

@@ -122,7 +122,9 @@ export function assertionSentence(message: string): string {
   const text = message.replace(ansi, '');
   const block = blockSentence(text);
   if (block !== undefined) return block;
-  const [first = '', ...rest] = text.split('\n');
+  const [first = '', ...more] = text.split('\n');
+  // vitest's note on a subset match says nothing of the target.
+  const rest = more.filter((line) => !/^\(\d+ matching propert(?:y|ies) omitted from actual\)$/.test(line));
   const m = chaiLine.exec(first);
   const verb = verbs.find(([v]) => v === m?.groups?.verb);
   if (!m?.groups || !verb) return [first.replace(/ \/\/ Object\.is equality$/, ''), ...rest].join('\n');

@@ -19,12 +19,12 @@ describe('must: the first line of a broken rule names what differs', () => {
     [
       'one field of an object',
       () => expect(seen).toEqual(want),
-      '[CREATE-ACCEPTED-IS-200] status differs: expected 200, received 201',
+      '[CREATE-ACCEPTED-IS-200] status differs: expected 200, received 201 (where op "createTryOn", contentType "application/json")',
     ],
     [
       'several fields',
       () => expect({ ...seen, contentType: 'text/html' }).toEqual(want),
-      '[CREATE-ACCEPTED-IS-200] 2 fields differ: status: expected 200, received 201; contentType: expected "application/json", received "text/html"',
+      '[CREATE-ACCEPTED-IS-200] 2 fields differ: status: expected 200, received 201; contentType: expected "application/json", received "text/html" (where op "createTryOn")',
     ],
     [
       'a subset match',
@@ -34,12 +34,12 @@ describe('must: the first line of a broken rule names what differs', () => {
           status: 200,
           keys: ['id', 'pollUrl', 'status'],
         }),
-      '[CREATE-ACCEPTED-IS-200] status differs: expected 200, received 201',
+      '[CREATE-ACCEPTED-IS-200] status differs: expected 200, received 201 (where op "createTryOn")',
     ],
     [
       'with its own message in front',
       () => expect(seen, 'the create answer').toEqual(want),
-      '[CREATE-ACCEPTED-IS-200] the create answer: status differs: expected 200, received 201',
+      '[CREATE-ACCEPTED-IS-200] the create answer: status differs: expected 200, received 201 (where op "createTryOn", contentType "application/json")',
     ],
     ['a scalar, in words', () => expect(201).toBe(200), '[CREATE-ACCEPTED-IS-200] expected 200, received 201'],
     [

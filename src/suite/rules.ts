@@ -5,6 +5,7 @@
  * silent is recorded as a choice, never judged.
  */
 import { assertionSentence } from '../shared/assertion-sentence.ts';
+import { showJson } from '../shared/json-bounds.ts';
 import { describeDiff, diffValues, isSubsetMatch } from '../shared/value-diff.ts';
 import type { RequirementId } from '../contract/requirements.ts';
 
@@ -89,9 +90,22 @@ export function must(id: RequirementId, assertion: () => void): void {
       expected === undefined || actual === undefined || negated
         ? undefined
         : diffValues(expected, actual, { subset: isSubsetMatch(said) });
-    const text = assertionSentence(diff === undefined ? said : describeDiff(said, diff));
-    throw new RuleBroken(id, `[${id}] ${text}`, expected, actual, { cause: error });
+    const narrowed = diff === undefined ? said : describeDiff(said, diff);
+    // Where a message names only the differing fields, the fields that held say where (label, status, code).
+    const where = diff === undefined || narrowed === said ? '' : whereOf(e.actual, diff.fields);
+    const [first = '', ...rest] = assertionSentence(narrowed).split('\n');
+    throw new RuleBroken(id, [`[${id}] ${first}${where}`, ...rest].join('\n'), expected, actual, { cause: error });
   }
+}
+
+/** Up to four scalar fields of a received object that are not among `differing`, as "(where k v, …)". */
+function whereOf(actual: unknown, differing: readonly string[]): string {
+  if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return '';
+  const names = new Set(differing.map((path) => path.split(/[.[]/)[0]));
+  const held = Object.entries(actual)
+    .filter(([k, v]) => !names.has(k) && (v === null || ['string', 'number', 'boolean'].includes(typeof v)))
+    .slice(0, 4);
+  return held.length === 0 ? '' : ` (where ${held.map(([k, v]) => `${k} ${showJson(v, 60)}`).join(', ')})`;
 }
 
 /** Throws Inconclusive with `reason` unless `condition` holds: for preconditions of the run's own. */
