@@ -13,7 +13,6 @@ import type { RequirementId } from '../contract/requirements.ts';
 import { exercised } from './alternatives.ts';
 import { Api, balanceIfRead, noBalance, pollsPerWait } from './api.ts';
 import { conformance, profiledRuns, type ConformanceContext } from './conformance.ts';
-import { embeddedPrivateIPv6 } from './embedded-ipv4.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
@@ -310,30 +309,6 @@ describe('image URL rules without fetching', () => {
         raised(t) ? 100 : 12,
       );
       await chargedNothing(t, api, actor, before);
-    },
-  );
-
-  conformance(
-    'refuses an IPv6 literal that embeds a private IPv4 address (NAT64, local-use NAT64, IPv4-mapped, SIIT, IPv4-compatible, 6to4, Teredo) with 400 INVALID_IMAGE_URL, and charges nothing',
-    {
-      covers: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'],
-      starts: embeddedPrivateIPv6.length,
-      uploads: 2,
-      timeoutMs: 120_000,
-    },
-    async (t) => {
-      // "must not point at a private address": each form reaches the IPv4 address it embeds.
-      await expectRefusals(
-        t,
-        embeddedPrivateIPv6.map(([label, address], i) => ({
-          label,
-          at: i % 2 === 0 ? 'person' : 'garment',
-          url: `https://[${address}]/photo.jpg`,
-          rule: 'CREATE-URL-NO-PRIVATE-ADDRESS',
-          code: 'ERR-INVALID-IMAGE-URL',
-          want: ['400 INVALID_IMAGE_URL'],
-        })),
-      );
     },
   );
 });

@@ -3,7 +3,8 @@
  * INVALID_IMAGE_URL | URL not HTTPS, custom port, or private address"), through host names, where most SSRF
  * comes from: the run tells the target what a random `.test` name resolves to (test control, `PUT
  * /names/{name}`; answers never public). A name that resolves to a private address points at one: 400
- * INVALID_IMAGE_URL, nothing charged. A target that fetched instead would answer otherwise.
+ * INVALID_IMAGE_URL, nothing charged. A target that fetched instead would answer otherwise. Also IPv6
+ * literals that embed a private IPv4 address, which need no test control.
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -13,54 +14,11 @@ import type { RequirementId } from '../contract/requirements.ts';
 import { Api, balanceIfRead, noBalance } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { ControlError } from './control-client.ts';
-import { embeddedPrivateAnswers } from './embedded-ipv4.ts';
+import { embeddedPrivateAnswers, embeddedPrivateIPv6, mixedAnswers, privateClasses } from './private-addresses.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 type Position = 'person' | 'garment';
-
-/**
- * One answer per class of address the literal table of image-urls.suite judges as private: loopback,
- * RFC 1918, link-local (cloud metadata), CGNAT, unique-local, unspecified, multicast, broadcast, and
- * IPv4-mapped IPv6.
- */
-const privateClasses: ReadonlyArray<readonly [label: string, address: string]> = [
-  ['loopback', '127.0.0.1'],
-  ['loopback elsewhere in 127/8', '127.53.0.9'],
-  ['IPv6 loopback', '::1'],
-  ['private 10/8', '10.0.0.1'],
-  ['private 172.16/12', '172.16.0.1'],
-  ['private 192.168/16', '192.168.1.1'],
-  ['link-local (cloud metadata)', '169.254.169.254'],
-  ['IPv6 link-local', 'fe80::1'],
-  ['CGNAT', '100.64.0.1'],
-  ['unique-local fc00::/8', 'fc00::1'],
-  ['unique-local fd00::/8', 'fd00::1'],
-  ['unspecified', '0.0.0.0'],
-  ['IPv6 unspecified', '::'],
-  ['multicast', '224.0.0.1'],
-  ['IPv6 multicast', 'ff02::1'],
-  ['broadcast', '255.255.255.255'],
-  ['IPv4-mapped IPv6 loopback', '::ffff:127.0.0.1'],
-  ['IPv4-mapped IPv6 private', '::ffff:10.0.0.1'],
-];
-
-/**
- * Names with several answers, one of them private. The documentation addresses (RFC 5737, RFC 3849)
- * stand in for public answers: the convention never hands a target a public address. A client may
- * dial any answer of a name, so the name points at a private address when any one of them is private.
- */
-const mixedAnswers: ReadonlyArray<readonly [label: string, addresses: readonly string[]]> = [
-  ['a documentation address, then a private one', ['192.0.2.10', '10.0.0.1']],
-  ['a private address, then a documentation one', ['10.0.0.1', '192.0.2.10']],
-  ['two documentation addresses, then loopback', ['198.51.100.7', '203.0.113.9', '127.0.0.1']],
-  [
-    'three documentation addresses, then cloud metadata',
-    ['192.0.2.1', '198.51.100.2', '203.0.113.3', '169.254.169.254'],
-  ],
-  ['IPv6 documentation, then unique-local', ['2001:db8::10', 'fd00::1']],
-  ['IPv4 documentation, then IPv6 loopback', ['192.0.2.10', '::1']],
-];
 
 const statusOf = (ex: Exchange): number | string | undefined => ex.response?.status ?? ex.error;
 const codeOf = (ex: Exchange): unknown => (ex.response?.json as { code?: unknown } | undefined)?.code;
@@ -286,6 +244,28 @@ describe('image URL host names that resolve to private addresses', () => {
         },
       ];
       await expectInvalid(t, api, await t.ownAccount(), rows);
+    },
+  );
+});
+
+describe('image URLs whose IPv6 address embeds a private IPv4 address', () => {
+  conformance(
+    'refuses an IPv6 literal that embeds a private IPv4 address (NAT64, local-use NAT64, IPv4-mapped, SIIT, IPv4-compatible, 6to4, Teredo) with 400 INVALID_IMAGE_URL, and charges nothing',
+    {
+      covers: ['CREATE-URL-NO-PRIVATE-ADDRESS', 'ERR-INVALID-IMAGE-URL'],
+      starts: embeddedPrivateIPv6.length,
+      uploads: 2,
+      timeoutMs: 120_000,
+    },
+    async (t) => {
+      // "must not point at a private address": each form reaches the IPv4 address it embeds.
+      const rows: Row[] = embeddedPrivateIPv6.map(([label, address], i) => ({
+        label,
+        url: `https://[${address}]/photo.jpg`,
+        at: i % 2 === 0 ? 'person' : 'garment',
+        rule: 'CREATE-URL-NO-PRIVATE-ADDRESS',
+      }));
+      await expectInvalid(t, new Api(t.target), await t.ownAccount(), rows);
     },
   );
 });
