@@ -33,6 +33,8 @@ export interface EmbeddedTarget {
  * allow on a loaded 2-core machine: an ordinary generation ends well within the sync wait, a slow one outlasts
  * it, and 4 MB of fixture crosses loopback TLS well within the fetch deadline. Idle connections stay open a
  * minute: the suite's client reuses them between tests, and a close just as one is reused is an ECONNRESET.
+ * An account's upload bodies (4 read at once) can outrun its decode queue (1 running, 2 waiting), so a burst
+ * of uploads reaches the decoder's busy answer (503) that the suite judges; a few uploads at once never do.
  */
 export const embeddedSettings: Partial<ServerSettings> = {
   syncWaitMs: 1_500,
@@ -40,6 +42,8 @@ export const embeddedSettings: Partial<ServerSettings> = {
   slowGenerationMs: 2_500,
   fetchTimeoutMs: 2_500,
   keepAliveMs: 60_000,
+  maxUploadBodiesPerAccount: 4,
+  decodeQueuePerAccount: 2,
 };
 
 export interface EmbeddedOptions {

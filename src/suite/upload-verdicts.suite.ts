@@ -110,7 +110,8 @@ describe('upload verdicts with a history', () => {
     },
     async (t) => {
       const raised = t.target.pacer.limits.uploads >= 1_000;
-      // Well past what a server reads or queues for one account at once (the reference: 2 read, 32 waiting);
+      // Well past what a server reads or decodes for one account at once (the embedded reference: 4 bodies read,
+      // 3 decodes, 32 uploads waiting);
       // within the documented 30 a minute otherwise.
       const size = raised ? 64 : 12;
       const seed = randomInt(2 ** 31);

@@ -26,10 +26,6 @@ export const rememberedMutants: readonly SourceMutant[] = [
     class: 'remembered-verdicts',
     breaks: ['ERR-UNAVAILABLE'],
     does: 'every decode outcome is remembered by the bytes, a full queue included: once one account got 503 for an image, every account gets 503 for it, for good',
-    expected: {
-      verdict: 'equivalent',
-      why: 'the embedded server never finds a decode queue full (2 upload bodies per account at once, 64 decodes queued per account; see busy-decoder-unsupported), so no busy outcome is ever there to remember; uploads.suite retries, from another account and after the burst, every valid image that got 503, and judges "503 | UNAVAILABLE | temporarily unavailable" on targets where the queue can fill',
-    },
     edits: [
       {
         find: '  const known = new Map<string, true>();',
