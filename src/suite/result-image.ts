@@ -92,8 +92,8 @@ export function checkResultImage(
   if (checks.label !== false) {
     // "Every result image carries a machine-readable label in its metadata saying it was made with AI."
     // No format is named.
-    // Read by structure (XMP as XML with namespaces, text chunks by keyword, C2PA): a malformed packet, or
-    // "AI" in a description or comment, is no machine-readable label; the reasons go into the finding.
+    // Read by structure (XMP as XML with namespaces, text chunks by keyword, C2PA): a malformed packet, or the
+    // IPTC term outside DigitalSourceType, is no machine-readable label; words in a well-formed field are one.
     const { labels: fields, refused } = readAiLabels(bytes);
     const why = refused.length === 0 ? 'no metadata field names itself an AI label' : refused.join('; ');
     t.must('SVC-RESULT-AI-LABEL', () =>
