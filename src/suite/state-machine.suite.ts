@@ -14,6 +14,9 @@ import { conformance, type ConformanceContext } from './conformance.ts';
 import { raisedLimits } from './target.ts';
 import { clockCommandArbs, passDay } from './tryon-clock-commands.ts';
 import { commandArbs, type Machine } from './tryon-commands.ts';
+import { faultCommandArbs } from './tryon-fault-commands.ts';
+import { keyCommandArbs } from './tryon-key-commands.ts';
+import { limitCommandArbs } from './tryon-limit-commands.ts';
 import { answerOf, observe, readTryOn, type Model, type Photos, type Real } from './tryon-model.ts';
 import { StartCommand, uploadImage, type UploadKind } from './tryon-start-command.ts';
 
@@ -43,6 +46,26 @@ const resultRules: RequirementId[] = ['RES-RESULT-URL-ON-SUCCESS', 'SVC-RESULT-A
 const clockRules: RequirementId[] = withControl
   ? ['RES-RESULT-URL-VALID-24H', 'CREATE-IDEMPOTENCY-RETENTION-IMPL-DEFINED']
   : [];
+/**
+ * History, with test control only (without it nothing can change a key or a limit mid-run, and these
+ * requirements are judged by their own tests or skipped there with the reason): the account's key rotated,
+ * or revoked and replaced, after use (tryon-key-commands.ts); its start limit lowered and raised again
+ * (tryon-limit-commands.ts); and, where scenario images are declared, a transient refusal at start
+ * (tryon-fault-commands.ts). The rest of the run is judged after them.
+ */
+const historyRules: RequirementId[] = withControl
+  ? [
+      'AUTH-ONE-ACTIVE-KEY',
+      'AUTH-REVOKED-KEY-401',
+      'ACCOUNT-FREE-CREDITS-ONCE',
+      'ERR-RATE-LIMITED',
+      'LIMIT-429-RETRY-AFTER',
+      'LIMIT-STARTS-RAISED-ON-REQUEST',
+    ]
+  : [];
+const refusalRules: RequirementId[] = withControl
+  ? ['ERR-INTERNAL-ERROR', 'ERR-START-FAILED', 'ERR-UNAVAILABLE', 'STATE-NOT-STARTED-NO-CREDIT-NO-STATE']
+  : [];
 /** At documented limits every run waits for the starts window (12 a minute). */
 const timeoutMs = withControl ? 120_000 : 900_000;
 
@@ -66,7 +89,7 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
     // move of the clock.
     const credits = control ? await balanceIfRead(t.target, actor.key) : undefined;
     const real: Real = { t, api, actor, other, photos, control, credits };
-    const model: Model = { images: [], tryOns: [], startsLeft: startsPerRun, clock: 0 };
+    const model: Model = { images: [], tryOns: [], startsLeft: startsPerRun, clock: 0, oldKeys: [] };
     // Both formats of person photo ("Formats | JPEG or PNG") from the start; later uploads draw theirs.
     const kinds: Array<[UploadKind, 'jpeg' | 'png']> = [
       ['person', 'jpeg'],
@@ -135,7 +158,16 @@ async function runMachine(t: ConformanceContext, o: Machine): Promise<void> {
 
   await t.check(
     fc.asyncProperty(
-      fc.commands([...commandArbs(o), ...clockCommandArbs(control !== undefined)], { maxCommands, size: 'max' }),
+      fc.commands(
+        [
+          ...commandArbs(o),
+          ...clockCommandArbs(control !== undefined),
+          ...keyCommandArbs(control !== undefined),
+          ...limitCommandArbs(control !== undefined),
+          ...faultCommandArbs(control !== undefined, o.failing),
+        ],
+        { maxCommands, size: 'max' },
+      ),
       async (cmds) => {
         const { model, real, credits } = await setup();
         try {
@@ -186,6 +218,7 @@ describe('state machine', () => {
         ...balanceRules,
         ...resultRules,
         ...clockRules,
+        ...historyRules,
       ],
       needs: [],
       credits: numRuns * startsPerRun,
@@ -212,6 +245,8 @@ describe('state machine', () => {
         ...balanceRules,
         ...resultRules,
         ...clockRules,
+        ...historyRules,
+        ...refusalRules,
       ],
       needs: ['scenarios', 'second-account'],
       credits: numRuns * startsPerRun,

@@ -100,7 +100,7 @@ export async function recheck(m: Model, r: Real, via: string): Promise<void> {
  * seen costs one credit and each failure seen none; a try-on last seen pending may cost one or none
  * yet (it may have finished since it was read).
  */
-async function checkLedger(m: Model, r: Real, via: string): Promise<void> {
+export async function checkLedger(m: Model, r: Real, via: string): Promise<void> {
   const used = (r.credits as number) - (await r.api.credits(r.actor));
   const count = (status: ModelTryOn['status']): number => m.tryOns.filter((e) => e.status === status).length;
   const [successes, failures, pending] = [count('success'), count('failed'), count('pending')];

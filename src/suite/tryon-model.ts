@@ -43,6 +43,8 @@ export interface ModelTryOn {
   refunded: boolean;
   /** The model's clock when the start was sent (and its Idempotency-Key bound). */
   readonly startedAt: number;
+  /** The real time (ms since the epoch) the start was answered: whether it still sits in a minute's window. */
+  readonly sentAt?: number;
   /** The model's clock when success was first seen, with the resultUrl then shown. */
   successSeenAt?: number;
   resultUrl?: string;
@@ -55,12 +57,17 @@ export interface Model {
   startsLeft: number;
   /** Seconds the run has moved the target's clock (test control). */
   clock: number;
+  /** The starts a minute the account was lowered to (test control), until a raise; absent at the run's own. */
+  startsLimit?: number;
+  /** Keys of the account that were rotated away or revoked, in order. */
+  readonly oldKeys: Array<{ readonly key: string; readonly how: 'rotated away' | 'revoked' }>;
 }
 
 export interface Real {
   readonly t: ConformanceContext;
   readonly api: Api;
-  readonly actor: Actor;
+  /** The run's account, with its one active key: test control may give it a new one mid-run. */
+  actor: Actor;
   readonly other: Actor | undefined;
   readonly photos: Photos;
   /** Test control, when the target offers it: the clock can then move. */

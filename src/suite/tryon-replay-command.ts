@@ -27,7 +27,8 @@ export class ReplayCommand implements Command {
     readonly sync: boolean,
   ) {}
   check(m: Readonly<Model>): boolean {
-    if (m.tryOns.length === 0) return false;
+    // Under a lowered start limit a replay may be refused as a start over it (tryon-limit-commands.ts).
+    if (m.tryOns.length === 0 || m.startsLimit !== undefined) return false;
     // A reuse after the clock moved may start a new try-on (retention is not shown), so it needs a start left.
     return m.clock === at(m.tryOns, this.pick).startedAt || m.startsLeft > 0;
   }
@@ -95,6 +96,7 @@ export class ReplayCommand implements Command {
         status: 'pending',
         refunded: false,
         startedAt: m.clock,
+        sentAt: Date.now(),
       });
       if (this.sync && status === 200)
         observe(r, m.tryOns.at(-1) as ModelTryOn, answerOf(ex), 'sync 200 of a reused key', m.clock);

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import type { Exchange } from '../client/exchange.ts';
 import { newIdempotencyKey } from './api.ts';
 import type { FixtureFormat } from '../fixtures/images.ts';
 import { exercised } from './alternatives.ts';
@@ -34,6 +35,11 @@ export class StartCommand implements Command {
      * host; the rest by uploaded id.
      */
     readonly byUrl: { readonly person: boolean; readonly garment: boolean } = { person: false, garment: false },
+    /**
+     * A rule of the moment to judge the answer by before anything else (a start just after a limit was
+     * raised), with the transient statuses it must see unretried.
+     */
+    readonly probe?: { readonly keep: readonly number[]; judge(r: Real, ex: Exchange, what: string): void },
   ) {}
   /** The images it may pick: ids still inside their 24 hours. */
   #persons(m: Readonly<Model>): ModelImage[] {
@@ -42,6 +48,8 @@ export class StartCommand implements Command {
     );
   }
   check(m: Readonly<Model>): boolean {
+    // Under a lowered start limit only the limit's own commands start (tryon-limit-commands.ts).
+    if (m.startsLimit !== undefined && this.probe === undefined) return false;
     return m.startsLeft > 0 && this.#persons(m).length > 0 && m.images.some((i) => i.role === 'garment' && live(m, i));
   }
   async run(m: Model, r: Real): Promise<void> {
@@ -69,9 +77,14 @@ export class StartCommand implements Command {
       ...(garmentUrl ? { garmentImageUrl: r.api.fixtureUrl('garment.png') } : { garmentImageId: garment.id }),
       consent: true,
     };
-    const ex = await r.api.start(r.actor, body, { idempotencyKey: key, sync: this.sync });
+    const ex = await r.api.start(r.actor, body, {
+      idempotencyKey: key,
+      sync: this.sync,
+      ...(this.probe && { keep: this.probe.keep }),
+    });
     const status = ex.response?.status;
     if (status !== 200 && status !== 202) t.target.budget.giveBack(1);
+    this.probe?.judge(r, ex, String(this));
     precondition(r, ex, String(this));
     if (this.sync) {
       // Sync: "200 | try-on finished within the wait" or "202 | still working when the wait ends".
@@ -91,6 +104,7 @@ export class StartCommand implements Command {
       status: 'pending',
       refunded: false,
       startedAt: m.clock,
+      sentAt: Date.now(),
     };
     m.tryOns.push(entry);
     const judged = this.sync ? (['SYNC-SAME-CONTRACT-AS-CREATE'] as const) : (['CREATE-ACCEPTED-IS-200'] as const);
