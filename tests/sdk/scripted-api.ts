@@ -8,7 +8,13 @@ import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 
 export type Reply =
-  | { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> }
+  | {
+      readonly status: number;
+      /** JSON unless `raw` is given. */
+      readonly body?: unknown;
+      readonly raw?: string;
+      readonly headers?: Readonly<Record<string, string | string[]>>;
+    }
   | 'drop'
   | 'hold';
 
@@ -16,6 +22,9 @@ export interface Received {
   readonly method: string;
   readonly path: string;
   readonly idempotencyKey: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The request body as text (the tests send a few bytes). */
+  readonly body: string;
 }
 
 export interface ScriptedApi {
@@ -51,7 +60,7 @@ export const failWith = (status: number, retryAfter?: string): Reply => ({
 /** Writes `reply` as JSON. */
 export function answer(res: ServerResponse, reply: Exclude<Reply, 'drop' | 'hold'>): void {
   res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-  res.end(JSON.stringify(reply.body ?? {}));
+  res.end(reply.raw ?? JSON.stringify(reply.body ?? {}));
 }
 
 /** Starts the API; `script(request, n)` picks the answer of the n-th request (0-based). */
@@ -60,11 +69,14 @@ export async function startScriptedApi(script: (r: Received, n: number) => Reply
   const held: ServerResponse[] = [];
   const sockets = new Set<Socket>();
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    for await (const _chunk of req);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
     const r: Received = {
       method: req.method ?? '',
       path: req.url ?? '',
       idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('latin1'),
     };
     received.push(r);
     const reply = script(r, received.length - 1);
