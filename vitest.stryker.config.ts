@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// The unit tests that judge the files StrykerJS mutates (stryker.config.mjs): the suite's oracle and the
-// typed client. Only these run under Stryker, so a mutant never waits on the slow, unrelated tests.
+// The unit tests that judge the files StrykerJS mutates (stryker.config.mjs): the suite's oracle. Only
+// these run under Stryker, so a mutant never waits on the slow, unrelated tests.
 export default defineConfig({
   test: {
     include: [
@@ -11,8 +11,6 @@ export default defineConfig({
       'src/suite/rules*.test.ts',
       'src/client/{pacer,retry,credit-budget}*.test.ts',
       'src/run/{budget-order,plan,estimate}*.test.ts',
-      'src/sdk/**/*.test.ts',
-      'tests/sdk/**/*.test.ts',
     ],
     testTimeout: 30_000,
   },
