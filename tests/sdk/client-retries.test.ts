@@ -141,6 +141,7 @@ describe('Errors rule 2: network failures are retried with the same key, a few t
   it('an attempt that times out is retried after 1, 2, 4 s, then CLIENT_TIMEOUT', async () => {
     const { error, clock, received } = await run(() => 'hold', 'startTryOn', { requestTimeoutMs: 25 });
     expect(error).toMatchObject({ name: 'TryOnNetworkError', code: 'CLIENT_TIMEOUT', attempts: 4 });
+    expect(error).toHaveProperty('message', 'timed out: no complete answer within 25 ms');
     // On a busy machine a 25 ms attempt may end before its request reaches the server: at most 4 arrive.
     expect(received.length).toBeLessThanOrEqual(4);
     expect(clock.sleeps).toEqual(ms(backoffSeconds));

@@ -83,6 +83,12 @@ describe('a long Retry-After is waited in full or ends the call, never cut short
     },
   );
 
+  it('a Retry-After of exactly the default maxRetryAfterMs (65 s) is waited', async () => {
+    const { sleeps, sent } = await startWith(503, '65');
+    expect(sleeps).toEqual([65_000, 65_000, 65_000]);
+    expect(sent).toBe(4);
+  });
+
   it('a Retry-After over maxRetryAfterMs ends the call after one request, no wait', async () => {
     const { error, sleeps, sent } = await startWith(429, '120', { maxRetryAfterMs: 60_000 });
     expect(error).toMatchObject({ status: 429, attempts: 1, retryAfterSeconds: 120 });

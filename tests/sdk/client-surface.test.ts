@@ -214,11 +214,12 @@ describe('cancellation', () => {
 
   it('an abort while the answer is awaited ends the call, unretried', async () => {
     const controller = new AbortController();
-    const { client, received } = await clientOn(() => 'hold');
+    const { client, clock, received } = await clientOn(() => 'hold');
     const call = failure(client.tryOn(input, { signal: controller.signal }));
     while (received.length === 0) await new Promise((r) => setImmediate(r));
     controller.abort(new Error('shopper left'));
     expect(await call).toMatchObject({ name: 'TryOnAbortedError', code: 'CLIENT_ABORTED' });
     expect(received).toHaveLength(1);
+    expect(clock.sleeps, 'an aborted call waits for no retry').toEqual([]);
   });
 });
