@@ -1,4 +1,7 @@
-/** Source mutants for state changed after first use: a revoked key, a rotated key, a limit raised or lowered. */
+/**
+ * Source mutants for state changed after first use: a revoked key, a rotated key, a limit raised or lowered.
+ * The state machine's history commands judge them (src/suite/tryon-key-commands.ts, tryon-limit-commands.ts).
+ */
 import type { SourceMutant } from './source-mutant.ts';
 
 const readCache = 'src/server/store/read-cache.ts';
