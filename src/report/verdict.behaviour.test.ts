@@ -223,3 +223,56 @@ describe('judge (through buildReport)', () => {
     expect(f).not.toHaveProperty('evidenceOmitted');
   });
 });
+
+describe('the verdict rules: what the test recorded outweighs how its error reads', () => {
+  const named = { message: 'expected 201 to be 200', expected: '200', actual: '201' };
+
+  it('leaves the rest inconclusive when a rule of another requirement broke, whatever the error looks like', () => {
+    const t: FakeTest = { ...failedWith([named], [A, B]), meta: { broken: [{ requirement: B, message: 'x' }] } };
+    expect([outcomeOf(ran(t), A), outcomeOf(ran(t), B)]).toEqual(['inconclusive', 'fail']);
+  });
+
+  it('leaves what it covers inconclusive when the test said so, whatever the error looks like', () => {
+    const t: FakeTest = { ...failedWith([named]), meta: { inconclusive: 'no second account' } };
+    expect(outcomeOf(ran(t), A)).toBe('inconclusive');
+  });
+
+  it('takes an AssertionError by its name alone, and a null cause as the end of the chain', () => {
+    expect(outcomeOf(ran(failedWith([{ name: 'AssertionError', message: 'promise rejected' }])), A)).toBe('fail');
+    const nullCause = { message: 'socket hang up', cause: null } as unknown as ErrorLike;
+    expect(outcomeOf(ran(failedWith([nullCause])), A)).toBe('inconclusive');
+  });
+});
+
+describe('judge: what a failure carries', () => {
+  it('fails a requirement with its own error findings and broken rules only', () => {
+    const r = judged(A, [
+      {
+        name: 't',
+        state: 'failed',
+        requirements: [A, B],
+        meta: {
+          broken: [
+            { requirement: A, message: 'rule of A' },
+            { requirement: B, message: 'rule of B' },
+          ],
+          findings: [
+            findingOn(A, { title: 'error on A' }),
+            findingOn(B, { title: 'error on B' }),
+            findingOn(A, { severity: 'warning', title: 'warning on A' }),
+          ],
+        },
+        errors: [{ name: 'RuleBroken', message: 'rule of A' }],
+      },
+    ]);
+    expect(r.failures.map((f) => f.message)).toEqual(['rule of A', 'error on A']);
+  });
+
+  it('gives a passed requirement no reason, and marks only an implementation-defined one as such', () => {
+    const passed = judged(A, [{ name: 't', state: 'passed', requirements: [A] }]);
+    expect(passed.verdict).toBe('pass');
+    expect(passed).not.toHaveProperty('reason');
+    expect(passed).not.toHaveProperty('implementationDefined');
+    expect(judged('ACCOUNT-RECORD-FIELDS-IMPL-DEFINED', []).implementationDefined).toBe(true);
+  });
+});

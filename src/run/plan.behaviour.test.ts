@@ -4,7 +4,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Capability, RequirementId } from '../contract/requirements.ts';
-import { formatPlan, formatSeconds, inRunOrder, makePlan, type Plan, type PlannedTest } from './plan.ts';
+import { requirement } from '../contract/requirements.ts';
+import {
+  formatCapabilityCosts,
+  formatPlan,
+  formatSeconds,
+  inRunOrder,
+  makePlan,
+  plannedCostOf,
+  type Plan,
+  type PlannedTest,
+} from './plan.ts';
 
 const cost = (credits = 0) => ({ credits, starts: 0, polls: 0, uploads: 0 });
 const planned = (name: string, requirements: RequirementId[], skip?: string) => ({
@@ -153,5 +163,66 @@ describe('makePlan (the estimate and the order)', () => {
     const t = (name: string, file: string) => ({ name, file });
     const order = inRunOrder([t('x', 'src/suite/helper.ts'), t('y', 'a/auth.suite.ts'), t('z', 'other.ts')]);
     expect(order.map((o) => o.name)).toEqual(['y', 'x', 'z']);
+  });
+});
+
+describe('the plan on the points the first rows leave open', () => {
+  const offers = new Map<Capability, true | string>([['revoked-key', 'none given']]);
+  const test = (name: string, credits: number, o: Partial<PlannedTest> = {}): PlannedTest => ({
+    name,
+    file: 'x.suite.ts',
+    requirements: ['CREATE-ACCEPTED-IS-200'],
+    needs: [],
+    cost: cost(credits),
+    ...o,
+  });
+
+  it('grants no credits to a test that cannot run for a missing capability', () => {
+    const plan = makePlan([test('incapable', 3, { needs: ['revoked-key'] }), test('able', 1)], offers, 10, false);
+    expect(plan.allotment.granted.map((g) => g.name)).toEqual(['able']);
+    expect(plan.allotment.refused).toEqual([]);
+    expect(plan.credits).toBe(1);
+  });
+
+  it('lists each not-observable requirement no test covers with the catalogue reason, and nothing else', () => {
+    const plan = makePlan([test('a', 0, { requirements: ['SVC-TYPICAL-CLIENT-FLOW'] })], offers, 0, false);
+    const ids = plan.notObservable.map((n) => n.id);
+    expect(ids).not.toContain('SVC-TYPICAL-CLIENT-FLOW');
+    expect(ids.length).toBeGreaterThan(0);
+    for (const n of plan.notObservable) expect(n.reason).toBe(requirement(n.id).notObservable);
+  });
+
+  it('ends the basis at the budget sentence when no test is expected to run on leftovers', () => {
+    const plan = makePlan([test('a', 1)], offers, 5, false);
+    expect(plan.estimate.basis).toMatch(/the budget left at each test's turn decides whether it runs$/);
+  });
+
+  it('costs no line when no capability is missing, and joins what a missing one loses', () => {
+    const plan = makePlan([test('a', 0)], offers, 0, false);
+    expect(formatCapabilityCosts(plan)).toEqual([]);
+    const lossy = makePlan(
+      [test('r', 0, { needs: ['revoked-key'], requirements: ['AUTH-REVOKED-KEY-401', 'ERR-ENVELOPE-SHAPE'] })],
+      offers,
+      0,
+      false,
+    );
+    expect(formatCapabilityCosts(lossy)).toEqual([
+      'What each missing capability costs:',
+      '  revoked-key: 1 test skipped; requirements not exercised without it: AUTH-REVOKED-KEY-401, ERR-ENVELOPE-SHAPE',
+      '',
+    ]);
+  });
+
+  it('lists the tests granted within one value on one line, with their credits', () => {
+    const plan = makePlan([test('a', 1), test('b', 2)], offers, 5, false);
+    expect(formatPlan(plan).split('\n')).toContain('  the rest: a (1); b (2)');
+  });
+
+  it('hands the report the estimate next to the bounds', () => {
+    const plan = makePlan([test('a', 1)], offers, 5, false);
+    expect(plannedCostOf(plan).estimate).toEqual({
+      credits: plan.estimate.credits,
+      wallSeconds: plan.estimate.wallSeconds,
+    });
   });
 });
