@@ -45,6 +45,8 @@ describe('soleCodeOwed', () => {
     ['a body that is not JSON', 'consent=false', false],
     ['a JSON array', '[{"consent":false}]', false],
     ['JSON null', 'null', false],
+    ['a JSON number', '5', false],
+    ['a JSON string', '"consent"', false],
   ])('403 ("`consent` was not `true`"): %s', (_name, body, owed) => {
     expect(soleCodeOwed(exchange(403, body === undefined ? {} : { body }))).toBe(owed);
   });
@@ -54,6 +56,10 @@ describe('soleCodeOwed', () => {
     expect(soleCodeOwed(exchange(413, { fileBytes: overFourMbBytes + 1 }))).toBe(true);
     expect(soleCodeOwed(exchange(413, { fileBytes: overFourMbBytes }))).toBe(false);
     expect(soleCodeOwed(exchange(413, { body: '{"personImageUrl":"https://x/big.jpg"}' }))).toBe(false);
+  });
+
+  it('402 ("no credits left"): not even with an upload over 4 MB', () => {
+    expect(soleCodeOwed(exchange(402, { fileBytes: overFourMbBytes + 1 }))).toBe(false);
   });
 
   it('402 ("no credits left") and statuses with several codes: never from the exchange alone', () => {

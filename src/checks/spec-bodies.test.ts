@@ -183,6 +183,9 @@ describe('bodyProblems: the upload response', () => {
     '2026-11-27T10:00:00.123+02:00',
     '2026-11-27T10:00:00,5-0300',
     '20261127T100000Z',
+    '20261127T100000.5Z',
+    '20261127T100000,55+0100',
+    '20261127T1000Z',
     '2026-11-27T10:00:00',
   ])('accepts an img_ id and the ISO 8601 time %s', (expiresAt) => {
     expect(bodyProblems('uploadImage', 200, { id: 'img_1', expiresAt }, '')).toEqual([]);
@@ -241,6 +244,15 @@ describe('bodyProblems: what it does not judge, and a body that is not an object
         documented: 'a JSON object with the fields the spec lists',
       },
     ]);
+  });
+
+  it.each<[string, number, string]>([
+    ['createTryOn', 200, 'CREATE-ACCEPTED-IS-200'],
+    ['createTryOnSync', 202, 'SYNC-202-STILL-PENDING'],
+    ['createTryOnSync', 200, 'SYNC-200-ON-SUCCESS'],
+    ['getTryOn', 200, 'GET-RESPONSE-200-BODY'],
+  ])('tells a body of %s %i that is not an object under %s', (operationId, status, requirement) => {
+    expect(named(operationId, status, null, 'null')).toEqual([[requirement, 'the body is not a JSON object']]);
   });
 
   it('cuts the text of a body that is not an object at 200 characters', () => {
