@@ -19,7 +19,8 @@ const done = { id: 'tr_d1', status: 'success', resultUrl: 'https://x.test/i/d1.j
 const oneMiB = 1024 * 1024;
 
 function fakeClock(): ClientClock & { readonly sleeps: number[] } {
-  let now = 0;
+  // Not zero: a give-up that added the start time instead of subtracting it would show.
+  let now = 1_700_000_000_000;
   const sleeps: number[] = [];
   return {
     sleeps,
@@ -70,6 +71,33 @@ describe('each call: its method, its path, its body', () => {
     expect(received[1]?.idempotencyKey).toBe('sync_resume_12345');
     expect(received[1]?.headers['content-type']).toBe('application/json');
     expect(received[3]?.body).toContain('PNG-BYTES-42');
+  });
+});
+
+describe('odd answers, read as what they are', () => {
+  it('a pending try-on read by getTryOn is a try-on', async () => {
+    const { client } = await clientOn(() => ({ status: 200, body: { ...pending, resultUrl: null } }));
+    expect(await client.getTryOn('tr_d1')).toMatchObject({ status: 'pending' });
+  });
+
+  it('a start answered with text is CLIENT_BAD_RESPONSE', async () => {
+    const { client } = await clientOn(() => ({ status: 200, raw: 'ok', headers: { 'content-type': 'text/plain' } }));
+    expect(await failure(client.startTryOn(input))).toMatchObject({ code: 'CLIENT_BAD_RESPONSE', status: 200 });
+  });
+
+  it('a start answered 202 is not a result: an answer without the envelope', async () => {
+    const { client } = await clientOn(() => ({ status: 202, body: pending }));
+    expect((await failure(client.startTryOn(input))).message).toBe('HTTP 202 without the error envelope {error, code}');
+  });
+
+  it('a pollUrl of exactly 200 characters is shown whole', async () => {
+    const { client } = await clientOn(() => ({ status: 200, body: done }));
+    const pollUrl = `https://evil.test/${'a'.repeat(200 - 18)}`;
+    const error = await failure(client.getTryOn('tr_d1', {}, pollUrl));
+    expect(error.value).toBe(pollUrl);
+    expect(error.message.startsWith('pollUrl: pollUrl "https://evil.test/')).toBe(true);
+    const waiting = await failure(client.waitForTryOn('tr_d1', {}, pollUrl));
+    expect(waiting.message.startsWith('pollUrl: pollUrl "https://evil.test/')).toBe(true);
   });
 });
 
@@ -173,8 +201,11 @@ describe('waits that fail, and polling that gives up', () => {
     const broken: ClientClock = { now: () => 0, sleep: async () => Promise.reject(new Error('clock broke')) };
     const client = new TryOnClient({ baseUrl: api.base, apiKey, clock: broken });
     expect(await failure(client.getAccount())).toMatchObject({ message: 'clock broke' });
+    await api.close();
+    api = await startScriptedApi(() => ({ status: 200, body: pending }));
     const polling = new TryOnClient({ baseUrl: api.base, apiKey, clock: broken });
     expect(await failure(polling.waitForTryOn('tr_d1'))).toMatchObject({ message: 'clock broke' });
+    expect(api.received).toHaveLength(0);
   });
 
   it('an abort between two polls ends the wait with CLIENT_ABORTED', async () => {

@@ -69,6 +69,19 @@ describe('a connection that fails below HTTP is retried 1, 2, 4 s apart, then ty
     },
   );
 
+  it('an error with neither code nor message is described by its name', async () => {
+    const dispatcher = new Agent({ connect: (_o, callback) => callback(new Error(''), null) });
+    const client = new TryOnClient({
+      baseUrl: 'http://127.0.0.1:9/api/v1',
+      apiKey: 'vto_live_TransportKey_0123456789',
+      dispatcher,
+      clock: fakeClock(),
+      maxRetries: 0,
+    });
+    const error = await client.getAccount().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CLIENT_NETWORK', message: 'connection failed: Error' });
+  });
+
   it('an error without a code is a network failure, described by its message', async () => {
     const { error } = await getAccountOver(undefined);
     expect(error).toMatchObject({ code: 'CLIENT_NETWORK', attempts: 4 });
