@@ -94,7 +94,7 @@ function be(want: string, got: string): string {
 
 const verbPattern = verbs.map(([v]) => v.replaceAll(' ', '\\s')).join('|');
 const chaiLine = new RegExp(
-  `^(?<where>.*?)\\bexpected (?<got>.+?) (?<neg>not to |to not |to )(?<verb>${verbPattern})(?: (?<want>.*?))?(?: but got .*)?(?: // Object\\.is equality)?$`,
+  `^(?<where>.*?)\\bexpected (?<got>(?:'(?:[^'\\\\]|\\\\.)*'|[^'])+?) (?<neg>not to |to not |to )(?<verb>${verbPattern})(?: (?<want>.*?))?(?: but got .*)?(?: // Object\\.is equality)?$`,
 );
 
 /** vitest's multi-line `expect(received).toSatisfy()` / `.toBeOneOf()` text, as one line. */

@@ -165,6 +165,25 @@ describe('must: the sentence a broken rule reads as', () => {
     expect(same.expected).toBe(`anything but ${long}`);
   });
 
+  it('reads a negation only in the assertion, not in a later line of a value the target chose', () => {
+    const e = brokenBy(() => expect('failed\nexpected it not to fail ').toBe('succeeded'));
+    expect([e.expected, e.actual]).toEqual(['succeeded', 'failed\nexpected it not to fail ']);
+  });
+
+  it("reads a target's quoted text as a value, never as the matcher's words", () => {
+    const told = { message: 'expected id not to be empty' };
+    const e = brokenBy(() => expect(told).toEqual({ message: 'x' }));
+    expect(e.message).toBe(
+      '[CREATE-ACCEPTED-IS-200] message differs: expected "x", received "expected id not to be empty"',
+    );
+    expect(e.expected).toBe('{\n  "message": "x"\n}');
+    const said = brokenBy(() => expect('it is not to be trusted').toBe('ok'));
+    expect([said.message, said.expected]).toEqual([
+      "[CREATE-ACCEPTED-IS-200] expected 'ok', received 'it is not to be trusted'",
+      'ok',
+    ]);
+  });
+
   it('keeps the lines after the first as they came', () => {
     const e = brokenBy(() => {
       throw new Error('expected a pollUrl\nGET /api/v1/tryons/t_1 answered 202');

@@ -83,7 +83,8 @@ export function must(id: RequirementId, assertion: () => void): void {
     const e = (error ?? {}) as AssertionLike;
     const said = String(e.message ?? error);
     // A negated assertion's expected value is what the answer must not be.
-    const negated = /^[^\n]*\bexpected .+? (?:not to|to not) /.test(said);
+    // A quoted value ('… not to be empty', a target's text) is read whole, never as the matcher's verb.
+    const negated = /^[^\n]*?\bexpected (?:'(?:[^'\\\n]|\\.)*'|[^'\n])+? (?:not to|to not) /.test(said);
     const shown = show(e.expected);
     const expected = negated && shown !== undefined ? `anything but ${shown}` : shown;
     const actual = show(e.actual);
@@ -98,7 +99,9 @@ export function must(id: RequirementId, assertion: () => void): void {
     // Where a message names only the differing fields, the fields that held say where (label, status, code).
     const where = diff === undefined || narrowed === said ? '' : whereOf(e.actual, diff.fields);
     // Stryker disable next-line StringLiteral: split always gives a first line
-    const [first = '', ...rest] = assertionSentence(narrowed).split('\n');
+    // A narrowed line is a sentence already, with a target's values in it: it is not read again.
+    const [sentence = '', ...rest] = assertionSentence(said).split('\n');
+    const first = narrowed === said ? sentence : narrowed.slice(0, `${narrowed}\n`.indexOf('\n'));
     throw new RuleBroken(id, [`[${id}] ${first}${where}`, ...rest].join('\n'), expected, actual, { cause: error });
   }
 }
