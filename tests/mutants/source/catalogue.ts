@@ -310,6 +310,10 @@ export const sourceMutants: readonly SourceMutant[] = [
     breaks: ['RES-IMAGE-ID-INVALID-AFTER-EXPIRY'],
     does: 'an uploaded id is still usable after its 24 hours',
     edits: [{ find: ' || image.expiresAt <= deps.clock.now() ||', replace: ' ||' }],
+    expected: {
+      verdict: 'equivalent',
+      why: 'a run reaches 24 hours after an upload only by moving the test clock, and the move sweeps expired uploads away (Store.sweep): the expired id is unknown by then, and refused as such. A target that keeps expired rows is judged on it: results.suite sends an expired id as each image alone',
+    },
   },
   {
     name: 'short-idempotency-keys-accepted',
