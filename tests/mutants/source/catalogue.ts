@@ -493,4 +493,10 @@ export const quickSourceMutants: readonly string[] = [
   'idempotency-keys-global',
   'refused-starts-fill-the-window',
   'create-waits-for-generation',
+  'revoked-key-cached',
+  'decode-verdict-by-prefix',
+  'sync-deadline-of-the-oldest',
+  'unavailable-start-keeps-credit',
+  'ai-label-xpacket-unclosed',
+  'nat64-judged-public',
 ];
