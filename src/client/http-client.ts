@@ -5,6 +5,7 @@
  */
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.ts';
+import { heldMultipart, type Hold } from './held-multipart.ts';
 import { readJsonBody } from '../shared/json-bounds.ts';
 import { refusalOf, targetOrigins } from './origin-guard.ts';
 import { runStopSignal, stoppedBecause } from './run-stop.ts';
@@ -22,6 +23,8 @@ export interface SendOptions {
     readonly filename: string;
     readonly contentType: string;
     readonly bytes: Buffer;
+    /** A slow sender: the part's head and first bytes go at once, the rest once the hold ends. */
+    readonly hold?: Hold;
   };
   readonly operationId?: string;
   /** The whole exchange; default the client's. */
@@ -79,13 +82,18 @@ export function createSend(options: ClientOptions): Send {
     const url = /^https?:\/\//.test(o.path) ? o.path : `${base}${o.path}`;
     const headers: Record<string, string> = { ...o.headers };
     if (o.key !== undefined) headers.authorization = `Bearer ${o.key}`;
-    let body: string | Buffer | FormData | undefined = o.rawBody;
+    let body: string | Buffer | FormData | AsyncIterable<Uint8Array> | undefined = o.rawBody;
     if (o.json !== undefined) {
       body = JSON.stringify(o.json);
       headers['content-type'] ??= 'application/json';
     }
     let multipart: RecordedRequest['multipart'];
-    if (o.multipart) {
+    if (o.multipart?.hold) {
+      const held = heldMultipart(o.multipart, o.multipart.hold);
+      body = held.body;
+      headers['content-type'] = held.contentType;
+      headers['content-length'] = String(held.length);
+    } else if (o.multipart) {
       const form = new FormData();
       form.append(
         o.multipart.field,
@@ -93,6 +101,8 @@ export function createSend(options: ClientOptions): Send {
         o.multipart.filename,
       );
       body = form;
+    }
+    if (o.multipart) {
       multipart = {
         field: o.multipart.field,
         filename: o.multipart.filename,
@@ -132,7 +142,8 @@ export function createSend(options: ClientOptions): Send {
       const res = await request(url, {
         method: o.method as 'GET',
         headers,
-        body: body ?? null,
+        // undici takes an async iterable body (its Dispatcher docs), which its types leave out.
+        body: (body ?? null) as Exclude<Dispatcher.RequestOptions['body'], undefined>,
         dispatcher,
         signal: AbortSignal.any([deadline, stop]),
       });

@@ -8,6 +8,7 @@
  * can break one rule faithfully: e.g. "a revoked key still works" maps a revoked key to a live one.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import type { RequirementId } from '../../src/contract/requirements.ts';
 import { Traffic } from './traffic.ts';
@@ -150,11 +151,13 @@ export async function startMutatingProxy(
   env: Omit<MutantEnv, 'upstreamOrigin' | 'proxyOrigin'>,
 ): Promise<MutatingProxy> {
   const agent = new Agent({ connections: 512, headersTimeout: 0, bodyTimeout: 0 });
-  const raw: Upstream = async (req) => {
+  // `flowing`: the body as it comes from the client, instead of `req.body`.
+  const raw = async (req: ProxiedRequest, flowing?: Flowing): Promise<ProxiedResponse> => {
+    const buffered = req.body.length > 0 || !['GET', 'HEAD'].includes(req.method) ? req.body : null;
     const res = await request(`${upstreamOrigin}${req.path}`, {
       method: req.method as 'GET',
-      headers: req.headers,
-      body: req.body.length > 0 || !['GET', 'HEAD'].includes(req.method) ? req.body : null,
+      headers: flowing?.length === undefined ? req.headers : { ...req.headers, 'content-length': flowing.length },
+      body: flowing ? Readable.from(flowing.chunks) : buffered,
       dispatcher: agent,
     });
     const body = Buffer.from(await res.body.arrayBuffer());
@@ -214,11 +217,15 @@ export async function startMutatingProxy(
       if (!outgoing.writableFinished) gone.abort();
     });
     try {
-      const original = { ...(await read(incoming)), signal: gone.signal };
+      // With no hook to read the request, its body goes on as it comes: a slow sender stays slow at the server.
+      const flowing = !mutation.request && !mutation.response && hasBody(incoming) ? flow(incoming) : undefined;
+      const original = { ...(flowing ? headOf(incoming) : await read(incoming)), signal: gone.signal };
       const rewritten = mutation.request ? await mutation.request(original, ctx) : original;
-      let res = isResponse(rewritten) ? rewritten : await upstream(rewritten);
+      let res = isResponse(rewritten)
+        ? rewritten
+        : rehost(await raw(rewritten, flowing), upstreamOrigin, fullEnv.proxyOrigin);
       if (mutation.response && !isResponse(rewritten)) res = await mutation.response(res, rewritten, ctx);
-      traffic.observe(original, res);
+      traffic.observe(flowing ? { ...original, body: flowing.received() } : original, res);
       if (outgoing.destroyed || gone.signal.aborted) return;
       outgoing.writeHead(res.status, { ...res.headers, 'content-length': String(res.body.length) });
       outgoing.end(res.body);
@@ -250,10 +257,39 @@ export async function startMutatingProxy(
 async function read(incoming: IncomingMessage): Promise<ProxiedRequest> {
   const chunks: Buffer[] = [];
   for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  return { ...headOf(incoming), body: Buffer.concat(chunks) };
+}
+
+/** A request's method, path and end-to-end headers, its body not read yet. */
+function headOf(incoming: IncomingMessage): ProxiedRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(incoming.headers))
     if (v !== undefined && !hopByHop.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-  return { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers, body: Buffer.concat(chunks) };
+  return { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers, body: Buffer.alloc(0) };
+}
+
+/** A request body passed on as it comes, and kept for the traffic record. */
+interface Flowing {
+  readonly chunks: AsyncIterable<Buffer>;
+  /** The declared length, passed on with the body. */
+  readonly length: string | undefined;
+  /** What has come so far. */
+  received(): Buffer;
+}
+
+const hasBody = (incoming: IncomingMessage): boolean =>
+  incoming.headers['transfer-encoding'] !== undefined || Number(incoming.headers['content-length'] ?? 0) > 0;
+
+function flow(incoming: IncomingMessage): Flowing {
+  const kept: Buffer[] = [];
+  async function* chunks(): AsyncGenerator<Buffer> {
+    // An upstream that answers before the whole body came stops reading it; the client's socket stays for that answer.
+    for await (const chunk of incoming.iterator({ destroyOnReturn: false })) {
+      kept.push(chunk as Buffer);
+      yield chunk as Buffer;
+    }
+  }
+  return { chunks: chunks(), length: incoming.headers['content-length'], received: () => Buffer.concat(kept) };
 }
 
 /** Result URLs name the server's own origin; through the proxy they must name the proxy's. */
