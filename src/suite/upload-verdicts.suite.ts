@@ -8,6 +8,7 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
+import type { Hold } from '../client/held-multipart.ts';
 import type { RequirementId } from '../contract/requirements.ts';
 import { damagedTail, makeNoisePng, truncated } from '../fixtures/images.ts';
 import { Api } from './api.ts';
@@ -52,6 +53,41 @@ function ruleBroken(ex: Exchange): RequirementId {
 
 /** Side of the burst's images: about 28 kB of noise each, quick to decode but not free. */
 const burstSide = 96;
+
+/** Side of the slow uploads' images: small, so that what is judged is the arrival, not the decoding. */
+const slowSide = 32;
+/** Bounds of the slow uploads: their heads on the way, a moment for the server to read them, their hold. */
+const startWithinMs = 2_000;
+const settleMs = 100;
+const holdMs = 400;
+/** Each upload's whole exchange, so that a server that never answers ends the test in bounded time. */
+const answerWithinMs = 15_000;
+
+/** A promise settled after `ms`. */
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Slow upload `i` of `held`, as a failure text names it. */
+const heldUpload = (i: number, held: number, seed: number): string =>
+  `slow upload ${i + 1} of ${held} of one account (a valid ${slowSide}×${slowSide} PNG, seed ${seed + i})`;
+
+/**
+ * A slow upload of a valid image is taken or refused for now; refused as "not JPEG or PNG" or "larger than
+ * 4 MB" it breaks those rows. Any other refusal may be for its slowness, on which the spec is silent: recorded.
+ */
+function judgeSlow(t: ConformanceContext, ex: Exchange, where: string): void {
+  const status = ex.response?.status;
+  if (status === undefined || status === 200 || forNow.has(status)) return;
+  const broken = ruleBroken(ex);
+  if (broken === 'UPLOAD-ERROR-LIST') {
+    t.choose('answer to an upload whose body arrived slowly', verdictOf(ex), 'UPLOAD-ERROR-LIST');
+    return;
+  }
+  // "400 | UNSUPPORTED_IMAGE | not JPEG or PNG", "413 | IMAGE_TOO_LARGE | image larger than 4 MB": neither
+  // is true of a valid PNG of a few kB, however slowly it came.
+  t.must(broken, () =>
+    expect({ [where]: verdictOf(ex) }).toEqual({ [where]: '200 accepted, or 429, 500 or 503 for now' }),
+  );
+}
 
 describe('upload verdicts with a history', () => {
   conformance(
@@ -154,6 +190,65 @@ describe('upload verdicts with a history', () => {
         // "503 | UNAVAILABLE | temporarily unavailable" (client action: "retry after a short wait"): a refusal
         // for load lasts a time, so the retry of a client that waits as told is taken like the fresh image.
         t.must('ERR-UNAVAILABLE', () => expect({ [where]: verdictOf(again) }).toEqual({ [where]: '200 accepted' }));
+      }
+    },
+  );
+
+  conformance(
+    "answers a valid upload sent while many uploads of its account are still arriving with 200 or a refusal for now (429, 500, 503), never as the client's fault, and answers the slow uploads so too",
+    { covers: ['ERR-UNSUPPORTED-IMAGE', 'ERR-IMAGE-TOO-LARGE', 'UPLOAD-ERROR-LIST'], needs: [], uploads: 45 },
+    async (t) => {
+      const raised = t.target.pacer.limits.uploads >= 1_000;
+      // Past what a server reads and lets wait for one account at once (the embedded reference: 4 bodies
+      // read, 32 uploads waiting, then "too many at once"); within the documented 30 a minute otherwise.
+      const held = raised ? 44 : 10;
+      const seed = randomInt(2 ** 31);
+      const images = await Promise.all(Array.from({ length: held + 1 }, (_, i) => makeNoisePng(seed + i, slowSide)));
+      const actor = await t.ownAccount();
+      for (const _ of images) await t.target.pacer.take(actor.key, 'uploads');
+      let release = (): void => {};
+      const until = new Promise<void>((resolve) => (release = resolve));
+      const upload = (bytes: Buffer, filename: string, hold?: Hold): Promise<Exchange> =>
+        t.target.send({
+          method: 'POST',
+          path: '/images',
+          key: actor.key,
+          // Each slow upload on a connection of its own, closed once answered.
+          headers: { connection: 'close' },
+          multipart: { field: 'file', filename, contentType: 'image/png', bytes, ...(hold && { hold }) },
+          operationId: 'uploadImage',
+          keep: [429, 500, 502, 503],
+          timeoutMs: answerWithinMs,
+        });
+      try {
+        const started: Array<Promise<void>> = [];
+        const slow = images.slice(0, held).map((bytes, i) => {
+          const hold = { until, started: (): void => {} };
+          started.push(new Promise<void>((resolve) => (hold.started = resolve)));
+          return upload(bytes, `slow-${i}.png`, hold);
+        });
+        // Every slow upload's head is on its way (or the wait ran out), and had a moment to be read.
+        await Promise.race([Promise.all(started), pause(startWithinMs)]);
+        await pause(settleMs);
+        const valid = upload(images[held] as Buffer, 'while-slow.png');
+        // The valid upload may wait for the slow ones: they end after a bounded hold, answered or not.
+        await Promise.race([valid, pause(holdMs)]);
+        release();
+        const answer = await valid;
+        const where =
+          `a valid ${slowSide}×${slowSide} PNG (seed ${seed + held}) sent while ${held} uploads of its account ` +
+          'were still arriving';
+        const status = answer.response?.status;
+        // "400 | UNSUPPORTED_IMAGE | not JPEG or PNG", and POST /images "Errors: 400 UNSUPPORTED_IMAGE; 401
+        // INVALID_API_KEY; 413 IMAGE_TOO_LARGE; 429 RATE_LIMITED; 500 INTERNAL_ERROR; 503 UNAVAILABLE": a valid
+        // small PNG sent with a valid key may be refused for now (429, 500, 503), and for nothing else.
+        if (status !== undefined && status !== 200 && !forNow.has(status))
+          t.must(ruleBroken(answer), () =>
+            expect({ [where]: verdictOf(answer) }).toEqual({ [where]: '200 accepted, or 429, 500 or 503 for now' }),
+          );
+        for (const [i, ex] of (await Promise.all(slow)).entries()) judgeSlow(t, ex, heldUpload(i, held, seed));
+      } finally {
+        release();
       }
     },
   );
