@@ -20,6 +20,7 @@ export default {
     'src/run/plan.ts',
     'src/run/estimate.ts',
     '!**/*.test.ts',
+    '!**/__fixtures__/**',
   ],
   plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker/score-reporter.mjs'],
   reporters: ['progress', 'clear-text', 'json', 'html', 'score-markdown'],
