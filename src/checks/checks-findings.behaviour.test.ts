@@ -10,6 +10,7 @@ import {
   jsonContentType,
   jsonReadable,
   retryAfterOn429,
+  type Check,
   statusIsSpecified,
 } from './checks.ts';
 import { exchange, said, err, unknownPath, type Given } from './__fixtures__/given-exchange.ts';
