@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TryOnClient, type ClientClock, type TryOnClientOptions } from '../../src/sdk/index.ts';
 import { failWith, startScriptedApi, type Received, type Reply, type ScriptedApi } from './scripted-api.ts';
+import { fakeClock } from './fake-clock.ts';
 
 const apiKey = 'vto_live_DetailsKey_0123456789';
 const input = {
@@ -18,22 +19,6 @@ const pending = { id: 'tr_d1', status: 'pending', pollUrl: '/api/v1/tryons/tr_d1
 const done = { id: 'tr_d1', status: 'success', resultUrl: 'https://x.test/i/d1.jpg' };
 const oneMiB = 1024 * 1024;
 
-function fakeClock(): ClientClock & { readonly sleeps: number[] } {
-  // Not zero: a give-up that added the start time instead of subtracting it would show.
-  let now = 1_700_000_000_000;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    async sleep(ms, signal) {
-      sleeps.push(ms);
-      now += ms;
-      await new Promise((r) => setImmediate(r));
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-}
-
 let api: ScriptedApi | undefined;
 afterEach(async () => {
   await api?.close();
@@ -41,7 +26,7 @@ afterEach(async () => {
 });
 async function clientOn(script: (r: Received, n: number) => Reply, extra: Partial<TryOnClientOptions> = {}) {
   api = await startScriptedApi(script);
-  const clock = fakeClock();
+  const clock = fakeClock({ start: 1_700_000_000_000 });
   return { client: new TryOnClient({ baseUrl: api.base, apiKey, clock, ...extra }), clock, received: api.received };
 }
 const failure = (p: Promise<unknown>) =>
@@ -141,7 +126,7 @@ describe('error texts name the call and what was wrong', () => {
     api = await startScriptedApi(() => ({ status: 202, body: { ...pending, pollUrl } }));
     const origin = new URL(api.base).origin;
     const pollUrl = typeof pollUrlOf === 'string' ? pollUrlOf : `${pollUrlOf(origin)}/api/v1/tryons/tr_d1`;
-    const client = new TryOnClient({ baseUrl: api.base, apiKey, clock: fakeClock() });
+    const client = new TryOnClient({ baseUrl: api.base, apiKey, clock: fakeClock({ start: 1_700_000_000_000 }) });
     const error = await failure(client.tryOn(input));
     expect(error.message).toBe(
       `POST /tryons/sync: pollUrl ${JSON.stringify(pollUrl)} ${reasonOf(origin)}; the key goes only to baseUrl's origin`,

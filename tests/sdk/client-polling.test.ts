@@ -4,8 +4,9 @@
  * scripted API on loopback with an injected clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { TryOnClient, type ClientClock, type TryOnClientOptions } from '../../src/sdk/index.ts';
+import { TryOnClient, type TryOnClientOptions } from '../../src/sdk/index.ts';
 import { startScriptedApi, type ScriptedApi } from './scripted-api.ts';
+import { fakeClock } from './fake-clock.ts';
 import { pollSeconds } from './spec-client-rules.ts';
 
 const apiKey = 'vto_live_PollingKey_0123456789';
@@ -16,21 +17,6 @@ const input = {
 } as const;
 const pending = { id: 'tr_p1', status: 'pending', pollUrl: '/api/v1/tryons/tr_p1' };
 const done = { id: 'tr_p1', status: 'success', resultUrl: 'https://x.test/i/p1.jpg' };
-
-function fakeClock(): ClientClock & { readonly sleeps: number[] } {
-  let now = 0;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    async sleep(ms) {
-      if (sleeps.length >= 500) throw new Error('the client kept polling');
-      sleeps.push(ms);
-      now += ms;
-      await new Promise((r) => setImmediate(r));
-    },
-  };
-}
 
 let api: ScriptedApi | undefined;
 afterEach(async () => {
@@ -47,7 +33,7 @@ describe('on 202, poll pollUrl every 2-3 seconds', () => {
       api = await startScriptedApi((r, n) =>
         r.method === 'POST' ? { status: 202, body: pending } : { status: 200, body: n < 4 ? pending : done },
       );
-      const clock = fakeClock();
+      const clock = fakeClock({ bound: 500 });
       const client = new TryOnClient({ baseUrl: api.base, apiKey, clock, pollIntervalMs });
       expect(await client.tryOn(input)).toMatchObject(done);
       expect(api.received.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -67,7 +53,7 @@ describe('on 202, poll pollUrl every 2-3 seconds', () => {
 describe('give up after a few minutes', () => {
   it('stops polling a try-on pending for ever at giveUpAfterMs, with its id', async () => {
     api = await startScriptedApi((r) => ({ status: r.method === 'POST' ? 202 : 200, body: pending }));
-    const clock = fakeClock();
+    const clock = fakeClock({ bound: 500 });
     const client = new TryOnClient({ baseUrl: api.base, apiKey, clock, giveUpAfterMs: 120_000 });
     const error = await client.tryOn(input).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'TryOnGaveUpError', code: 'CLIENT_GAVE_UP', tryOnId: 'tr_p1' });

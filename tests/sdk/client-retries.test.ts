@@ -5,8 +5,9 @@
  * go through an injected clock (no real wait), and a client that never stops is cut off by it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { TryOnClient, type ClientClock, type TryOnClientOptions } from '../../src/sdk/index.ts';
+import { TryOnClient, type TryOnClientOptions } from '../../src/sdk/index.ts';
 import { failWith, startScriptedApi, type Received, type Reply, type ScriptedApi } from './scripted-api.ts';
+import { fakeClock } from './fake-clock.ts';
 import { backoffSeconds, neverRetriedStatuses, retriedStatuses } from './spec-client-rules.ts';
 
 const apiKey = 'vto_live_RulesTestKey_0123456789';
@@ -17,23 +18,6 @@ const input = {
 } as const;
 /** More waits than any conforming client takes: past this, the clock ends the call. */
 const sleepBound = 40;
-
-/** A clock whose sleeps are recorded and pass at once; it refuses to sleep past `sleepBound`. */
-function fakeClock(): ClientClock & { readonly sleeps: number[] } {
-  let now = 0;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    async sleep(ms, signal) {
-      if (sleeps.length >= sleepBound) throw new Error(`the client slept ${sleepBound} times and kept retrying`);
-      sleeps.push(ms);
-      now += ms;
-      await new Promise((r) => setImmediate(r));
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-}
 
 /** Every call of the client, each sending one request per attempt. */
 const calls = {
@@ -56,7 +40,7 @@ afterEach(async () => {
 
 async function run(script: (r: Received, n: number) => Reply, call: CallName, extra: Partial<TryOnClientOptions> = {}) {
   api = await startScriptedApi(script);
-  const clock = fakeClock();
+  const clock = fakeClock({ bound: sleepBound });
   const client = new TryOnClient({ baseUrl: api.base, apiKey, clock, ...extra });
   const error = await calls[call](client).then(
     (v) => ({ resolved: v }),
@@ -131,7 +115,7 @@ describe('Errors rule 2: network failures are retried with the same key, a few t
   it('a refused connection with the default retries stops after 4 attempts', async () => {
     const gone = await startScriptedApi(() => 'drop');
     await gone.close();
-    const clock = fakeClock();
+    const clock = fakeClock({ bound: sleepBound });
     const client = new TryOnClient({ baseUrl: gone.base, apiKey, clock });
     const error = await client.getAccount().catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'TryOnNetworkError', code: 'CLIENT_NETWORK', attempts: 4 });
@@ -171,7 +155,7 @@ describe('Errors rule 4: stop after a few attempts, and never wait less as it go
 describe('SAME-KEY: new per try-on; the same when retrying', () => {
   it('two try-ons carry two keys, each kept over its own retries', async () => {
     api = await startScriptedApi((_r, n) => (n % 2 === 0 ? failWith(502) : failWith(403)));
-    const client = new TryOnClient({ baseUrl: api.base, apiKey, clock: fakeClock() });
+    const client = new TryOnClient({ baseUrl: api.base, apiKey, clock: fakeClock({ bound: sleepBound }) });
     await client.startTryOn(input).catch(() => {});
     await client.tryOn(input).catch(() => {});
     const [a, b, c, d] = api.received.map((r) => r.idempotencyKey);

@@ -4,8 +4,9 @@
  * with the error; a retry never goes out before it. Waits go through an injected clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { TryOnClient, type ClientClock, type TryOnClientOptions } from '../../src/sdk/index.ts';
+import { TryOnClient, type TryOnClientOptions } from '../../src/sdk/index.ts';
 import { failWith, startScriptedApi, type ScriptedApi } from './scripted-api.ts';
+import { fakeClock } from './fake-clock.ts';
 import { retriedStatuses } from './spec-client-rules.ts';
 
 const apiKey = 'vto_live_RetryAfterKey_0123456789';
@@ -16,21 +17,6 @@ const input = {
 } as const;
 const hour = 3_600;
 
-function fakeClock(): ClientClock & { readonly sleeps: number[] } {
-  let now = 0;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    async sleep(ms) {
-      if (sleeps.length >= 40) throw new Error('the client kept retrying');
-      sleeps.push(ms);
-      now += ms;
-      await new Promise((r) => setImmediate(r));
-    },
-  };
-}
-
 let api: ScriptedApi | undefined;
 afterEach(async () => {
   await api?.close();
@@ -39,7 +25,7 @@ afterEach(async () => {
 
 async function startWith(status: number, retryAfter: string, extra: Partial<TryOnClientOptions> = {}) {
   api = await startScriptedApi(() => failWith(status, retryAfter));
-  const clock = fakeClock();
+  const clock = fakeClock({ bound: 40 });
   const client = new TryOnClient({ baseUrl: api.base, apiKey, clock, ...extra });
   const error = (await client.startTryOn(input).catch((e: unknown) => e)) as Record<string, unknown>;
   return { error, sleeps: clock.sleeps, sent: api.received.length };
@@ -98,7 +84,7 @@ describe('a long Retry-After is waited in full or ends the call, never cut short
 
   it('maxRetryAfterMs bounds Retry-After only: a small one keeps the 1, 2, 4 s backoff', async () => {
     api = await startScriptedApi(() => failWith(502));
-    const clock = fakeClock();
+    const clock = fakeClock({ bound: 40 });
     const client = new TryOnClient({ baseUrl: api.base, apiKey, clock, maxRetryAfterMs: 0 });
     await expect(client.startTryOn(input)).rejects.toMatchObject({ status: 502, attempts: 4 });
     expect(clock.sleeps).toEqual([1_000, 2_000, 4_000]);

@@ -4,8 +4,9 @@
  * result), Retry-After in its odd forms, cancellation at each point, and the error each case throws.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { TryOnClient, type ClientClock, type TryOnClientOptions } from '../../src/sdk/index.ts';
+import { TryOnClient, type TryOnClientOptions } from '../../src/sdk/index.ts';
 import { failWith, startScriptedApi, type Received, type Reply, type ScriptedApi } from './scripted-api.ts';
+import { fakeClock } from './fake-clock.ts';
 
 const apiKey = 'vto_live_SurfaceKey_0123456789';
 const input = {
@@ -16,23 +17,6 @@ const input = {
 const pending = { id: 'tr_s1', status: 'pending', pollUrl: '/api/v1/tryons/tr_s1' };
 const done = { id: 'tr_s1', status: 'success', resultUrl: 'https://x.test/i/s1.jpg' };
 
-function fakeClock(onSleep: () => void = () => {}): ClientClock & { readonly sleeps: number[] } {
-  let now = 0;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    async sleep(ms, signal) {
-      if (sleeps.length >= 40) throw new Error('the client kept retrying');
-      sleeps.push(ms);
-      now += ms;
-      onSleep();
-      await new Promise((r) => setImmediate(r));
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-}
-
 let api: ScriptedApi | undefined;
 afterEach(async () => {
   await api?.close();
@@ -41,7 +25,7 @@ afterEach(async () => {
 
 async function clientOn(script: (r: Received, n: number) => Reply, extra: Partial<TryOnClientOptions> = {}) {
   api = await startScriptedApi(script);
-  const clock = fakeClock();
+  const clock = fakeClock({ bound: 40 });
   return { client: new TryOnClient({ baseUrl: api.base, apiKey, clock, ...extra }), clock, received: api.received };
 }
 const failure = (p: Promise<unknown>) =>
@@ -88,7 +72,7 @@ describe('what the client sends', () => {
 
   it('reads a try-on by its id, escaped into the path; a trailing slash of baseUrl is dropped', async () => {
     api = await startScriptedApi(() => ({ status: 200, body: done }));
-    const client = new TryOnClient({ baseUrl: `${api.base}//`, apiKey, clock: fakeClock() });
+    const client = new TryOnClient({ baseUrl: `${api.base}//`, apiKey, clock: fakeClock({ bound: 40 }) });
     await client.getTryOn('tr_a/b?c');
     await client.getAccount().catch(() => {});
     expect(api.received.map((r) => r.path)).toEqual(['/api/v1/tryons/tr_a%2Fb%3Fc', '/api/v1/account']);
@@ -205,7 +189,7 @@ describe('cancellation', () => {
   it('an abort during a retry wait ends the call there, unretried', async () => {
     const controller = new AbortController();
     api = await startScriptedApi(() => failWith(503));
-    const clock = fakeClock(() => controller.abort(new Error('shopper left')));
+    const clock = fakeClock({ bound: 40, onSleep: () => controller.abort(new Error('shopper left')) });
     const client = new TryOnClient({ baseUrl: api.base, apiKey, clock });
     const error = await failure(client.startTryOn(input, { signal: controller.signal }));
     expect(error).toMatchObject({ name: 'TryOnAbortedError', code: 'CLIENT_ABORTED' });
