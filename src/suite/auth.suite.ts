@@ -113,6 +113,9 @@ function badAuthorization(
       .integer({ min: 0, max: valid.length - 1 })
       .map((i) => ({ label: `key with char ${i} changed`, header: `Bearer ${flip(valid, i)}`, missing: false })),
     fc.constant({ label: 'truncated key', header: `Bearer ${valid.slice(0, -1)}`, missing: false }),
+    // "Keys have a fixed prefix followed by `_live_` and a secret part" (Authentication 1): another prefix is
+    // not this provider's key, whatever follows it.
+    fc.constant({ label: 'key with another prefix', header: `Bearer ${flip(valid, 0)}`, missing: false }),
   );
 }
 

@@ -19,7 +19,7 @@ const said = (ex: Exchange): string => `${ex.response?.status ?? ex.error} ${ex.
 /** The documented starts limit: "Starting try-ons | 12 per minute per account". */
 const documentedStarts = 12;
 /** Starts one run of the property sends at most (bursts and their retries). */
-const maxStartsPerRun = 40;
+const maxStartsPerRun = 48;
 const numRuns = 3;
 
 interface Step {
@@ -27,16 +27,24 @@ interface Step {
   readonly pause: number;
   /** Starts it sends one after the other. */
   readonly burst: number;
+  /** The account's start limit from this step on (test control), as when a provider changes it on request. */
+  readonly limit?: number;
 }
 
 /**
  * Every schedule opens with two full windows (13 starts at once, then 13 more 30 s later: the
- * second window is full while requests of the first are still in the log), then 0-3 random bursts
- * of up to 13 starts after pauses shorter or longer than a window.
+ * second window is full while requests of the first are still in the log); then, in a fresh window,
+ * starts at three times 10 s apart with the limit lowered to 2 before the third: the window holds 6,
+ * so the wait must outlast the 4 oldest, not the oldest alone; then 0-3 random bursts of up to 13
+ * starts after pauses shorter or longer than a window, at the documented limit again.
  */
 const opening: readonly Step[] = [
   { pause: 0, burst: documentedStarts + 1 },
   { pause: 30, burst: documentedStarts + 1 },
+  { pause: 75, burst: 3 },
+  { pause: 10, burst: 3 },
+  { pause: 10, burst: 1, limit: 2 },
+  { pause: 0, burst: 0, limit: documentedStarts },
 ];
 const schedule = fc.array(
   fc.record({
@@ -47,6 +55,9 @@ const schedule = fc.array(
     maxLength: 3,
   },
 );
+
+const limitNote = (step: Step): string =>
+  step.limit === undefined ? '' : ` (the limit just lowered to ${step.limit} a minute)`;
 
 interface Seen {
   waits: number;
@@ -64,6 +75,8 @@ async function behaveAsTold(t: ConformanceContext, api: Api, steps: readonly Ste
   let sent = 0;
   for (const [s, step] of steps.entries()) {
     if (step.pause > 0) await control.advanceClock(step.pause);
+    if (step.limit !== undefined && actor.accountId)
+      await control.setLimits(actor.accountId, { startsPerMinute: step.limit });
     for (let i = 0; i < step.burst && sent < maxStartsPerRun - 1; i++) {
       const key = newIdempotencyKey();
       const ex = await api.start(actor, body, { pace: false, idempotencyKey: key });
@@ -76,7 +89,10 @@ async function behaveAsTold(t: ConformanceContext, api: Api, steps: readonly Ste
       const header = ex.response?.headers['retry-after'];
       // Limits: "Over a rate limit the response is 429 `RATE_LIMITED` with a `Retry-After` header in seconds."
       t.must('LIMIT-429-RETRY-AFTER', () =>
-        expect(header ?? '(none)', `Retry-After of the 429 to start ${i + 1} of burst ${s + 1}`).toMatch(/^\d+$/),
+        expect(
+          header ?? '(none)',
+          `Retry-After of the 429 to start ${i + 1} of burst ${s + 1}${limitNote(step)}`,
+        ).toMatch(/^\d+$/),
       );
       seen.retryAfters.push(header!);
       // Errors: "wait `Retry-After` seconds"; rule 2: "Retry with the same Idempotency-Key on 429".
@@ -88,7 +104,8 @@ async function behaveAsTold(t: ConformanceContext, api: Api, steps: readonly Ste
       t.must('LIMIT-429-RETRY-AFTER', () =>
         expect(
           statusOf(retry),
-          `the same start sent again ${header} s (Retry-After) after its 429, in burst ${s + 1} of ${steps.length}: ${said(retry)}`,
+          `the same start sent again ${header} s (Retry-After) after its 429, in burst ${s + 1} of ${steps.length}` +
+            `${limitNote(step)}: ${said(retry)}`,
         ).not.toBe(429),
       );
       if (statusOf(retry) !== 200) t.inconclusive(`a valid start, retried after Retry-After, answered ${said(retry)}`);

@@ -69,7 +69,7 @@ describe('retention', () => {
     expect(modes).toEqual(['600', '600', '600']);
   });
 
-  it('deletes the rows and bytes of uploads once their id expired, and gives the space back to the file system', async () => {
+  it('deletes the rows and bytes of uploads an hour after their id expired, and gives the space back to the file system', async () => {
     const { accountId, apiKey } = await onFile.newAccount();
     const image = await makeExactSize(500_000, 'jpeg');
     for (let i = 0; i < 8; i++) expect((await upload(onFile, apiKey, image)).status).toBe(200);
@@ -79,6 +79,9 @@ describe('retention', () => {
     expect((await onFile.control('POST', '/clock/advance', { seconds: day - 60 })).status).toBe(200);
     expect(count('images WHERE account_id = ?', accountId)).toBe(8);
     expect((await onFile.control('POST', '/clock/advance', { seconds: 61 })).status).toBe(200);
+    // Expired, refused by the lifetime check, and kept an hour before the sweep deletes it.
+    expect(count('images WHERE account_id = ?', accountId)).toBe(8);
+    expect((await onFile.control('POST', '/clock/advance', { seconds: 3600 })).status).toBe(200);
     expect(count('images WHERE account_id = ?', accountId)).toBe(0);
     const after = pages();
     const freedBytes = (before.count - after.count) * before.size;

@@ -17,14 +17,18 @@ const settled = `l.at <= @cutoff AND (
 
 const carryRef = `'carry:' || account_id`;
 
+/** How long an expired upload's row outlives its expiry. */
+export const expiredUploadKeptMs = 3_600_000;
+
 /** Prepares the sweep of `db`; the function it returns runs one. */
 export function prepareSweep(db: Database.Database): (now: number, recordRetentionMs: number) => number {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS ledger_fold (
     seq INTEGER PRIMARY KEY, account_id TEXT NOT NULL, delta INTEGER NOT NULL)`);
   const q = {
     results: db.prepare('DELETE FROM results WHERE expires_at <= @now'),
-    // An upload a pending try-on still takes its input from stays until that try-on is final.
-    uploads: db.prepare(`DELETE FROM images WHERE expires_at <= @now
+    // An upload stays an hour past its expiry, so the lifetime check, not the sweep, refuses an expired id
+    // (as where a sweep runs now and then); one a pending try-on takes its input from stays until that is final.
+    uploads: db.prepare(`DELETE FROM images WHERE expires_at <= @now - ${expiredUploadKeptMs}
       AND id NOT IN (SELECT person_image FROM tryon_inputs WHERE person_image IS NOT NULL)
       AND id NOT IN (SELECT garment_image FROM tryon_inputs WHERE garment_image IS NOT NULL)`),
     keys: db.prepare('DELETE FROM idempotency WHERE expires_at <= @now'),

@@ -11,7 +11,7 @@
  *   npx tsx tests/mutants/source/run-source-mutants.ts [--quick] [--only a,b] [--class c] [--seed N]
  *                                                      [--jobs N] [--skip-baseline] [--verbose] [--list]
  *
- * Exit 1 when a mutant survives that is not explained as equivalent or conforming.
+ * Exit 1 when a bug survives that is not explained as equivalent, or a conforming edit fails (a false verdict).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +21,18 @@ import { classOf } from '../mutating-proxy.ts';
 import { printResult, runInChild, runThroughProxy, type RunResult } from '../proxy-run.ts';
 import { quickSourceMutants, sourceMutants } from './catalogue.ts';
 import { patchedCopy, repoRoot } from './patched-copy.ts';
-import { byClass, byFile, json, markdown, survivorNote, type SourceOutcome } from './score.ts';
+import {
+  bugsOf,
+  byClass,
+  byFile,
+  counts,
+  falseVerdictsOf,
+  isConformingEdit,
+  json,
+  markdown,
+  survivorNote,
+  type SourceOutcome,
+} from './score.ts';
 import type { SourceMutant } from './source-mutant.ts';
 
 const silent = new URL('../silent-reporter.ts', import.meta.url).pathname;
@@ -118,7 +129,8 @@ const record = (i: number, mutant: SourceMutant, result: RunResult | Error): voi
     return;
   }
   const fresh = [...result.failed].filter((id) => !before.has(id));
-  const killedBy = mutant.breaks.filter((id) => fresh.includes(id));
+  // A conforming edit must fail nothing: any fresh failure is a false verdict against it.
+  const killedBy = isConformingEdit(mutant) ? fresh : mutant.breaks.filter((id) => fresh.includes(id));
   const outcome: SourceOutcome = {
     mutant,
     verdict: killedBy.length > 0 ? 'killed' : 'survived',
@@ -129,7 +141,7 @@ const record = (i: number, mutant: SourceMutant, result: RunResult | Error): voi
   };
   outcomes.push(outcome);
   log(
-    `    ${outcome.verdict === 'killed' ? 'killed' : 'SURVIVED'} in ${result.seconds.toFixed(1)} s by ${killedBy.join(', ') || '-'}${outcome.collateral.length > 0 ? `; also failed: ${outcome.collateral.join(', ')}` : ''}`,
+    `    ${isConformingEdit(mutant) ? (outcome.verdict === 'killed' ? 'FALSE VERDICT' : 'passed (conforming)') : outcome.verdict === 'killed' ? 'killed' : 'SURVIVED'} in ${result.seconds.toFixed(1)} s by ${killedBy.join(', ') || '-'}${outcome.collateral.length > 0 ? `; also failed: ${outcome.collateral.join(', ')}` : ''}`,
   );
   if (values.verbose || outcome.verdict !== 'killed') for (const t of result.failedTests) log(`      failed: ${t}`);
 };
@@ -164,7 +176,7 @@ const summary = {
   ...(baseline && { baselineSeconds: baseline.seconds }),
   outcomes,
 };
-const killed = outcomes.filter((o) => o.verdict === 'killed').length;
+const tally = counts(outcomes);
 const lines = [
   '',
   '| class | killed |',
@@ -179,8 +191,11 @@ const lines = [
     (t) => `| ${t.key} | ${t.killed}/${t.total}${t.explained > 0 ? ` (+${t.explained} explained)` : ''} |`,
   ),
   '',
-  `Source mutation score: ${killed}/${outcomes.length} (${((100 * killed) / Math.max(1, outcomes.length)).toFixed(0)}%); wall time ${summary.wallMinutes.toFixed(1)} min`,
-  ...outcomes.filter((o) => o.verdict !== 'killed').map((o) => `Survivor ${o.mutant.name}: ${survivorNote(o)}`),
+  `Source mutation score: ${tally.killed}/${tally.bugs} bugs (${((100 * tally.killed) / Math.max(1, tally.bugs)).toFixed(0)}%); conforming edits passed: ${tally.passed}/${tally.edits}; wall time ${summary.wallMinutes.toFixed(1)} min`,
+  ...bugsOf(outcomes)
+    .filter((o) => o.verdict !== 'killed')
+    .map((o) => `Survivor ${o.mutant.name}: ${survivorNote(o)}`),
+  ...falseVerdictsOf(outcomes).map((o) => `False verdict ${o.mutant.name}: ${survivorNote(o)}`),
   '',
 ];
 process.stdout.write(lines.join('\n'));
@@ -236,5 +251,7 @@ function mergedIntoPublished(fresh: typeof summary): typeof summary {
     outcomes: merged,
   };
 }
-const unexplained = outcomes.filter((o) => o.verdict !== 'killed' && !(o.verdict === 'survived' && o.mutant.expected));
-process.exit(unexplained.length === 0 ? 0 : 1);
+const unexplained = bugsOf(outcomes).filter(
+  (o) => o.verdict !== 'killed' && !(o.verdict === 'survived' && o.mutant.expected),
+);
+process.exit(unexplained.length === 0 && falseVerdictsOf(outcomes).length === 0 ? 0 : 1);

@@ -26,8 +26,8 @@ export interface SourceMutant {
   /** One line: the bug, as a provider would have written it. */
   readonly does: string;
   /**
-   * Why the suite rightly lets it pass, where it does: `equivalent` (no HTTP exchange can tell it
-   * from the reference) or `conforming` (a change the spec allows), with the spec sentence.
+   * Why the suite rightly lets it pass: `equivalent` (a bug no exchange of a run can tell from the reference),
+   * or `conforming` (a change the spec allows, with the spec sentence: no bug, scored apart, and it must pass).
    */
   readonly expected?: { readonly verdict: 'equivalent' | 'conforming'; readonly why: string };
 }
