@@ -1,6 +1,14 @@
 /** A run's cost against its plan: report.json's `cost`, and the same rows in report.md and report.html. */
 import { describe, expect, it } from 'vitest';
-import { costRows, errorPercent, formatError, formatWallSeconds, runCost, type PlannedCost } from './cost.ts';
+import {
+  againstEstimate,
+  costRows,
+  errorPercent,
+  formatError,
+  formatWallSeconds,
+  runCost,
+  type PlannedCost,
+} from './cost.ts';
 import { fakeInfo, fakeModules, fakeTest, fakeModule } from './fake-run.ts';
 import { buildReport } from './model.ts';
 import { reportProblems } from './read-report.ts';
@@ -40,13 +48,28 @@ describe('errorPercent', () => {
   });
 });
 
+describe('againstEstimate', () => {
+  it.each<[number, number | null, string]>([
+    [629, 1748, 'took 2.8× the estimate'],
+    [100, 40, 'took 0.4× the estimate'],
+    [7846, 14.4, 'took under 0.1× the estimate'],
+    [10, 250, 'took 25× the estimate'],
+    [435, 439, 'as estimated'],
+    [0, 0, 'as estimated'],
+    [0, 3, 'took 3, the estimate was 0'],
+    [6, null, 'n/a'],
+  ])('estimate %d against actual %s: %s', (estimate, actual, words) => {
+    expect(againstEstimate(estimate, actual, 'took')).toBe(words);
+  });
+});
+
 describe('runCost', () => {
   it('puts the estimate and the bound against the actual', () => {
     const cost = runCost(planned, { credits: 6, creditsCounted: 'by GET /account', wallSeconds: 439 });
     expect(cost.errorPercent).toEqual({ credits: 0, wallSeconds: -0.9 });
     expect(costRows(cost)).toEqual([
-      ['Credits', '6', 'at most 8', '6', '±0%'],
-      ['Wall time', '7 min 15 s', 'at most 1 h 42 min', '7 min 19 s', '−0.9%'],
+      ['Credits', '6', 'at most 8', '6', 'as estimated'],
+      ['Wall time', '7 min 15 s', 'at most 1 h 42 min', '7 min 19 s', 'as estimated'],
     ]);
   });
 
@@ -54,6 +77,10 @@ describe('runCost', () => {
     const cost = runCost(planned, { credits: null, creditsCounted: 'not counted', wallSeconds: 400 });
     expect(cost.errorPercent.credits).toBeNull();
     expect(costRows(cost)[0]).toEqual(['Credits', '6', 'at most 8', 'not counted', 'n/a']);
+    expect(costRows(runCost(planned, { credits: 3, creditsCounted: 'by GET /account', wallSeconds: 1218 }))).toEqual([
+      ['Credits', '6', 'at most 8', '3', 'spent 0.5× the estimate'],
+      ['Wall time', '7 min 15 s', 'at most 1 h 42 min', '20 min 18 s', 'took 2.8× the estimate'],
+    ]);
   });
 });
 
@@ -87,12 +114,12 @@ describe('the report of a run with a plan', () => {
   it('shows planned against actual in report.md and report.html', () => {
     const md = renderMarkdown(report);
     expect(md).toContain('### Cost: planned against actual');
-    expect(md).toContain('| Credits | 6 | at most 8 | 5 | +20% |');
-    expect(md).toContain('| Wall time | 7 min 15 s | at most 1 h 42 min | 7 min 19 s | −1% |');
+    expect(md).toContain('| Credits | 6 | at most 8 | 5 | spent 0.8× the estimate |');
+    expect(md).toContain('| Wall time | 7 min 15 s | at most 1 h 42 min | 7 min 19 s | as estimated |');
     const html = renderHtml(report);
     expect(html).toContain('<h2>Cost: planned against actual</h2>');
     expect(html).toContain(
-      '<tr><td>Wall time</td><td>7 min 15 s</td><td>at most 1 h 42 min</td><td>7 min 19 s</td><td>−1%</td></tr>',
+      '<tr><td>Wall time</td><td>7 min 15 s</td><td>at most 1 h 42 min</td><td>7 min 19 s</td><td>as estimated</td></tr>',
     );
   });
 });

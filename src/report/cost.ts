@@ -1,7 +1,8 @@
 /**
  * What a run cost against what its plan said: credits and wall time, the plan's
- * estimate (expected) and bound (at most) against what the run then did, with the estimate's error
- * in percent. report.json carries it as `cost`; report.md and report.html print the same lines.
+ * estimate (expected) and bound (at most) against what the run then did: report.json keeps the
+ * estimate's error in percent, the printed rows say how many times the estimate the run took
+ * ("took 2.8× the estimate"). report.md and report.html print the same rows.
  */
 
 /** Credits and wall time, one figure each. */
@@ -60,11 +61,24 @@ export function errorPercent(estimate: number, actual: number): number | null {
   return Math.round(((estimate - actual) / actual) * 1000) / 10;
 }
 
-/** "+4.2%", "−3%", "n/a". */
+/** "+4.2%", "−3%", "n/a": the sign of (estimate − actual), for report.json's readers. */
 export function formatError(percent: number | null): string {
   if (percent === null) return 'n/a';
   const sign = percent > 0 ? '+' : percent < 0 ? '−' : '±';
   return `${sign}${Math.abs(percent)}%`;
+}
+
+/**
+ * The actual against the estimate, as a person reads it: "took 2.8× the estimate", "spent 0.5× the
+ * estimate", "as estimated" (within 5 %); `verb` says what the figure measures ("took", "spent").
+ */
+export function againstEstimate(estimate: number, actual: number | null, verb: string): string {
+  if (actual === null) return 'n/a';
+  if (estimate === 0) return actual === 0 ? 'as estimated' : `${verb} ${actual}, the estimate was 0`;
+  const ratio = actual / estimate;
+  if (Math.abs(ratio - 1) < 0.05) return 'as estimated';
+  if (ratio < 0.1) return `${verb} under 0.1× the estimate`;
+  return `${verb} ${ratio >= 10 ? Math.round(ratio) : Math.round(ratio * 10) / 10}× the estimate`;
 }
 
 /** 371 → "6 min 11 s"; 42 → "42 s". */
@@ -75,23 +89,23 @@ export function formatWallSeconds(seconds: number): string {
   return min < 60 ? `${min} min ${s % 60} s` : `${Math.floor(min / 60)} h ${min % 60} min`;
 }
 
-/** The cost as rows (what, estimate, bound, actual, error), the same in report.md and report.html. */
+/** The cost as rows (what, estimate, bound, actual, against the estimate), the same in report.md and report.html. */
 export function costRows(cost: RunCost): Array<readonly [string, string, string, string, string]> {
-  const { planned, actual, errorPercent: e } = cost;
+  const { planned, actual } = cost;
   return [
     [
       'Credits',
       String(planned.estimate.credits),
       `at most ${planned.bound.credits}`,
       actual.credits === null ? 'not counted' : String(actual.credits),
-      formatError(e.credits),
+      againstEstimate(planned.estimate.credits, actual.credits, 'spent'),
     ],
     [
       'Wall time',
       formatWallSeconds(planned.estimate.wallSeconds),
       `at most ${formatWallSeconds(planned.bound.wallSeconds)}`,
       formatWallSeconds(actual.wallSeconds),
-      formatError(e.wallSeconds),
+      againstEstimate(planned.estimate.wallSeconds, actual.wallSeconds, 'took'),
     ],
   ];
 }

@@ -176,7 +176,7 @@ function costPanel(r: Report): string {
     .join('');
   return `<div class="panel">
 <h2>Cost: planned against actual</h2>
-<table class="levels"><thead><tr><th></th><th>estimate</th><th>bound</th><th>actual</th><th>error</th></tr></thead><tbody>${rows}</tbody></table>
+<table class="levels"><thead><tr><th></th><th>estimate</th><th>bound</th><th>actual</th><th>against the estimate</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="caps-note">Estimate: ${h(r.cost.planned.basis.replace(/\.$/, ''))}. Credits ${h(r.cost.actual.creditsCounted)}.</p>
 </div>
 `;

@@ -95,7 +95,7 @@ function cost(report: Report): string[] {
   return [
     '### Cost: planned against actual',
     '',
-    '| | Estimate | Bound | Actual | Estimate error |',
+    '| | Estimate | Bound | Actual | Against the estimate |',
     '|:--|--:|--:|--:|--:|',
     ...costRows(report.cost).map((row) => `| ${row.map(markdownCell).join(' | ')} |`),
     '',

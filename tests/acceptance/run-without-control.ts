@@ -15,7 +15,7 @@ import { request } from 'undici';
 import { creditPlanOf, planOf } from '../../src/run/collect-plan.ts';
 import { verdict } from '../../src/run/run-suite.ts';
 import { SuiteSession } from '../../src/run/suite-session.ts';
-import { errorPercent, formatError, formatWallSeconds } from '../../src/report/cost.ts';
+import { againstEstimate, formatWallSeconds } from '../../src/report/cost.ts';
 import { createReferenceServer } from '../../src/server/app.ts';
 import { withDefaults } from '../../src/server/config.ts';
 import { isLoopback } from '../../src/server/domain/image-fetch/address-policy.ts';
@@ -104,7 +104,7 @@ process.stdout.write(
     '',
     `Without test control: ${passed} passed, ${failed} failed, ${skipped.length} skipped, in ${seconds.toFixed(0)} s`,
     `Credits on the primary account: ${before} before, ${after} after: spent ${before - after} of a budget of ${budget}`,
-    `Planned against actual: credits ${estimate.credits} estimated, ${before - after} spent (${formatError(errorPercent(estimate.credits, before - after))}); wall time ${formatWallSeconds(estimate.wallSeconds)} estimated, ${formatWallSeconds(seconds)} taken (${formatError(errorPercent(estimate.wallSeconds, seconds))})`,
+    `Planned against actual: credits ${estimate.credits} estimated, ${before - after} spent (${againstEstimate(estimate.credits, before - after, 'spent')}); wall time ${formatWallSeconds(estimate.wallSeconds)} estimated, ${formatWallSeconds(seconds)} taken (${againstEstimate(estimate.wallSeconds, seconds, 'took')})`,
     'Skipped, with reasons:',
     ...skipped.map((s) => `  - ${s}`),
     '',
