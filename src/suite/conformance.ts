@@ -207,6 +207,8 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
     const stoppedBefore = runStopped();
     if (stoppedBefore !== undefined) skip(`not run: the run was interrupted (${stoppedBefore})`);
     const target = await suiteTarget();
+    // A test that declares it spends nothing runs at any budget: its starts reserve nothing (spend-guard.ts).
+    target.spendGuard?.spendsNothing(cost.credits === 0);
     // Credits held for this test (the plan granted them in the order of value) are now its own, or
     // free for later tests if it skips; a test granted none runs when what is left after the holds
     // of the tests still to come is enough.

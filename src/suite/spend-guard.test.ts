@@ -96,3 +96,42 @@ describe('SpendGuard, pessimistic (no balance reading)', () => {
     await expect(g.acquire('a')).rejects.toBeInstanceOf(BudgetExhausted);
   });
 });
+
+describe('SpendGuard in a test that declares it spends nothing', () => {
+  it('lets its starts through at a budget of 0, reserving nothing, by balance and pessimistic', async () => {
+    const l = ledger({ a: 20 });
+    for (const g of [new SpendGuard(0, l.read), new SpendGuard(0)]) {
+      g.spendsNothing(true);
+      const first = await g.acquire('a');
+      const second = await g.acquire('a');
+      first(answered(400));
+      second(answered(403));
+      expect(await g.spent()).toBe(0);
+      g.spendsNothing(false);
+      await expect(g.acquire('a')).rejects.toThrow(/the credit budget of 0 is used up \(0 spent/);
+    }
+  });
+
+  it('stops its starts once a start it expected refused was charged past the budget', async () => {
+    const l = ledger({ a: 20 });
+    const byBalance = new SpendGuard(0, l.read);
+    byBalance.spendsNothing(true);
+    const charged = await byBalance.acquire('a');
+    l.charge('a');
+    charged(answered(202));
+    await expect(byBalance.acquire('a')).rejects.toThrow(/the credit budget of 0 is used up \(1 spent/);
+    const pessimistic = new SpendGuard(0);
+    pessimistic.spendsNothing(true);
+    (await pessimistic.acquire('a'))(answered(202));
+    await expect(pessimistic.acquire('a')).rejects.toThrow(/the credit budget of 0 is used up \(1 spent/);
+  });
+
+  it('leaves the reservations of a test that spends as they were', async () => {
+    const g = new SpendGuard(1);
+    g.spendsNothing(true);
+    g.spendsNothing(false);
+    const held = await g.acquire('a');
+    await expect(g.acquire('a')).rejects.toBeInstanceOf(BudgetExhausted);
+    held(answered(400));
+  });
+});

@@ -4,6 +4,9 @@
  * what was spent (balance at enrol − now, over its accounts) plus the starts in flight plus this one must
  * fit; refunds count as the target counts them. Pessimistic otherwise: every start counts as spent unless
  * refused with a 4xx (the spec's "uses no credit"), and nothing is ever refunded.
+ * A test that declares it spends nothing (its starts are ones the spec refuses) reserves nothing, so a
+ * budget of 0 runs it; its starts still stop once the run has spent past the budget, so a target that
+ * charges a refused start overruns the budget by that start at most (one, as tests start one at a time).
  */
 export class BudgetExhausted extends Error {
   override readonly name = 'BudgetExhausted';
@@ -21,6 +24,7 @@ export class SpendGuard {
   readonly #initial = new Map<string, number>();
   #inFlight = 0;
   #counted = 0;
+  #free = false;
 
   /** `readCredits` absent: the pessimistic budget. */
   constructor(
@@ -45,13 +49,19 @@ export class SpendGuard {
     return Math.max(0, total);
   }
 
+  /** Says whether the test now starting declared that it spends nothing (its starts then reserve nothing). */
+  spendsNothing(free: boolean): void {
+    this.#free = free;
+  }
+
   /** Reserves one possible charge; throws BudgetExhausted when it could pass the budget. */
   async acquire(key: string): Promise<Release> {
     await this.enrol(key);
-    this.#inFlight++;
+    const reserved = this.#free ? 0 : 1;
+    this.#inFlight += reserved;
     const spent = await this.spent();
     if (spent + this.#inFlight > this.budget) {
-      this.#inFlight--;
+      this.#inFlight -= reserved;
       const how = this.readCredits
         ? 'as GET /account counts it'
         : 'counting every start that could be charged, since no balance is read';
@@ -61,7 +71,7 @@ export class SpendGuard {
     return (answer) => {
       if (released) return;
       released = true;
-      this.#inFlight--;
+      this.#inFlight -= reserved;
       if (!this.readCredits && !refused(answer)) this.#counted++;
     };
   }
