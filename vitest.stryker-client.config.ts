@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      'tests/sdk/client-{retries,retry-after,timeouts,guard,polling,surface,options,transport,details,hostile}.test.ts',
+      'tests/sdk/client-{retries,retry-after,timeouts,guard,polling,surface,options,transport,details,hostile,signal}.test.ts',
       'src/sdk/**/*.test.ts',
     ],
     testTimeout: 30_000,

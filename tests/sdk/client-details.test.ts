@@ -86,6 +86,23 @@ describe('odd answers, read as what they are', () => {
   });
 });
 
+describe('a base URL at the root of its origin', () => {
+  // "pollUrl values carry the same prefix" as {base_url}: here none, so /tryons/<id> is under the base.
+  it('has an empty prefix: a sync 202 with pollUrl /tryons/<id> is polled there', async () => {
+    const rootPending = { ...pending, pollUrl: '/tryons/tr_d1' };
+    const script = (r: Received, n: number): Reply =>
+      r.method === 'POST' ? { status: 202, body: rootPending } : { status: 200, body: n < 2 ? rootPending : done };
+    const { received } = await clientOn(script);
+    const client = new TryOnClient({ baseUrl: new URL(api!.base).origin, apiKey, clock: fakeClock() });
+    expect(await client.tryOn(input)).toEqual(done);
+    expect(received.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /tryons/sync',
+      'GET /tryons/tr_d1',
+      'GET /tryons/tr_d1',
+    ]);
+  });
+});
+
 describe('error texts name the call and what was wrong', () => {
   it.each<[string, (c: TryOnClient) => Promise<unknown>, Reply, string]>([
     ['start', (c) => c.startTryOn(input), { status: 200, body: {} }, 'POST /tryons'],
