@@ -4,12 +4,30 @@
  * `conformance-embedded`: one instance of the server per worker). Either way the frozen SuiteConfig
  * reaches the tests through `provide('suiteConfig')`.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { configFromEnv, runOptionsFromEnv, type SuiteConfig } from '../suite/config.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { conformanceProjectName } from './vitest-project.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The facts the run learns about its target, shared by its workers (suite/run-facts.ts).
+  const facts = mkdtempSync(join(tmpdir(), 'tryon-facts-'));
+  project.provide('runFactsFile', join(facts, 'facts.jsonl'));
+  const forgetFacts = () => rmSync(facts, { recursive: true, force: true });
+  const teardown = await setupTarget(project).catch((error: unknown) => {
+    forgetFacts();
+    throw error;
+  });
+  return async () => {
+    forgetFacts();
+    await teardown();
+  };
+}
+
+async function setupTarget(project: TestProject): Promise<() => Promise<void>> {
   // The CLI (`tryon-conformance run`) provides the configuration itself.
   if (project.getProvidedContext().suiteConfig) return async () => {};
   const parallel = project.name === conformanceProjectName.embedded;

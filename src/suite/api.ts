@@ -5,11 +5,16 @@
  * and get every 429 as it came; tests that ask for a transient error name it in `keep`.
  */
 import { randomBytes } from 'node:crypto';
+import { TestRunner } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import type { Bucket } from '../client/pacer.ts';
+import { limitAdviceOf } from '../client/rate-limit-advice.ts';
 import type { ScenarioName } from '../fixtures/scenarios.ts';
+import { progressEvents } from '../shared/progress-events.ts';
 import { describeBalance } from './account-balance.ts';
 import { Inconclusive } from './rules.ts';
+import { becauseOf, runFacts, type LearnedFact } from './run-facts.ts';
+import { noteRead, noteStarted } from './same-answer.ts';
 import { noBalanceReading, type Actor, type SuiteTarget } from './target.ts';
 
 export interface StartOptions {
@@ -31,6 +36,21 @@ export const pollsPerWait = 12;
 /** The same for a generation that outlasts the sync wait of about 55 s. */
 export const pollsPerSlowWait = 40;
 
+const answerId = (ex: Exchange): unknown => (ex.response?.json as { id?: unknown } | undefined)?.id;
+
+/**
+ * A fact the run learned that says polling shows no change here: the target answers everything with the
+ * same example, or try-ons stayed pending for the whole give-up time of an earlier test (the test that
+ * waited that long judges what it saw, its other waits included).
+ */
+function pollingShowsNoChange(): LearnedFact | undefined {
+  const facts = runFacts();
+  const running = TestRunner.getCurrentTest();
+  const pending = facts.known('tryons-stay-pending');
+  const ownWait = pending !== undefined && pending.test === (running?.fullTestName ?? running?.name);
+  return facts.known('same-answer-every-time') ?? (ownWait ? undefined : pending);
+}
+
 /** A fresh Idempotency-Key, valid by the spec's pattern. */
 export const newIdempotencyKey = (): string => `tc-${randomBytes(12).toString('base64url')}`;
 
@@ -47,9 +67,14 @@ export class Api {
     else this.target.pacer.record(actor.key, bucket);
   }
 
+  /** What the answer said of the bucket's limit: a 429's Retry-After, RateLimit and RateLimit-Policy. */
   #note429(actor: Actor, bucket: Bucket, ex: Exchange): void {
-    const after = ex.response?.status === 429 ? Number(ex.response.headers['retry-after']) : NaN;
-    if (Number.isFinite(after)) this.target.pacer.block(actor.key, bucket, after);
+    const advice = limitAdviceOf(ex.response);
+    if (advice.block !== undefined) this.target.pacer.block(actor.key, bucket, advice.block.seconds);
+    // The target's advertised quota paces its own accounts, unless the user declared the limit (or control raised it).
+    const declared = this.target.config.limits;
+    const ownFigure = declared === 'none' || declared?.[bucket] !== undefined || this.target.control !== undefined;
+    if (advice.quotas !== undefined && !ownFigure) this.target.pacer.adopt(actor.key, bucket, advice.quotas);
   }
 
   /** POST /tryons or /tryons/sync. Charges nothing to the budget: callers reserve what they may spend. */
@@ -68,6 +93,10 @@ export class Api {
   async #start(actor: Actor, body: unknown, o: StartOptions): Promise<Exchange> {
     await this.#paced(actor, 'starts', o.pace);
     const key = o.idempotencyKey === undefined ? newIdempotencyKey() : o.idempotencyKey;
+    const timeoutMs = o.timeoutMs ?? (o.sync ? this.target.timing.syncWaitMs + 30_000 : 30_000);
+    // A sync start may be held open (about 55 s by the spec): said on the progress line while it lasts.
+    const held = o.sync ? 'the answer of POST /tryons/sync (held up to about 55 s by the spec)' : undefined;
+    if (held !== undefined) progressEvents.emit('wait', { what: held, ms: timeoutMs });
     const ex = await this.target.send({
       method: 'POST',
       path: o.sync ? '/tryons/sync' : '/tryons',
@@ -79,10 +108,12 @@ export class Api {
         ...o.headers,
       },
       operationId: o.sync ? 'createTryOnSync' : 'createTryOn',
-      timeoutMs: o.timeoutMs ?? (o.sync ? this.target.timing.syncWaitMs + 30_000 : 30_000),
+      timeoutMs,
       keep: Api.#keep(o.pace, o.keep),
     });
+    if (held !== undefined) progressEvents.emit('waited', { what: held });
     this.#note429(actor, 'starts', ex);
+    if (ex.response?.status === 200 || ex.response?.status === 202) noteStarted(key, answerId(ex));
     return ex;
   }
 
@@ -97,6 +128,7 @@ export class Api {
       keep: Api.#keep(o.pace),
     });
     this.#note429(actor, 'polls', ex);
+    if (ex.response?.status === 200) noteRead(id, answerId(ex));
     return ex;
   }
 
@@ -129,13 +161,39 @@ export class Api {
     return balanceOf(this.target, actor.key);
   }
 
-  /** Polls until the try-on leaves `pending`, at the spec's pace (or faster with raised limits). */
+  /**
+   * Polls until the try-on leaves `pending`, at the spec's pace (or faster with raised limits). Where an
+   * earlier test learned that polling shows no change on this target, a pending try-on ends the test at
+   * once as inconclusive; a try-on still pending at the give-up time teaches the run that fact.
+   */
   async waitFinal(actor: Actor, id: string, maxMs = this.target.timing.slowGenerationMs + 60_000): Promise<Exchange> {
-    const deadline = Date.now() + maxMs;
+    // Said on the progress line while it lasts: a poll loop can take minutes.
+    const what = `try-on ${id.slice(0, 80)} to leave pending`;
+    progressEvents.emit('wait', { what, ms: maxMs });
+    try {
+      return await this.#pollFinal(actor, id, maxMs);
+    } finally {
+      progressEvents.emit('waited', { what });
+    }
+  }
+
+  async #pollFinal(actor: Actor, id: string, maxMs: number): Promise<Exchange> {
+    const started = Date.now();
     for (;;) {
       const ex = await this.get(actor, id);
       const status = (ex.response?.json as { status?: string } | undefined)?.status;
-      if (ex.response?.status !== 200 || status !== 'pending' || Date.now() > deadline) return ex;
+      if (ex.response?.status !== 200 || status !== 'pending') return ex;
+      const known = pollingShowsNoChange();
+      if (known)
+        throw new Inconclusive(becauseOf(known, `try-on ${id.slice(0, 80)} is pending, and was not waited for`));
+      const waited = Date.now() - started;
+      if (waited > maxMs) {
+        runFacts().learn(
+          'tryons-stay-pending',
+          `try-on ${id.slice(0, 80)} was still pending after ${Math.round(waited / 1000)} s of polling`,
+        );
+        return ex;
+      }
       await new Promise((r) => setTimeout(r, this.target.timing.pollIntervalMs));
     }
   }

@@ -14,6 +14,7 @@ import { beginEvidence, endEvidence } from './evidence.ts';
 import { allowanceMs } from './allowance.ts';
 import type { Cost, Typical, Value } from './cost.ts';
 import { Inconclusive, RuleBroken, must, type BrokenRule, type Choice } from './rules.ts';
+import { becauseOf, runFacts, type FactName } from './run-facts.ts';
 import { BudgetExhausted } from './spend-guard.ts';
 import type { SuiteConfig } from './config.ts';
 import { connectTarget, raisedLimits, type Actor, type SuiteTarget } from './target.ts';
@@ -134,6 +135,11 @@ export interface ConformanceContext {
   /** Records what the target chose on a point the spec leaves open; never judged. */
   choose(point: string, value: string, requirement?: RequirementId): void;
   /**
+   * Ends the test at once as inconclusive when the run learned `fact` (run-facts.ts), which rules out
+   * what it `needs`: the reason names the fact and the test that learned it.
+   */
+  unlessLearned(fact: FactName, needs: string): void;
+  /**
    * With test control, a fresh account of the test's own at the raised limits (isolated balance and
    * uploads); otherwise the primary.
    */
@@ -245,6 +251,10 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
       },
       choose(point, value, requirement) {
         (meta.choices ??= []).push({ point, value, ...(requirement !== undefined && { requirement }) });
+      },
+      unlessLearned(fact, needs) {
+        const known = runFacts().known(fact);
+        if (known) throw new Inconclusive(becauseOf(known, needs));
       },
       reserve(credits) {
         if (!budget.tryReserve(credits)) skip(`needs ${credits} more credit(s); ${budget.describe()}`);

@@ -1,0 +1,153 @@
+/**
+ * What the run learned about its target: a few facts any test may establish and every later test
+ * reads, in any worker (one file of JSON lines that the run's main process names, each fact appended
+ * in one write), so a later test does not wait again for what cannot come. A fact only ever ends a
+ * test early as inconclusive or skipped, with the fact and the test that learned it as the reason;
+ * it never fails one, and no fact is held that no exchange showed.
+ */
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { inject, TestRunner } from 'vitest';
+
+/** The facts a run may learn. */
+export type FactName = 'tryons-stay-pending' | 'same-answer-every-time' | 'starts-not-limited';
+
+/** Each fact in words, as the report lists it. */
+export const factStatements: Readonly<Record<FactName, string>> = {
+  'tryons-stay-pending': 'try-ons on this target stayed pending for the whole give-up time',
+  'same-answer-every-time': 'this target answers every body with the same example',
+  'starts-not-limited': 'this target let more than 12 start requests of one account through within a minute',
+};
+
+/** One fact as the run learned it. */
+export interface LearnedFact {
+  readonly fact: FactName;
+  readonly statement: string;
+  /** What was seen that shows it, in a few words (a target's values are clipped). */
+  readonly seen: string;
+  /** The test that learned it (its full name), or `(outside a test)`. */
+  readonly test: string;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** The facts this test established for the rest of the run (run-facts.ts). */
+    learned?: LearnedFact[];
+  }
+  export interface ProvidedContext {
+    /** The file the workers share the run's facts through; absent: each worker keeps its own. */
+    runFactsFile?: string;
+  }
+}
+
+/** The most of the facts file a worker reads: a few facts take a few hundred bytes. */
+const maxFileBytes = 64 * 1024;
+/** The longest `seen` text kept: it quotes values a target chose. */
+const maxSeenChars = 300;
+
+/** The facts of one run, read from and appended to `file` (undefined: this process's memory only). */
+export class RunFacts {
+  readonly #known = new Map<FactName, LearnedFact>();
+  constructor(readonly file: string | undefined) {}
+
+  /** The fact, once any test of the run learned it. */
+  known(name: FactName): LearnedFact | undefined {
+    if (!this.#known.has(name)) for (const fact of this.#read()) if (!this.#known.has(fact.fact)) this.#keep(fact);
+    return this.#known.get(name);
+  }
+
+  /** Records that the running test (or `test`) saw `fact`; a fact already known stays as it was first learned. */
+  learn(name: FactName, seen: string, test: string = runningTestName()): LearnedFact {
+    const earlier = this.known(name);
+    if (earlier) return earlier;
+    const fact: LearnedFact = { fact: name, statement: factStatements[name], seen: clipped(seen), test };
+    this.#keep(fact);
+    const current = TestRunner.getCurrentTest();
+    if (current) (current.meta.learned ??= []).push(fact);
+    if (this.file !== undefined) appendLine(this.file, `${JSON.stringify(fact)}\n`);
+    return fact;
+  }
+
+  #keep(fact: LearnedFact): void {
+    this.#known.set(fact.fact, fact);
+  }
+
+  #read(): LearnedFact[] {
+    if (this.file === undefined) return [];
+    return readHead(this.file)
+      .split('\n')
+      .flatMap((line) => {
+        const fact = parsed(line);
+        return fact ? [fact] : [];
+      });
+  }
+}
+
+/** Why a test that needs what `fact` rules out ends now: what it needed, the fact, and who learned it. */
+export function becauseOf(fact: LearnedFact, needed: string): string {
+  return `${needed}: ${fact.statement} (${fact.seen}), as "${fact.test}" learned earlier in this run`;
+}
+
+let facts: RunFacts | undefined;
+
+/** The run's facts in this worker, through the file the run's main process provides. */
+export function runFacts(): RunFacts {
+  facts ??= new RunFacts(providedFile());
+  return facts;
+}
+
+function providedFile(): string | undefined {
+  try {
+    return inject('runFactsFile');
+  } catch {
+    // Outside a vitest worker (a script): this process's memory only.
+    return undefined;
+  }
+}
+
+function runningTestName(): string {
+  const test = TestRunner.getCurrentTest();
+  return test?.fullTestName ?? test?.name ?? '(outside a test)';
+}
+
+function clipped(text: string): string {
+  return text.length <= maxSeenChars ? text : `${text.slice(0, maxSeenChars - 1)}…`;
+}
+
+/** Appends `line` in one write to a file opened for appending, so lines of several workers never interleave. */
+function appendLine(file: string, line: string): void {
+  const fd = openSync(file, 'a');
+  try {
+    writeSync(fd, line);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The first `maxFileBytes` of `file`, or nothing when it is not there yet. */
+function readHead(file: string): string {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const buffer = Buffer.alloc(maxFileBytes);
+    const n = readSync(fd, buffer, 0, maxFileBytes, 0);
+    return buffer.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parsed(line: string): LearnedFact | undefined {
+  try {
+    const v = JSON.parse(line) as Partial<LearnedFact>;
+    if (typeof v.fact !== 'string' || !(v.fact in factStatements)) return undefined;
+    if (typeof v.seen !== 'string' || typeof v.test !== 'string') return undefined;
+    return { fact: v.fact, statement: factStatements[v.fact], seen: v.seen, test: v.test };
+  } catch {
+    // A line cut short (a worker stopped mid-write) is not a fact.
+    return undefined;
+  }
+}
