@@ -86,6 +86,21 @@ describe('odd answers, read as what they are', () => {
   });
 });
 
+describe('a failed try-on is a result, not an error', () => {
+  // States 1: "A `failed` try-on is reported with HTTP 200 on read; clients must check `status`".
+  const failed = { id: 'tr_d1', status: 'failed', resultUrl: null, message: 'the result failed a safety check' };
+  it('from the sync endpoint, from a read, and at the end of polling', async () => {
+    const { client } = await clientOn((r, n) => {
+      if (r.path.endsWith('/sync')) return { status: 200, body: failed };
+      return { status: 200, body: n < 3 ? pending : failed };
+    });
+    expect(await client.tryOn(input)).toEqual(failed);
+    expect(await client.getTryOn('tr_d1')).toEqual(pending);
+    expect(await client.waitForTryOn('tr_d1')).toEqual(failed);
+    expect(await client.getTryOn('tr_d1')).toEqual(failed);
+  });
+});
+
 describe('a base URL at the root of its origin', () => {
   // "pollUrl values carry the same prefix" as {base_url}: here none, so /tryons/<id> is under the base.
   it('has an empty prefix: a sync 202 with pollUrl /tryons/<id> is polled there', async () => {
@@ -132,6 +147,13 @@ describe('error texts name the call and what was wrong', () => {
     expect((await failure(client.getAccount())).message).toBe(
       'HTTP 302 redirects to "/x"; the client follows no redirect',
     );
+  });
+
+  it('a redirect without Location says so, and invents no target', async () => {
+    const { client } = await clientOn(() => ({ status: 303, body: {} }));
+    const error = await failure(client.getAccount());
+    expect(error).toMatchObject({ code: 'CLIENT_BAD_RESPONSE', status: 303, value: '' });
+    expect(error.message).toBe('HTTP 303 redirects to ""; the client follows no redirect');
   });
 
   it.each([
