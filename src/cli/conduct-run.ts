@@ -4,6 +4,7 @@
  * suite is collected), preflight, the plan, the suite, the report.
  */
 import type { Reporter } from 'vitest/node';
+import { withExpectations } from '../report/expectations.ts';
 import { buildReport, type Report } from '../report/model.ts';
 import { runInfo } from '../report/run-info.ts';
 import { exitStatusOf } from '../report/summary.ts';
@@ -175,7 +176,7 @@ function planLines(plan: Plan, config: SuiteConfig, kept: boolean): string[] {
 
 /** The report of the run, written when asked, and the exit status: the report's outcome, or the stop's. */
 async function reportOf(request: RunRequest, io: RunIo, stop: RunStop, ran: Ran): Promise<ConductedRun> {
-  const report = buildReport(
+  const built = buildReport(
     ran.modules,
     runInfo({
       config: ran.config,
@@ -189,6 +190,8 @@ async function reportOf(request: RunRequest, io: RunIo, stop: RunStop, ran: Ran)
       plannedCost: ran.plannedCost,
     }),
   );
+  // Known failures (--expect): reported as expected, out of the outcome; stale entries noted.
+  const report = withExpectations(built, request.expectations, new Date());
   const written = io.writeReport ? await writeReport(report, { root: request.reportRoot }) : undefined;
   const { stopped } = stop;
   const exitCode = stopped !== undefined ? exitStatusOfInterruption(stopped) : exitStatusOf(report.summary.outcome);

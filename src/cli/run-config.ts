@@ -8,6 +8,7 @@ import { defaultCreditBudget, type Profile } from '../suite/config.ts';
 import { defaultGenerationSeconds } from '../run/estimate.ts';
 import { embeddedShape, type RunRequest } from '../run/run-request.ts';
 import { packageRoot } from '../run/suite-project.ts';
+import { readExpectFile } from './expect-file.ts';
 import { parseFlags } from './parse-flags.ts';
 import { ToolkitError } from '../shared/toolkit-errors.ts';
 
@@ -39,6 +40,9 @@ run:
   --num-runs N             cases per property, overriding the profile
   --grep PATTERN           run only tests whose name matches
   --report-dir DIR         where reports/<timestamp>/ and reports/latest go (default ./reports)
+  --expect FILE            known failures (YAML or JSON: expectations, each an id, a reason, an optional
+                           link and expires date): reported as expected, they leave the exit status alone
+  --strict-expect          an expected failure that passes, or an entry past its date, fails the run
   --plan                   print what the run would exercise, skip and spend, and send nothing
   --generation-seconds S   how long the target takes to make a try-on, for the plan's estimate of the
                            wall time (default ${defaultGenerationSeconds}: the spec gives no typical figure)
@@ -75,6 +79,8 @@ export function parseRunFlags(
     'num-runs': { type: 'string' },
     grep: { type: 'string' },
     'report-dir': { type: 'string' },
+    expect: { type: 'string' },
+    'strict-expect': { type: 'boolean', default: false },
     plan: { type: 'boolean', default: false },
     'generation-seconds': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -137,6 +143,8 @@ export function parseRunFlags(
     profile: f.profile as Profile,
   };
   const config = Object.freeze(embedded ? embeddedShape(options) : { baseUrl: baseUrl.replace(/\/$/, ''), ...options });
+  if (f['strict-expect'] && f.expect === undefined)
+    throw new ToolkitError('USAGE', 'run: --strict-expect needs --expect FILE');
   const keptDir = keptDirOf(packageRoot, env);
   return Object.freeze({
     config,
@@ -144,6 +152,7 @@ export function parseRunFlags(
     plan: f.plan,
     ...(f.grep !== undefined && { grep: f.grep }),
     reportRoot: f['report-dir'] ?? 'reports',
+    ...(f.expect !== undefined && { expectations: readExpectFile(f.expect, f['strict-expect']) }),
     ...(f['generation-seconds'] !== undefined && {
       generationSeconds: seconds('--generation-seconds', f['generation-seconds'], 3_600),
     }),

@@ -3,6 +3,7 @@
  * the same thing the same way.
  */
 import { specSections } from '../contract/requirements.ts';
+import { expectationCounts, isExpectedFailure, strictStale } from './expectations.ts';
 import type { ChoiceResult, Report, RequirementResult, Verdict } from './model.ts';
 
 export const verdictLabel: Readonly<Record<Verdict, string>> = {
@@ -53,7 +54,8 @@ function outcomeHeadline(report: Report): string {
   const s = report.summary;
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   const binding = bindingFailures(report.requirements).length;
-  const others = s.requirements.fail - binding;
+  const expected = report.requirements.filter(isExpectedFailure).length;
+  const others = s.requirements.fail - binding - expected;
   const inconclusive = s.requirements.inconclusive > 0 ? `${s.requirements.inconclusive} inconclusive` : undefined;
   if (s.outcome === 'error' && s.errors === 0) {
     return `Run error: no requirement was judged; every test that ran stopped before judging (${s.requirements.inconclusive} inconclusive)`;
@@ -68,19 +70,42 @@ function outcomeHeadline(report: Report): string {
     const notes = [others > 0 && `${others} SHOULD/MAY or implementation-defined failing`, inconclusive].filter(
       (r): r is string => typeof r === 'string',
     );
+    const known = expectationNotes(report);
+    if (expected > 0 || known.length > 0) {
+      const all = [...known, ...notes].join(', ');
+      return `Passes with known failures: every judged MUST requirement passes or is an expected failure (${all})`;
+    }
     if (notes.length === 0) return 'Conforms: every exercised requirement passes';
     return `Conforms: every judged MUST requirement passes (${notes.join(', ')})`;
   }
+  const stale = strictStale(report).length;
   const reasons = [
     binding > 0 && `${plural(binding, 'MUST requirement')} failing`,
-    binding === 0 && 'a test without requirements failed',
+    stale > 0 && `${plural(stale, 'stale expectation')} (--strict-expect: ${expectationNotes(report).join(', ')})`,
+    binding === 0 && stale === 0 && 'a test without requirements failed',
   ].filter((r): r is string => typeof r === 'string');
   return `Does not conform: ${reasons.join(', ')}`;
 }
 
-/** The failures that decide the outcome: MUST requirements the spec's own words make (not implementation-defined). */
+/** The expectations file's counts worth a headline: `12 expected failures, 1 unexpectedly passing`. */
+function expectationNotes(report: Report): string[] {
+  if (report.expectations === undefined) return [];
+  const c = expectationCounts(report);
+  return [
+    c.failing > 0 && `${c.failing} expected failure${c.failing === 1 ? '' : 's'}`,
+    c['unexpectedly-passing'] > 0 && `${c['unexpectedly-passing']} unexpectedly passing`,
+    c.expired > 0 && `${c.expired} expired`,
+  ].filter((r): r is string => typeof r === 'string');
+}
+
+/**
+ * The failures that decide the outcome: MUST requirements the spec's own words make (not
+ * implementation-defined), except those the run's expectations file names.
+ */
 export function bindingFailures(requirements: readonly RequirementResult[]): RequirementResult[] {
-  return requirements.filter((r) => r.verdict === 'fail' && r.level === 'MUST' && r.implementationDefined !== true);
+  return requirements.filter(
+    (r) => r.verdict === 'fail' && r.level === 'MUST' && r.implementationDefined !== true && r.expected === undefined,
+  );
 }
 
 /** The outcome as a mark: ✓ pass, ✗ fail, ! error. */

@@ -7,6 +7,7 @@ import type { Level } from '../contract/requirements.ts';
 import type { Profile } from '../suite/config.ts';
 import type { Cost } from '../suite/cost.ts';
 import type { PlannedCost, RunCost } from './cost.ts';
+import type { ExpectationResult, ExpectationsReport } from './expectation-types.ts';
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'skip' | 'not-observable' | 'not-covered';
 
@@ -87,6 +88,8 @@ export interface RequirementResult {
    * status are unchanged.
    */
   readonly coverage?: 'partial';
+  /** The entry of the run's expectations file (`--expect`) that names it; a failure it names is expected. */
+  readonly expected?: ExpectationResult;
 }
 
 export type TestState = 'passed' | 'failed' | 'skipped';
@@ -175,6 +178,8 @@ export interface Report {
   readonly choices: readonly ChoiceResult[];
   /** Credits and wall time, planned (estimate and bound) against actual (cost.ts); absent when the run had no plan. */
   readonly cost?: RunCost;
+  /** The known failures the run was given (`--expect FILE`), each with what became of it. */
+  readonly expectations?: ExpectationsReport;
 }
 
 /** Why and when a run was stopped before its end. */

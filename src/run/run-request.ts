@@ -2,6 +2,7 @@
  * A run as asked for: parsed once from flags and environment (src/cli/run-config.ts), its
  * defaults filled, frozen, and passed down as it is.
  */
+import type { Expectations } from '../report/expectation-types.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 
 export interface RunRequest {
@@ -17,6 +18,8 @@ export interface RunRequest {
   readonly generationSeconds?: number;
   /** The folder of kept files, where the suite's collection is kept between runs; absent when the cache is off. */
   readonly keptDir?: string;
+  /** Known failures (`--expect FILE`), applied to the report. */
+  readonly expectations?: Expectations;
 }
 
 /** The embedded target's configuration before it is up: enough to collect the suite (test control on). */
