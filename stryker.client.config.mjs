@@ -1,6 +1,7 @@
-// StrykerJS on the typed client (src/sdk): `npx stryker run stryker.client.config.mjs` (about 10 min on two
-// shared cores). It extends the oracle's config; scores per file land in reports/stryker-client/score.md, and the
-// published figures in reports/mutants-client/stryker-sdk.md.
+// StrykerJS on the typed client (src/sdk): `npm run mutation:client` (full, about 10 min on two shared cores);
+// `npm run mutation:client:ci`, incremental against reports/stryker-client/incremental.json. It extends the
+// oracle's config; scores per file land in reports/stryker-client/score.md, and the published figures, with each
+// survivor explained, in reports/mutants-client/stryker-sdk.md.
 import oracle from './stryker.config.mjs';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
