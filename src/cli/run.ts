@@ -4,6 +4,7 @@
  * failed, 2 on usage errors, an unreachable target or errors of the run itself, 130 on a signal.
  */
 import { appendFile, readFile } from 'node:fs/promises';
+import { expectationLines } from '../report/expectations-view.ts';
 import { headline } from '../report/format.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
 import { estimateInputsFor, planRun } from '../run/collect-plan.ts';
@@ -36,6 +37,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   printOut(`  latest copy: ${written.latest}\n`);
   if (command.stepSummary !== undefined) await appendFile(command.stepSummary, await readFile(files.markdown, 'utf8'));
   printOut(`${headline(done.report)}\n`);
+  for (const line of expectationLines(done.report)) printOut(`${line}\n`);
   return done.exitCode;
 }
 

@@ -8,6 +8,7 @@
 import { escapeHtml as h } from '../shared/escape.ts';
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows } from './cost.ts';
+import { expectationsHtml, expectedTag } from './expectations-view.ts';
 import {
   bySection,
   choiceTests,
@@ -54,7 +55,7 @@ ${masthead(report)}
 ${summary(report)}
 ${toolbar(report)}
 <main class="wrap">
-${runErrors(report)}
+${runErrors(report)}${expectationsHtml(report)}
 ${failuresSection(report)}
 ${choicesSection(report)}${alternativesSection(report)}
 ${matrix(report, states)}
@@ -253,7 +254,7 @@ function failureCard(q: RequirementResult): string {
     q,
     q.failures.map((f) => f.message),
   )}">
-<summary><span class="f-head"><span class="badge v-fail">fail</span><span class="lvl lvl-${q.level}">${q.level}</span><code class="rid">${h(q.id)}</code>${q.implementationDefined ? '<span class="tag">implementation-defined</span>' : ''}</span><span class="f-stmt">${h(q.statement)}</span><span class="f-meta">${h(q.section)}${q.subsection === undefined ? '' : ` › ${h(q.subsection)}`} · ${q.failures.length} failure${q.failures.length === 1 ? '' : 's'} in ${tests} test${tests === 1 ? '' : 's'} · <a href="#req-${h(q.id)}">in the matrix</a></span></summary>
+<summary><span class="f-head"><span class="badge v-fail">fail</span><span class="lvl lvl-${q.level}">${q.level}</span><code class="rid">${h(q.id)}</code>${q.implementationDefined ? '<span class="tag">implementation-defined</span>' : ''}${q.expected === undefined ? '' : `<span class="tag">${h(expectedTag(q.expected))}</span>`}</span><span class="f-stmt">${h(q.statement)}</span><span class="f-meta">${h(q.section)}${q.subsection === undefined ? '' : ` › ${h(q.subsection)}`} · ${q.failures.length} failure${q.failures.length === 1 ? '' : 's'} in ${tests} test${tests === 1 ? '' : 's'} · <a href="#req-${h(q.id)}">in the matrix</a></span></summary>
 <div class="f-body">${q.failures.map(failureCase).join('')}</div>
 </details>`;
 }

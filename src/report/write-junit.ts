@@ -31,9 +31,9 @@ export function renderJunit(report: Report): string {
       `  <testsuite ${attrs({
         name: group.section,
         tests: group.requirements.length,
-        failures: count((r) => r.verdict === 'fail'),
+        failures: count((r) => r.verdict === 'fail' && r.expected === undefined),
         errors: 0,
-        skipped: count((r) => r.verdict !== 'fail' && r.verdict !== 'pass'),
+        skipped: count((r) => (r.verdict !== 'fail' || r.expected !== undefined) && r.verdict !== 'pass'),
         time: seconds(time),
         timestamp: report.startedAt,
       })}>`,
@@ -51,14 +51,15 @@ export function renderJunit(report: Report): string {
     ].join('\n');
   });
   const s = report.summary.requirements;
+  const expected = report.requirements.filter((r) => r.verdict === 'fail' && r.expected !== undefined).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites ${attrs({
       name: `${report.tool.name} conformance`,
       tests: s.total,
-      failures: s.fail,
+      failures: s.fail - expected,
       errors: report.errors.length,
-      skipped: s.inconclusive + s.skip + s.notObservable + s.notCovered,
+      skipped: s.inconclusive + s.skip + s.notObservable + s.notCovered + expected,
       time: seconds(report.durationMs / 1000),
       timestamp: report.startedAt,
     })}>`,
@@ -76,6 +77,8 @@ function testcase(r: RequirementResult, time: number, choices: readonly ChoiceRe
     case 'pass':
       return [open, out, '    </testcase>'].join('\n');
     case 'fail': {
+      // A failure the run's expectations file names is known: skipped with its reason, the failure in the output.
+      if (r.expected !== undefined) return expectedFailure(open, out, r);
       const first = r.failures[0];
       const message = `${r.level}: ${first === undefined ? 'failed' : headline(first)}${r.failures.length > 1 ? ` (+${r.failures.length - 1} more)` : ''}`;
       return [
@@ -93,6 +96,18 @@ function testcase(r: RequirementResult, time: number, choices: readonly ChoiceRe
         '    </testcase>',
       ].join('\n');
   }
+}
+
+function expectedFailure(open: string, out: string, r: RequirementResult): string {
+  const message = `expected failure (--expect): ${r.expected?.reason ?? ''}`;
+  const text = `${failureText(r)}\n\n${message}`;
+  return [
+    open,
+    `      <skipped ${attrs({ message })}/>`,
+    `      <system-err>${cdata(text)}</system-err>`,
+    out,
+    '    </testcase>',
+  ].join('\n');
 }
 
 function systemOut(r: RequirementResult, choices: readonly ChoiceResult[]): string {

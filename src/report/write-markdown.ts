@@ -5,6 +5,7 @@
  */
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows } from './cost.ts';
+import { expectationsMarkdown, expectedNote } from './expectations-view.ts';
 import { codeCell, fence, inlineCode, markdownCell, markdownHtml, markdownText } from '../shared/escape.ts';
 import {
   bySection,
@@ -34,6 +35,7 @@ export function renderMarkdown(report: Report): string {
   return (
     [
       ...summary(report),
+      ...expectationsMarkdown(report),
       ...cost(report),
       ...runErrors(report),
       ...choices(report),
@@ -162,7 +164,7 @@ function failures(report: Report): string[] {
 
 function failureBlock(r: RequirementResult): string[] {
   return [
-    `#### ❌ ${inlineCode(r.id)} · ${r.level}${r.implementationDefined ? ' · implementation-defined' : ''}`,
+    `#### ❌ ${inlineCode(r.id)} · ${r.level}${r.implementationDefined ? ' · implementation-defined' : ''}${markdownText(expectedNote(r.expected))}`,
     '',
     `> ${markdownText(r.statement)}`,
     '',
