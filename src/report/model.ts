@@ -9,6 +9,7 @@ import { allRequirements, type Requirement } from '../contract/requirements.ts';
 import { alternativesSeen, withAlternatives } from './alternatives.ts';
 import { runCost, type PlannedCost, type RunCost } from './cost.ts';
 import { clip } from './failures.ts';
+import { learnedOf } from './learned.ts';
 import { summarise } from './summary.ts';
 import { judge, testOutcome } from './verdict.ts';
 import {
@@ -63,6 +64,7 @@ export function buildReport(
     withAlternatives(notRunIfInterrupted(judge(req, ran, { seed: info.seed, target }), interrupted), seen.get(req.id)),
   );
   const tests = ran.map((r) => r.entry);
+  const learned = learnedOf(ran);
   return {
     schemaVersion: reportSchemaVersion,
     tool: { name: info.tool.name, version: info.tool.version },
@@ -83,6 +85,7 @@ export function buildReport(
     tests,
     errors,
     choices: choicesOf(ran, catalogue),
+    ...(learned.length > 0 && { learned }),
     ...(info.plannedCost && { cost: costOf(info.plannedCost, ran, info) }),
   };
 }

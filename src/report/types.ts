@@ -5,6 +5,7 @@
 import type { TaskMeta } from 'vitest';
 import type { Level } from '../contract/requirements.ts';
 import type { Profile } from '../suite/config.ts';
+import type { LearnedFact } from '../suite/run-facts.ts';
 import type { Cost } from '../suite/cost.ts';
 import type { PlannedCost, RunCost } from './cost.ts';
 import type { ExpectationResult, ExpectationsReport } from './expectation-types.ts';
@@ -180,6 +181,8 @@ export interface Report {
   readonly cost?: RunCost;
   /** The known failures the run was given (`--expect FILE`), each with what became of it. */
   readonly expectations?: ExpectationsReport;
+  /** What the run learned about its target and later tests read (suite/run-facts.ts); absent when nothing. */
+  readonly learned?: readonly LearnedFact[];
 }
 
 /** Why and when a run was stopped before its end. */

@@ -5,6 +5,7 @@
  */
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows } from './cost.ts';
+import { learnedMarkdown } from './learned.ts';
 import { expectationsMarkdown, expectedNote } from './expectations-view.ts';
 import { codeCell, fence, inlineCode, markdownCell, markdownHtml, markdownText } from '../shared/escape.ts';
 import {
@@ -37,6 +38,7 @@ export function renderMarkdown(report: Report): string {
       ...summary(report),
       ...expectationsMarkdown(report),
       ...cost(report),
+      ...learnedMarkdown(report),
       ...runErrors(report),
       ...choices(report),
       ...alternatives(report),
