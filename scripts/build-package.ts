@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { parseOpenApi, sha256Of, type ParsedCopy } from '../src/contract/openapi.ts';
+import { writePrebuilt } from '../src/fixtures/prebuilt-catalogue.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dist = join(root, 'dist');
@@ -34,8 +35,13 @@ async function build(): Promise<void> {
     await copyFile(join(root, 'src', asset), join(dist, asset));
   }
   await writeParsedOpenApi();
+  // The fixture images of fixed options, drawn once here: a runner-only install has no sharp.
+  const imageBytes = await writePrebuilt(join(dist, 'fixtures', 'prebuilt'));
   await chmod(join(dist, 'cli', 'main.js'), 0o755);
-  process.stdout.write(`build: dist/ (${runtimeAssets.length} assets copied, openapi.yaml parsed)\n`);
+  process.stdout.write(
+    `build: dist/ (${runtimeAssets.length} assets copied, openapi.yaml parsed, ` +
+      `fixture images kept: ${Math.round(imageBytes / 1024)} KiB)\n`,
+  );
 }
 
 /**

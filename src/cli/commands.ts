@@ -4,6 +4,7 @@
  * server, the docs builder or vitest are loaded into this one.
  */
 import { parseFlags } from './parse-flags.ts';
+import { assertInstalled, docsPackages, serverPackages } from '../shared/optional-packages.ts';
 
 export interface Command {
   readonly name: string;
@@ -31,7 +32,10 @@ export const commands: readonly Command[] = [
   {
     name: 'serve',
     summary: 'start the reference server (a stateful mock of the whole API)',
-    run: async (argv) => (await import('./serve.ts')).serve(argv),
+    run: async (argv) => {
+      assertInstalled('serve (the reference server)', serverPackages);
+      return (await import('./serve.ts')).serve(argv);
+    },
   },
   {
     name: 'docs',
@@ -42,6 +46,7 @@ export const commands: readonly Command[] = [
         process.stdout.write('usage: tryon-conformance docs\n\nBuilds reports/docs/index.html and catalogue.html.\n');
         return 0;
       }
+      assertInstalled('docs', docsPackages);
       const { buildDocs } = await import('../docs/build-docs.ts');
       const built = await buildDocs();
       process.stdout.write(`docs: ${built.index}\ncatalogue: ${built.catalogue}\n`);

@@ -8,9 +8,10 @@ import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { exportFixtures, fixtureFiles } from '../fixtures/export.ts';
-import { startFixtureHost, type FixtureHost } from '../fixtures/fixture-host.ts';
+import type { FixtureHost } from '../fixtures/fixture-host.ts';
 import { parseFlags } from './parse-flags.ts';
 import { ToolkitError } from '../shared/toolkit-errors.ts';
+import { assertInstalled, fixtureHostPackages } from '../shared/optional-packages.ts';
 
 const help = `usage: tryon-conformance fixtures export DIR
        tryon-conformance fixtures serve [--port N] [--host ADDR] [--ca-file FILE]
@@ -84,6 +85,9 @@ async function serveCommand(argv: readonly string[]): Promise<number> {
       'USAGE',
       `fixtures serve: --host ${f.host} is not a loopback address (add --public to allow it)`,
     );
+  // The host's certificate maker is optional; `fixtures export` needs none of it.
+  assertInstalled('fixtures serve', fixtureHostPackages);
+  const { startFixtureHost } = await import('../fixtures/fixture-host.ts');
   const files = await fixtureFiles();
   let host: FixtureHost;
   try {

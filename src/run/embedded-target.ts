@@ -15,6 +15,7 @@ import type { SuiteConfig } from '../suite/config.ts';
 import type { InstanceAnswer, InstanceOptions } from './embedded-process.ts';
 import type { FixtureAnswer } from './fixture-process.ts';
 import { transpiledEntry } from './transpiled-tree.ts';
+import { assertInstalled, fixtureHostPackages, serverPackages } from '../shared/optional-packages.ts';
 import type { EmbeddedInstance } from '../suite/worker-instance.ts';
 
 export interface EmbeddedTarget {
@@ -63,6 +64,8 @@ export async function startEmbeddedTarget(
   settings = embeddedSettings,
   o: EmbeddedOptions = {},
 ): Promise<EmbeddedTarget> {
+  const needs = [...serverPackages, ...fixtureHostPackages];
+  assertInstalled('run without --base-url (the embedded reference server)', needs);
   const count = Math.max(1, o.instances ?? 1);
   const fixturesStart = count === 1 ? fixturesInProcess() : fixturesInChild();
   const trustedOrigin = fixturesStart.then((f) => ({ origin: f.origin, ca: f.ca }));

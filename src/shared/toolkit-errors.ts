@@ -14,6 +14,7 @@ export const toolkitErrors = {
   CONTROL: { exitCode: 2, summary: 'the test-control API answered wrongly' },
   KEY_REFUSED: { exitCode: 2, summary: 'the API key was refused at start' },
   FIXTURE_HOST: { exitCode: 2, summary: 'the fixture host is unreachable or serves no fixtures' },
+  MISSING_PACKAGE: { exitCode: 2, summary: 'an optional package the command needs is not installed' },
   BUILD_FAILED: { exitCode: 1, summary: 'a build step failed' },
 } as const;
 
