@@ -5,6 +5,7 @@
  */
 import { keptDirOf } from '../cache/kept-files.ts';
 import { defaultCreditBudget, type Profile } from '../suite/config.ts';
+import { parseDeclaredLimits, type DeclaredLimits } from '../suite/declared-limits.ts';
 import { defaultGenerationSeconds } from '../run/estimate.ts';
 import { embeddedShape, type RunRequest } from '../run/run-request.ts';
 import { packageRoot } from '../run/suite-project.ts';
@@ -34,6 +35,9 @@ target:
 
 run:
   --credit-budget N        credits the run may spend at most (default ${defaultCreditBudget} without test control)
+  --limits L               the target's rate limits per minute, when not the documented 12 starts, 60 polls,
+                           30 uploads: starts=120,polls=600,uploads=300 (any of them), or none (it does not
+                           limit); the run paces by them and the limit tests judge them (env TRYON_LIMITS)
   --profile quick|full     quick runs fewer property cases (default full)
   --seed N                 fast-check seed (printed by every run; replays a failure with --path)
   --path P                 fast-check path of a failing property, to replay it
@@ -73,6 +77,7 @@ export function parseRunFlags(
     'control-token': { type: 'string' },
     scenarios: { type: 'boolean', default: false },
     'credit-budget': { type: 'string' },
+    limits: { type: 'string' },
     profile: { type: 'string', default: 'full' },
     seed: { type: 'string' },
     path: { type: 'string' },
@@ -122,6 +127,7 @@ export function parseRunFlags(
       `run: --balance-path must be a JSON pointer (/credits) or a dotted path (data.credits), got '${balancePath}'`,
     );
   }
+  const limits = declaredLimits(f.limits ?? env.TRYON_LIMITS);
   const options = {
     ...(apiKey !== undefined && { apiKey }),
     ...(secondApiKey !== undefined && { secondApiKey }),
@@ -137,6 +143,7 @@ export function parseRunFlags(
         : embedded || control
           ? 10_000
           : defaultCreditBudget,
+    ...(limits !== undefined && { limits }),
     seed,
     ...(f.path !== undefined && { path: f.path }),
     ...(f['num-runs'] !== undefined && { numRuns: whole('--num-runs', f['num-runs'], 1, 100_000) }),
@@ -159,6 +166,14 @@ export function parseRunFlags(
     ...(keptDir !== undefined && { keptDir }),
     ...(env.GITHUB_STEP_SUMMARY && { stepSummary: env.GITHUB_STEP_SUMMARY }),
   });
+}
+
+function declaredLimits(raw: string | undefined): DeclaredLimits | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = parseDeclaredLimits(raw);
+  if (typeof parsed === 'object' && 'error' in parsed)
+    throw new ToolkitError('USAGE', `run: --limits must be none or starts=N,polls=N,uploads=N: ${parsed.error}`);
+  return parsed;
 }
 
 function seconds(flag: string, raw: string, max: number): number {

@@ -68,8 +68,13 @@ describe('withRetry', () => {
       { last: 'ECONNREFUSED: connect', attempts: 1, waits: [] },
     ],
     [
-      'an HTTP-date Retry-After falls back to the backoff',
-      [answer(503, { 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' }), answer(200)],
+      'an HTTP-date Retry-After that has passed is honoured: no wait',
+      [answer(503, { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' }), answer(200)],
+      { last: '200', attempts: 2, waits: [0] },
+    ],
+    [
+      'a Retry-After in neither form falls back to the backoff',
+      [answer(503, { 'retry-after': 'soon' }), answer(200)],
       { last: '200', attempts: 2, waits: [1_000] },
     ],
   ])('%s', async (_name, answers, want) => {

@@ -5,6 +5,7 @@
  */
 import type { Exchange } from './exchange.ts';
 import type { Send, SendOptions } from './http-client.ts';
+import { retryAfterMs } from './retry-after.ts';
 
 export const retryStatuses: ReadonlySet<number> = new Set([429, 500, 502, 503]);
 export const backoffMs: readonly number[] = [1_000, 2_000, 4_000];
@@ -51,11 +52,10 @@ export function shouldRetry(exchange: Exchange): boolean {
   return retryStatuses.has(exchange.response.status);
 }
 
-/** Retry-After in whole seconds when the answer has one, else the spec's backoff step. */
+/** Retry-After (seconds or an HTTP-date) when the answer has one, else the spec's backoff step. */
 export function waitFor(exchange: Exchange, attempt: number): number {
-  const header = exchange.response?.headers['retry-after'];
-  // Stryker disable next-line ConditionalExpression: without the header, the test reads 'undefined', which has no digit
-  if (header !== undefined && /^\d+$/.test(header)) return Number(header) * 1000;
+  const asked = retryAfterMs(exchange.response?.headers['retry-after']);
+  if (asked !== undefined) return asked;
   // Stryker disable next-line ArithmeticOperator: the fallback 4 s is the last step itself
   return backoffMs[attempt] ?? backoffMs[backoffMs.length - 1] ?? 4_000;
 }

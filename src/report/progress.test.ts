@@ -83,10 +83,10 @@ describe('ProgressReporter', () => {
     );
     expect([...reporter.statusLine()]).toHaveLength(119);
 
-    events.emit('wait', { bucket: 'starts', ms: 42_000 });
-    expect(reporter.statusLine()).toContain('│ waiting 42 s for the starts limit │');
+    events.emit('wait', { what: 'the starts rate limit', ms: 42_000, exact: true });
+    expect(reporter.statusLine()).toContain('│ waiting ≤ 42 s more for the starts rate limit │');
     clock += 10_000;
-    expect(reporter.statusLine()).toContain('│ waiting 32 s for the starts limit │');
+    expect(reporter.statusLine()).toContain('│ waiting ≤ 32 s more for the starts rate limit (10 s so far) │');
     clock += 40_000;
     expect(reporter.statusLine()).not.toContain('waiting');
 
@@ -202,7 +202,7 @@ describe('ProgressReporter', () => {
       });
       reporter.onTestRunStart(['x.suite.ts']);
       reporter.onTestModuleCollected({ children: { allTests: () => tests } });
-      events.emit('wait', { bucket: `starts${osc}`, ms: 6_000 });
+      events.emit('wait', { what: `the starts${osc} rate limit`, ms: 6_000, exact: true });
       for (const t of tests) {
         reporter.onTestCaseReady(t);
         reporter.onTestCaseResult(t);

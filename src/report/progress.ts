@@ -1,9 +1,10 @@
 /**
  * The progress of a run, as a vitest reporter. On a terminal: one live status line (tests done of
- * total, the requirement under test, credits against the budget, a countdown while the pacer waits
- * on a rate limit), with failures and inconclusive tests printed above it. In CI or a pipe: one
- * plain line per finished test (`✓ name [IDS]`, `✗ …` with the failed requirement, `? … (inconclusive:
- * reason)`, `↓ … (reason)`), judged per requirement as the report does (verdict.ts).
+ * total, the requirement under test, credits against the budget, what the run waits for), redrawn every
+ * second, with failures and inconclusive tests printed above it. In CI or a pipe: one plain line per
+ * finished test (`✓ name [IDS]`, `✗ …` with the failed requirement, `? … (inconclusive: reason)`,
+ * `↓ … (reason)`), judged per requirement as the report does (verdict.ts), and whenever nothing was printed
+ * for a few seconds a heartbeat: what the run waits for, how long so far, and how long it may still take.
  */
 import type { TaskMeta, TestArtifact } from 'vitest';
 import type { Reporter } from 'vitest/node';
@@ -12,12 +13,8 @@ import { assertionSentence } from '../shared/assertion-sentence.ts';
 import { failureOfFinding, failureOfRule, headline } from './failures.ts';
 import { formatDuration } from './format.ts';
 import type { TestResultLike } from './model.ts';
-import {
-  progressEvents,
-  waitArtifactType,
-  type ProgressEventMap,
-  type ProgressEvents,
-} from '../shared/progress-events.ts';
+import { progressEvents, waitArtifactType, type ProgressEvents } from '../shared/progress-events.ts';
+import { WaitWatch, type RunningTest, type WaitNotice } from './progress-waits.ts';
 import type { TestOutcome } from './types.ts';
 import { testOutcome } from './verdict.ts';
 
@@ -35,8 +32,10 @@ export interface ProgressOptions {
   /** The hook the pacer emits on, when it runs in this process (default: the process-wide one). */
   readonly events?: ProgressEvents;
   readonly now?: () => number;
-  /** How often the countdown redraws (default 1000 ms). */
+  /** How often the live line redraws, and the plain output checks for silence (default 1000 ms). */
   readonly tickMs?: number;
+  /** Plain output: after this long without a line, a heartbeat line (default 8000 ms: never 10 s silent). */
+  readonly heartbeatMs?: number;
 }
 
 /** The TTY/CI decision, for the caller to pass as `live`: a terminal, and not CI. */
@@ -85,7 +84,9 @@ export class ProgressReporter implements Hooks {
   #creditsUsed: number | undefined;
   #declaredCredits = 0;
   #current: ProgressTest | undefined;
-  #wait: { bucket: string; until: number } | undefined;
+  #running: RunningTest | undefined;
+  readonly #waits = new WaitWatch();
+  #lastLineAt = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #startedAt = 0;
   #lineShown = false;
@@ -93,7 +94,11 @@ export class ProgressReporter implements Hooks {
 
   constructor(options: ProgressOptions) {
     this.#o = options;
-    this.#write = options.write ?? ((text) => void process.stdout.write(text));
+    const write = options.write ?? ((text) => void process.stdout.write(text));
+    this.#write = (text) => {
+      this.#lastLineAt = this.#now();
+      write(text);
+    };
     this.#now = options.now ?? Date.now;
   }
 
@@ -107,10 +112,20 @@ export class ProgressReporter implements Hooks {
       this.#filesCollected =
         0;
     this.#files = specifications.length;
-    this.#current = this.#wait = undefined;
-    this.#startedAt = this.#now();
+    this.#current = this.#running = undefined;
+    this.#waits.clear();
+    this.#startedAt = this.#lastLineAt = this.#now();
     this.#unsubscribe?.();
-    this.#unsubscribe = (this.#o.events ?? progressEvents).on('wait', (e) => this.#onWait(e));
+    const events = this.#o.events ?? progressEvents;
+    const offWait = events.on('wait', (e) => this.#onWait(e));
+    const offWaited = events.on('waited', (e) => this.#waits.end(e.what));
+    this.#unsubscribe = () => {
+      offWait();
+      offWaited();
+    };
+    this.#stopTimer();
+    this.#timer = setInterval(() => this.#tick(), this.#o.tickMs ?? 1000);
+    this.#timer.unref?.();
   }
 
   onTestModuleCollected(module: ProgressModule): void {
@@ -121,6 +136,8 @@ export class ProgressReporter implements Hooks {
 
   onTestCaseReady(test: ProgressTest): void {
     this.#current = test;
+    const limitMs = test.meta().allowanceMs;
+    this.#running = { name: test.fullName, since: this.#now(), ...(limitMs !== undefined && { limitMs }) };
     this.#render();
   }
 
@@ -135,7 +152,8 @@ export class ProgressReporter implements Hooks {
     if (result.state === 'passed' || result.state === 'failed') this.#declaredCredits += meta.cost?.credits ?? 0;
     // The run's own count after the test settled (spent or in use, as the budget counts it), when the suite gave one.
     if (meta.creditsUsed !== undefined) this.#creditsUsed = meta.creditsUsed;
-    if (this.#current === test) this.#current = undefined;
+    if (this.#current === test) this.#current = this.#running = undefined;
+    this.#waits.clear();
     // Names, reasons and findings carry what the target sent: shown, never obeyed by the terminal.
     const line = terminalText(finishedLine(test, result, meta, outcome));
     if (!this.#o.live) this.#write(`${line}\n`);
@@ -144,14 +162,17 @@ export class ProgressReporter implements Hooks {
   }
 
   onTestCaseArtifactRecord(_test: unknown, artifact: TestArtifact): void {
-    if (artifact.type === waitArtifactType) this.#onWait(artifact);
+    if (artifact.type !== waitArtifactType) return;
+    if (artifact.ended === true) this.#waits.end(artifact.what);
+    else this.#onWait(artifact);
   }
 
   onTestRunEnd(_modules: ReadonlyArray<unknown>, unhandledErrors: ReadonlyArray<unknown> = []): void {
     this.#stopTimer();
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
-    this.#wait = this.#current = undefined;
+    this.#current = this.#running = undefined;
+    this.#waits.clear();
     if (this.#lineShown) this.#write(clearLine);
     this.#lineShown = false;
     const done = this.#passed + this.#failed + this.#inconclusive + this.#skipped;
@@ -167,20 +188,19 @@ export class ProgressReporter implements Hooks {
     this.#write(`${parts.join(' · ')}\n`);
   }
 
-  #onWait(event: ProgressEventMap['wait']): void {
-    const until = this.#now() + event.ms;
-    this.#wait = { bucket: event.bucket, until };
-    if (!this.#o.live) {
-      // A plain line only for waits worth mentioning; the pacer also reports short ones.
-      const line = `… waiting ${Math.ceil(event.ms / 1000)} s for the ${event.bucket} rate limit`;
-      if (event.ms >= 5000) this.#write(`${terminalLine(line)}\n`);
-      return;
-    }
-    if (this.#timer === undefined) {
-      this.#timer = setInterval(() => this.#render(), this.#o.tickMs ?? 1000);
-      this.#timer.unref?.();
-    }
-    this.#render();
+  #onWait(event: WaitNotice): void {
+    const line = this.#waits.begin(event, this.#now());
+    if (this.#o.live) this.#render();
+    else if (line !== undefined) this.#write(`${terminalLine(line)}\n`);
+  }
+
+  /** Every tick: the live line redraws; plain output gets a heartbeat once it has been quiet too long. */
+  #tick(): void {
+    if (this.#o.live) return this.#render();
+    if (this.#now() - this.#lastLineAt < (this.#o.heartbeatMs ?? 8_000)) return;
+    const done = this.#passed + this.#failed + this.#inconclusive + this.#skipped;
+    const line = this.#waits.heartbeat(this.#now(), this.#running, `${done}/${Math.max(this.#total, done)} tests done`);
+    this.#write(`${terminalLine(line)}\n`);
   }
 
   #stopTimer(): void {
@@ -204,14 +224,8 @@ export class ProgressReporter implements Hooks {
     const files = this.#files > 1 ? ` · file ${Math.max(1, this.#filesCollected)}/${this.#files}` : '';
     const counts = `✓ ${this.#passed} ✗ ${this.#failed}${this.#inconclusive > 0 ? ` ? ${this.#inconclusive}` : ''} ↓ ${this.#skipped}`;
     const parts = [`${done}/${Math.max(this.#total, done)}${more} tests${files}`, counts, this.#credits()];
-    if (this.#wait !== undefined) {
-      const left = this.#wait.until - this.#now();
-      if (left > 0) parts.push(`waiting ${Math.ceil(left / 1000)} s for the ${this.#wait.bucket} limit`);
-      else {
-        this.#wait = undefined;
-        this.#stopTimer();
-      }
-    }
+    const waiting = this.#waits.countdown(this.#now());
+    if (waiting !== undefined) parts.push(waiting);
     if (this.#current !== undefined) {
       const ids = this.#current.meta().requirements ?? [];
       if (ids[0] !== undefined) parts.push(`${ids[0]}${ids.length > 1 ? ` +${ids.length - 1}` : ''}`);

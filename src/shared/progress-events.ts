@@ -1,6 +1,8 @@
 /**
- * A tiny event hook between the suite and the progress line: the suite's pacer says when it waits on a rate
- * limit (`progressEvents.emit('wait', { bucket, ms })`), and the progress reporter shows a countdown. Only
+ * A tiny event hook between the suite and the progress line: the suite says when it waits, on what and for
+ * how long at most (`progressEvents.emit('wait', { what: 'the starts rate limit', ms, exact: true })`: a rate
+ * limit's window, a try-on polled until it leaves pending, a held sync answer, a Retry-After), and when that
+ * wait is over (`'waited'`); the progress reporter says so at least every few seconds. Only
  * types come from vitest, so both sides can load it. In a vitest run the suite's worker also calls
  * `forwardProgressEvents()` (progress-bridge.ts) to send each event to the main process's reporter as a
  * test artifact of type {@link waitArtifactType}.
@@ -8,8 +10,13 @@
 import type { TestArtifactBase } from 'vitest';
 
 export interface ProgressEventMap {
-  /** The pacer holds a request back for `ms` until `bucket` (starts, polls, uploads) has room. */
-  readonly wait: { readonly bucket: string; readonly ms: number };
+  /**
+   * The run waits for `what` ("the starts rate limit"), `ms` more at most; exactly `ms` when `exact` (a sleep),
+   * else until an answer or a state comes (a poll, a held request).
+   */
+  readonly wait: { readonly what: string; readonly ms: number; readonly exact?: boolean };
+  /** The wait for `what` is over. */
+  readonly waited: { readonly what: string };
 }
 
 export type ProgressEventName = keyof ProgressEventMap;
@@ -19,11 +26,13 @@ type Listener<K extends ProgressEventName> = (event: ProgressEventMap[K]) => voi
 /** The artifact type that carries a `wait` event from a vitest worker to the reporter. */
 export const waitArtifactType = 'tryon-conformance:wait';
 
-/** A `wait` event on its way from a vitest worker to the reporter. */
+/** A `wait` event (or, with `ended`, a `waited` one) on its way from a vitest worker to the reporter. */
 export interface WaitArtifact extends TestArtifactBase {
   readonly type: typeof waitArtifactType;
-  readonly bucket: string;
+  readonly what: string;
   readonly ms: number;
+  readonly exact?: boolean;
+  readonly ended?: boolean;
 }
 
 declare module 'vitest' {

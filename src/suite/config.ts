@@ -3,6 +3,7 @@
  * environment), frozen, and handed to the test files through vitest's provide/inject.
  */
 import type { BalanceDecision } from './account-balance.ts';
+import type { DeclaredLimits } from './declared-limits.ts';
 
 export type Profile = 'quick' | 'full';
 
@@ -26,6 +27,8 @@ export interface SuiteConfig {
   readonly scenarios?: boolean;
   /** Credits the run may spend at most (default 8 without test control). */
   readonly creditBudget: number;
+  /** The target's rate limits as the user declared them (`--limits`); absent: the documented ones. */
+  readonly limits?: DeclaredLimits;
   /** fast-check seed; every report gives the one it used. */
   readonly seed: number;
   /** fast-check runs of every property, in place of what the profile gives. */

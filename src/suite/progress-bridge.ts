@@ -18,16 +18,21 @@ let installed: (() => void) | undefined;
 /** Starts forwarding (once per worker; later calls do nothing). Returns the function that stops it. */
 export function forwardProgressEvents(events: ProgressEvents = progressEvents): () => void {
   if (installed !== undefined) return installed;
-  const off = events.on('wait', (event: ProgressEventMap['wait']) => {
+  const send = (artifact: WaitArtifact): void => {
     const test = getCurrentTest();
-    // A wait outside a test (in a hook) has nothing to hang on; the line simply shows no countdown.
+    // A wait outside a test (in a hook) has nothing to hang on; the reporter's own heartbeat covers it.
     if (test === undefined) return;
-    recordArtifact(test, { type: waitArtifactType, bucket: event.bucket, ms: event.ms } satisfies WaitArtifact).catch(
-      () => undefined,
-    );
-  });
+    recordArtifact(test, artifact).catch(() => undefined);
+  };
+  const offWait = events.on('wait', (e: ProgressEventMap['wait']) =>
+    send({ type: waitArtifactType, what: e.what, ms: e.ms, ...(e.exact === true && { exact: true }) }),
+  );
+  const offWaited = events.on('waited', (e: ProgressEventMap['waited']) =>
+    send({ type: waitArtifactType, what: e.what, ms: 0, ended: true }),
+  );
   installed = () => {
-    off();
+    offWait();
+    offWaited();
     installed = undefined;
   };
   return installed;

@@ -44,7 +44,11 @@ async function accountAtDocumentedLimits(t: ConformanceContext): Promise<Actor> 
 async function waitSeconds(t: ConformanceContext, seconds: number): Promise<void> {
   if (t.target.control) await t.target.control.advanceClock(seconds);
   else {
-    progressEvents.emit('wait', { what: `the Retry-After of ${seconds} s the target named`, ms: seconds * 1000, exact: true });
+    progressEvents.emit('wait', {
+      what: `the Retry-After of ${seconds} s the target named`,
+      ms: seconds * 1000,
+      exact: true,
+    });
     await new Promise((r) => setTimeout(r, seconds * 1000));
   }
 }

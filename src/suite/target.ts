@@ -10,7 +10,7 @@ import { CreditBudget } from '../client/credit-budget.ts';
 import { createSend, type Send } from '../client/http-client.ts';
 import { runStopSignal } from '../client/run-stop.ts';
 import { Pacer, type Limits } from '../client/pacer.ts';
-import { documentedLimits } from '../contract/rate-limits.ts';
+import { effectiveLimits } from './declared-limits.ts';
 import { withRetry } from '../client/retry.ts';
 import { balanceOf, decideBalance, type BalanceDecision, type BalanceSource } from './account-balance.ts';
 import { configuredOffers, type Offers } from './capabilities.ts';
@@ -111,7 +111,16 @@ export async function connectTarget(
   // request, so a target that is briefly unavailable is judged on what it answers once it is not.
   // Each attempt is checked and recorded. A test probing for one of them names it in `keep`. A
   // Retry-After longer than a test can afford is not waited out early: that answer is judged as it is.
-  const send = withRetry(checked, { network: false, giveUpAboveMs: transientWaitCapMs });
+  const send = withRetry(checked, {
+    network: false,
+    giveUpAboveMs: transientWaitCapMs,
+    onRetry: (attempt, ms, previous) =>
+      progressEvents.emit('wait', {
+        what: `retry ${attempt} of a ${previous.response?.status ?? 'failed'} answer (Retry-After or the spec's backoff)`,
+        ms,
+        exact: true,
+      }),
+  });
   const origin = new URL(config.baseUrl).origin;
   const offers = configuredOffers(config);
   const secrets: Record<string, string> = {};
@@ -128,8 +137,8 @@ export async function connectTarget(
     pollIntervalMs: control ? 100 : 2_500,
   };
   const pacer = new Pacer({
-    limits: documentedLimits,
-    onWait: (bucket, ms) => progressEvents.emit('wait', { bucket, ms }),
+    limits: effectiveLimits(config.limits),
+    onWait: (bucket, ms) => progressEvents.emit('wait', { what: `the ${bucket} rate limit`, ms, exact: true }),
   });
   // Credits the run's plan holds for tests in the order of value (budget-order.ts), until each starts.
   const budget = new CreditBudget(config.creditBudget, o.creditHolds);

@@ -11,7 +11,7 @@ forwardProgressEvents();
 test('waits on the starts limit', {
   meta: { requirements: ['LIMIT-STARTS-12-PER-MINUTE'], cost: { credits: 2, starts: 13, polls: 0, uploads: 0 } },
 }, () => {
-  progressEvents.emit('wait', { bucket: 'starts', ms: 7000 });
+  progressEvents.emit('wait', { what: 'the starts rate limit', ms: 7000, exact: true });
 });
 
 test('is skipped for want of a capability', { meta: { requirements: ['AUTH-REVOKED-KEY-401'] } }, (ctx) => {

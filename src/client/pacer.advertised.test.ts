@@ -1,0 +1,63 @@
+/** The pacer under what a target says: advertised quotas replace the limit, a block never outlasts its cap. */
+import { describe, expect, it } from 'vitest';
+import { documentedLimits } from '../contract/rate-limits.ts';
+import { maxBlockMs, Pacer } from './pacer.ts';
+
+function pacer() {
+  let now = 1_000_000;
+  const waits: number[] = [];
+  const p = new Pacer({
+    limits: documentedLimits,
+    marginMs: 0,
+    now: () => now,
+    sleep: async (ms) => {
+      waits.push(ms);
+      now += ms;
+    },
+  });
+  return { p, waits };
+}
+
+describe('Pacer with advertised quotas', () => {
+  it('paces an account by the quota its target advertised in place of the documented 12 starts', async () => {
+    const { p, waits } = pacer();
+    p.adopt('acc', 'starts', [{ limit: 20, windowMs: 60_000 }]);
+    for (let i = 0; i < 20; i++) await p.take('acc', 'starts');
+    expect(waits).toEqual([]);
+    await p.take('acc', 'starts');
+    expect(waits).toEqual([60_000]);
+    // Another account keeps the documented limit.
+    for (let i = 0; i < 13; i++) await p.take('other', 'starts');
+    expect(waits).toHaveLength(2);
+  });
+
+  it('keeps every advertised quota: a burst of 2 a second within 12 a minute', async () => {
+    const { p, waits } = pacer();
+    p.adopt('acc', 'starts', [
+      { limit: 2, windowMs: 1_000 },
+      { limit: 12, windowMs: 60_000 },
+    ]);
+    for (let i = 0; i < 3; i++) await p.take('acc', 'starts');
+    expect(waits).toEqual([1_000]);
+  });
+
+  it('ignores unusable quotas (none, under a second, over an hour), and restores the limit when none is left', async () => {
+    const { p, waits } = pacer();
+    p.adopt('acc', 'starts', [
+      { limit: 0, windowMs: 60_000 },
+      { limit: 5, windowMs: 500 },
+      { limit: 5, windowMs: 7_200_000 },
+    ]);
+    for (let i = 0; i < 12; i++) await p.take('acc', 'starts');
+    expect(waits).toEqual([]);
+    await p.take('acc', 'starts');
+    expect(waits).toEqual([60_000]);
+  });
+
+  it(`never blocks a bucket longer than ${maxBlockMs / 1000} s, whatever a Retry-After says`, async () => {
+    const { p, waits } = pacer();
+    p.block('acc', 'polls', 10 ** 9);
+    await p.take('acc', 'polls');
+    expect(waits).toEqual([maxBlockMs]);
+  });
+});
