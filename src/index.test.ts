@@ -20,6 +20,8 @@ interface PublishedOptions {
   readonly numRuns?: number;
   readonly grep?: string;
   readonly reportDir?: string;
+  readonly expect?: string;
+  readonly strictExpect?: boolean;
   readonly log?: (line: string) => void;
   readonly reporters?: ReadonlyArray<string | Reporter>;
   readonly signal?: AbortSignal;

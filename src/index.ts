@@ -3,7 +3,7 @@
  * conformance suite as a function, for an integrator's own scripts and tests. It is the CLI's
  * `run` (src/cli/run.ts) without the command line: the same checks of the options, the same
  * embedded target when no base URL is given, the same report; it writes the report's files only
- * when asked, prints nothing unless given a log, and leaves the process's signals alone.
+ * when asked, prints nothing unless given a log, and leaves the process's signals and exit status alone.
  */
 import type { Reporter } from 'vitest/node';
 import { conductRun } from './cli/conduct-run.ts';
@@ -46,6 +46,10 @@ export interface RunConformanceOptions extends SuiteOptions {
   readonly grep?: string;
   /** Write report.json, junit.xml, report.md and report.html under `<reportDir>/<timestamp>/` and `<reportDir>/latest/`. */
   readonly reportDir?: string;
+  /** An expectations file (YAML or JSON) of known failures: reported as expected, they leave `exitCode` alone. */
+  readonly expect?: string;
+  /** With `expect`: an expected failure that passes, or an entry past its date, fails the run. */
+  readonly strictExpect?: boolean;
   /** Lines of the run's own story (target, plan, seed, a stop); default: none. */
   readonly log?: (line: string) => void;
   /** vitest reporters for the tests as they run; default: none. */
@@ -78,13 +82,20 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
   if (request === 'help') throw new Error('runConformance: unreachable (no --help)');
   const log = options.log ?? ((): void => undefined);
   const silent: Reporter = {};
-  const done = await conductRun(request, {
-    log,
-    warn: log,
-    reporters: options.reporters ?? [silent],
-    writeReport: options.reportDir !== undefined,
-    ...(options.signal !== undefined && { signal: options.signal }),
-  });
+  // vitest sets process.exitCode on a failed test: the caller's process is not ours to fail.
+  const exitCodeBefore = process.exitCode;
+  let done: Awaited<ReturnType<typeof conductRun>>;
+  try {
+    done = await conductRun(request, {
+      log,
+      warn: log,
+      reporters: options.reporters ?? [silent],
+      writeReport: options.reportDir !== undefined,
+      ...(options.signal !== undefined && { signal: options.signal }),
+    });
+  } finally {
+    process.exitCode = exitCodeBefore;
+  }
   return { report: done.report, exitCode: done.exitCode, ...(done.written && { files: done.written.files }) };
 }
 
@@ -115,5 +126,7 @@ function runFlagsOf(o: RunConformanceOptions): string[] {
   value('num-runs', o.numRuns);
   value('grep', o.grep);
   value('report-dir', o.reportDir);
+  value('expect', o.expect);
+  toggle('strict-expect', o.strictExpect);
   return flags;
 }
