@@ -27,3 +27,11 @@ export function record(exchange: Exchange, findings: readonly Finding[]): void {
   current?.exchanges.push(exchange);
   current?.findings.push(...findings);
 }
+
+/**
+ * An exchange an earlier test made that the running test judges too (a request shared between
+ * tests): it is this test's evidence as well; its findings stay with the test that made it.
+ */
+export function witness(exchange: Exchange): void {
+  if (current && !current.exchanges.includes(exchange)) current.exchanges.push(exchange);
+}

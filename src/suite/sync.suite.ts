@@ -7,6 +7,7 @@ import { describe, expect } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import { Api, balanceIfRead, newIdempotencyKey, noBalance, pollsPerSlowWait, pollsPerWait } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
+import { witness } from './evidence.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
 
@@ -78,7 +79,13 @@ interface SlowSync {
   readonly ex: Exchange;
 }
 let slow: Promise<SlowSync> | undefined;
-function slowSync(t: ConformanceContext): Promise<SlowSync> {
+/** The shared slow sync start; every test that reads it has its exchange as evidence of its own. */
+async function slowSync(t: ConformanceContext): Promise<SlowSync> {
+  const shared = await slowSyncOnce(t);
+  witness(shared.ex);
+  return shared;
+}
+function slowSyncOnce(t: ConformanceContext): Promise<SlowSync> {
   slow ??= (async () => {
     const api = new Api(t.target);
     const actor = await t.ownAccount();
