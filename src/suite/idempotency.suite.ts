@@ -9,6 +9,7 @@ import { documentedLimits } from '../contract/rate-limits.ts';
 import { scenarios, type ScenarioName } from '../fixtures/scenarios.ts';
 import { Api, balanceIfRead, newIdempotencyKey, noBalance, pollsPerSlowWait, pollsPerWait, urlBody } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
+import { notAboutTheKey, refusalNamesKey } from './key-retention.ts';
 import { precondition } from './rules.ts';
 import type { Actor } from './target.ts';
 import { idBody } from './uploaded-inputs.ts';
@@ -492,7 +493,13 @@ describe('idempotency', () => {
       else if (status === 200 && typeof answer.id === 'string') {
         outcome = 'starts a new try-on';
         ids.push(answer.id);
-      } else outcome = `answers ${status ?? later.error} ${String(answer.code ?? '')}`.trim();
+      } else {
+        outcome = `answers ${status ?? later.error} ${String(answer.code ?? '')}`.trim();
+        if (!refusalNamesKey(answer.code)) {
+          await settle(t, api, actor, ids, 2).catch(() => undefined);
+          t.inconclusive(notAboutTheKey(outcome));
+        }
+      }
       t.choose(
         'idempotency-retention',
         `a key reused after 24 h + 1 s ${outcome}`,
