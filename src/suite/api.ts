@@ -113,7 +113,9 @@ export class Api {
     });
     if (held !== undefined) progressEvents.emit('waited', { what: held });
     this.#note429(actor, 'starts', ex);
-    if (ex.response?.status === 200 || ex.response?.status === 202) noteStarted(key, answerId(ex));
+    // Headers of the caller's own may replace the key: such a start is not compared by its key.
+    if (ex.response?.status === 200 || ex.response?.status === 202)
+      noteStarted(o.headers === undefined ? key : null, answerId(ex));
     return ex;
   }
 
