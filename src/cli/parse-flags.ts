@@ -18,3 +18,18 @@ export function parseFlags<O extends Options>(command: string, argv: readonly st
     throw new ToolkitError('USAGE', `${command}: ${why} (try \`tryon-conformance ${command} --help\`)`);
   }
 }
+
+/** {@link parseFlags} for a command that also takes operands (files): the flags' values and the operands in order. */
+export function parseFlagsAndOperands<O extends Options>(
+  command: string,
+  argv: readonly string[],
+  options: O,
+): { values: ParsedFlags<O>; operands: string[] } {
+  try {
+    const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    return { values: parsed.values as ParsedFlags<O>, operands: parsed.positionals };
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ToolkitError('USAGE', `${command}: ${why} (try \`tryon-conformance ${command} --help\`)`);
+  }
+}

@@ -23,7 +23,7 @@ describe('compareReports', () => {
     );
   });
 
-  it('lists every requirement whose verdict differs, regressions first, then in spec order', () => {
+  it('lists every requirement whose verdict differs: regressions, the fixed, the rest, each in spec order', () => {
     const b = withVerdicts(a, {
       'CREATE-IDEMPOTENCY-REPLAY': 'pass', // fail → pass
       'AUTH-BEARER-REQUIRED': 'fail', // pass → fail
@@ -32,9 +32,9 @@ describe('compareReports', () => {
     });
     expect(compareReports(a, b)).toEqual([
       { id: 'AUTH-BEARER-REQUIRED', level: 'MUST', section: 'Authentication', a: 'pass', b: 'fail', kind: 'regressed' },
+      { id: 'CREATE-IDEMPOTENCY-REPLAY', level: 'MUST', section: 'Endpoints', a: 'fail', b: 'pass', kind: 'fixed' },
       { id: 'AUTH-REVOKED-KEY-401', level: 'MUST', section: 'Authentication', a: 'skip', b: 'pass', kind: 'changed' },
       { id: 'VER-BASE-URL-V1', level: 'MUST', section: 'Versioning', a: 'not-covered', b: 'absent', kind: 'changed' },
-      { id: 'CREATE-IDEMPOTENCY-REPLAY', level: 'MUST', section: 'Endpoints', a: 'fail', b: 'pass', kind: 'fixed' },
     ]);
   });
 
@@ -54,8 +54,8 @@ describe('compareReports', () => {
         '   Requirement                Level   A               B',
         '─  ─────────────────────────  ──────  ──────────────  ────',
         '✗  AUTH-BEARER-REQUIRED       MUST    pass            fail',
-        '~  SVC-TYPICAL-CLIENT-FLOW    SHOULD  not observable  skip',
         '✓  CREATE-IDEMPOTENCY-REPLAY  MUST    fail            pass',
+        '~  SVC-TYPICAL-CLIENT-FLOW    SHOULD  not observable  skip',
         '',
         '3 requirements changed: 1 regressed, 1 fixed, 1 otherwise changed',
         '',

@@ -2,7 +2,10 @@
  * Two reports side by side (`tryon-conformance compare A/report.json B/report.json`): the
  * requirements whose verdict differs, regressions first, as data and as a terminal table; and the
  * implementation-defined points on which the two targets chose differently (never a regression).
+ * A regression is a new failure that would fail a run: never a MAY, an implementation-defined
+ * point, or a failure B's expectations file names.
  */
+import { terminalLine } from '../shared/escape.ts';
 import { verdictLabel } from './format.ts';
 import type { ChoiceResult, Report, RequirementResult, Verdict } from './model.ts';
 import type { Level } from '../contract/requirements.ts';
@@ -16,13 +19,31 @@ export interface VerdictChange {
   readonly section: string;
   readonly a: VerdictOrAbsent;
   readonly b: VerdictOrAbsent;
-  /** regressed: fails in B, not in A · fixed: failed in A, passes in B · changed: anything else. */
-  readonly kind: 'regressed' | 'fixed' | 'changed';
+  /**
+   * regressed: fails in B, not in A · allowed: the same, but a MAY, an implementation-defined point or
+   * an expected failure of B (never a regression) · fixed: failed in A, passes in B · changed: anything else.
+   */
+  readonly kind: ChangeKind;
+  /** Why a new failure is allowed. */
+  readonly allowedAs?: AllowedAs;
 }
 
-const kindOrder = { regressed: 0, changed: 1, fixed: 2 } as const;
+export type ChangeKind = 'regressed' | 'allowed' | 'fixed' | 'changed';
+export type AllowedAs = 'MAY' | 'implementation-defined' | 'expected';
 
-/** The requirements whose verdict differs between `a` and `b`: regressions first, then in spec order. */
+const kindOrder = { regressed: 0, allowed: 1, fixed: 2, changed: 3 } as const;
+
+/** Why a failure in B is not a regression, if it is not one. */
+function allowedAs(r: RequirementResult): AllowedAs | undefined {
+  if (r.expected !== undefined) return 'expected';
+  if (r.level === 'MAY') return 'MAY';
+  return r.implementationDefined === true ? 'implementation-defined' : undefined;
+}
+
+/**
+ * The requirements whose verdict differs between `a` and `b`: regressions first, then new failures
+ * that are allowed, the fixed, and the rest; each group in spec order.
+ */
 export function compareReports(a: Report, b: Report): VerdictChange[] {
   const inA = new Map(a.requirements.map((r) => [r.id, r]));
   const inB = new Map(b.requirements.map((r) => [r.id, r]));
@@ -35,13 +56,15 @@ export function compareReports(a: Report, b: Report): VerdictChange[] {
     const vb: VerdictOrAbsent = rb?.verdict ?? 'absent';
     if (va === vb) continue;
     const r = (rb ?? ra) as RequirementResult;
+    const allowed = vb === 'fail' ? allowedAs(r) : undefined;
     changes.push({
       id,
       level: r.level,
       section: r.section,
       a: va,
       b: vb,
-      kind: vb === 'fail' ? 'regressed' : va === 'fail' && vb === 'pass' ? 'fixed' : 'changed',
+      kind: vb === 'fail' ? (allowed ? 'allowed' : 'regressed') : va === 'fail' && vb === 'pass' ? 'fixed' : 'changed',
+      ...(allowed && { allowedAs: allowed }),
     });
   }
   return changes
@@ -56,7 +79,7 @@ export interface ComparisonLabels {
   readonly b?: string;
 }
 
-const mark = { regressed: '✗', fixed: '✓', changed: '~' } as const;
+const mark = { regressed: '✗', allowed: '!', fixed: '✓', changed: '~' } as const;
 
 /** The changes as a plain-text table for a terminal (no colours, so it pastes anywhere). */
 export function formatComparison(changes: readonly VerdictChange[], labels: ComparisonLabels = {}): string {
@@ -64,8 +87,9 @@ export function formatComparison(changes: readonly VerdictChange[], labels: Comp
   const b = labels.b ?? 'B';
   if (changes.length === 0) return `No requirement changed its verdict between ${a} and ${b}.\n`;
   const label = (v: VerdictOrAbsent): string => (v === 'absent' ? '(absent)' : verdictLabel[v]);
-  const rows = changes.map((c) => [mark[c.kind], c.id, c.level, label(c.a), label(c.b)]);
-  const header = ['', 'Requirement', 'Level', 'A', 'B'];
+  const note = (c: VerdictChange): string => (c.allowedAs === undefined ? '' : `not a regression: ${c.allowedAs}`);
+  const rows = changes.map((c) => [mark[c.kind], c.id, c.level, label(c.a), label(c.b), note(c)]);
+  const header = ['', 'Requirement', 'Level', 'A', 'B', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
     cells
@@ -78,10 +102,10 @@ export function formatComparison(changes: readonly VerdictChange[], labels: Comp
     `B: ${b}`,
     '',
     line(header),
-    line(widths.map((w) => '─'.repeat(w))),
+    line(widths.map((w, i) => (header[i] === '' && i > 0 ? '' : '─'.repeat(w)))),
     ...rows.map(line),
     '',
-    `${changes.length} requirement${changes.length === 1 ? '' : 's'} changed: ${count('regressed')} regressed, ${count('fixed')} fixed, ${count('changed')} otherwise changed`,
+    `${changes.length} requirement${changes.length === 1 ? '' : 's'} changed: ${count('regressed')} regressed, ${count('allowed') > 0 ? `${count('allowed')} newly failing but not a regression, ` : ''}${count('fixed')} fixed, ${count('changed')} otherwise changed`,
     '',
   ].join('\n');
 }
@@ -142,10 +166,11 @@ export function formatChoiceComparison(a: Report, b: Report, labels: ComparisonL
   const changes = compareChoices(a, b);
   if (changes.length === 0)
     return 'No implementation-defined point differs: both targets chose the same where both were seen.\n';
+  // The values are what the targets sent: one line each, shown, never obeyed.
   const show = (values: readonly string[] | undefined): string =>
-    values === undefined ? '(not seen)' : values.join(' | ');
+    values === undefined ? '(not seen)' : values.map(terminalLine).join(' | ');
   const line = (c: ChoiceChange): string =>
-    `  ${c.point}${c.requirement === undefined ? '' : ` (${c.requirement})`}: ${c.kind === 'only-b' ? `B ${show(c.b)}` : c.kind === 'only-a' ? `A ${show(c.a)}` : `A ${show(c.a)}, B ${show(c.b)}`}`;
+    `  ${terminalLine(c.point)}${c.requirement === undefined ? '' : ` (${terminalLine(c.requirement)})`}: ${c.kind === 'only-b' ? `B ${show(c.b)}` : c.kind === 'only-a' ? `A ${show(c.a)}` : `A ${show(c.a)}, B ${show(c.b)}`}`;
   const group = (kind: ChoiceChange['kind'], title: string): string[] => {
     const rows = changes.filter((c) => c.kind === kind);
     return rows.length === 0 ? [] : [title, ...rows.map(line), ''];

@@ -4,7 +4,7 @@
  * comparison.
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Counts, Report } from './model.ts';
@@ -52,8 +52,13 @@ export class InvalidReportError extends Error {
   }
 }
 
-/** Reads and validates a report.json. */
+/** The largest report.json read back: a full run's report is a few hundred KB. */
+export const maxReportBytes = 64 * 1024 * 1024;
+
+/** Reads and validates a report.json, at most {@link maxReportBytes} of it. */
 export async function readReport(file: string): Promise<Report> {
+  if ((await stat(file)).size > maxReportBytes)
+    throw new InvalidReportError(file, [`larger than ${maxReportBytes / 1024 / 1024} MiB`]);
   let value: unknown;
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
