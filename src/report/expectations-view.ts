@@ -95,7 +95,7 @@ export function expectationsHtml(report: Report): string {
 <section id="expectations" aria-label="Known failures">
 <div class="block-title"><h2>Known failures</h2><span class="count">${x.entries.length}</span></div>
 <p class="hint">From <code>${h(x.file)}</code> (--expect): ${h(expectationCountsText(report))}${h(strictNote(report))}. An expected failure keeps its verdict but does not change the outcome.</p>
-<table class="expectations"><thead><tr><th>Requirement</th><th>Status</th><th>Reason</th><th>Link</th><th>Expires</th></tr></thead><tbody>
+<table class="choices expectations"><thead><tr><th>Requirement</th><th>Status</th><th>Reason</th><th>Link</th><th>Expires</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
 </section>`;

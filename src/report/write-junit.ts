@@ -104,8 +104,8 @@ function expectedFailure(open: string, out: string, r: RequirementResult): strin
   return [
     open,
     `      <skipped ${attrs({ message })}/>`,
-    `      <system-err>${cdata(text)}</system-err>`,
     out,
+    `      <system-err>${cdata(text)}</system-err>`,
     '    </testcase>',
   ].join('\n');
 }
