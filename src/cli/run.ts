@@ -44,7 +44,7 @@ export async function run(argv: readonly string[]): Promise<number> {
 /** `run --plan`: the plan of the run, from the suite collected with the target's configuration; nothing is sent. */
 async function printPlan(command: RunCommand): Promise<number> {
   const { config } = command;
-  const plan = await planRun(config, command.grep, await estimateInputsFor(config, command));
+  const plan = await planRun(config, command.grep, await estimateInputsFor(config, command, { sendNothing: true }));
   printOut(`Target: ${command.embedded ? 'the embedded reference server (test control on)' : config.baseUrl}\n`);
   printOut(formatPlan(plan));
   return 0;

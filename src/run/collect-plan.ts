@@ -5,16 +5,22 @@
  * in the order of value and to bound the run's wall time.
  */
 import { relative, resolve, sep } from 'node:path';
+import { Agent } from 'undici';
 import type { TestCase, TestModule, Vitest } from 'vitest/node';
+import { createSend } from '../client/http-client.ts';
 import type { Capability, RequirementId } from '../contract/requirements.ts';
 import { configuredOffers } from '../suite/capabilities.ts';
 import type { SuiteConfig } from '../suite/config.ts';
 import type { CreditPlan } from '../suite/conformance.ts';
+import { controlClient } from '../suite/control-client.ts';
 import type { Cost, Value } from '../suite/cost.ts';
 import { earlierRunCandidates, readEarlierRun } from './earlier-run.ts';
+import { embeddedSettings } from './embedded-target.ts';
+import type { DeclaredTimings } from './estimate.ts';
 import { makePlan, type EstimateInputs, type Plan, type PlannedTest } from './plan.ts';
 import type { RunRequest } from './run-request.ts';
 import { packageRoot, suiteProject } from './suite-project.ts';
+import { embeddedWorkers } from './vitest-project.ts';
 
 /** The tests of the conformance project as declared (by full name), optionally narrowed like `--grep`. */
 export async function collectPlannedTests(config: SuiteConfig, grep?: string): Promise<PlannedTest[]> {
@@ -85,16 +91,55 @@ export function planOf(tests: PlannedTest[], config: SuiteConfig, inputs: Estima
 }
 
 /**
- * What the estimate of a run of `config` starts from: the generation time when the request gives
- * one, and with test control an earlier run (earlier-run.ts), the latest report under the report
- * root, else the repository's reference run, of the same kind of target and profile.
+ * What the estimate of a run of `config` starts from: the generation time when the request gives one,
+ * the limits the user declared, with test control the timings the target declares (the embedded
+ * target's own; a remote one's GET /_control/settings, unless the plan may send nothing), and an
+ * earlier run of the same kind (earlier-run.ts): under the report root, else the repository's reference run.
  */
-export async function estimateInputsFor(config: SuiteConfig, request: RunRequest): Promise<EstimateInputs> {
-  const generation = request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds };
-  if (config.control === undefined) return { ...generation };
-  const candidates = earlierRunCandidates(resolve(request.reportRoot), packageRoot);
-  const earlier = await readEarlierRun(candidates, request.embedded, config.profile);
-  return { ...(earlier !== undefined && { earlier }), ...generation };
+export async function estimateInputsFor(
+  config: SuiteConfig,
+  request: RunRequest,
+  o: { readonly sendNothing?: boolean } = {},
+): Promise<EstimateInputs> {
+  const limits = (config as { readonly limits?: EstimateInputs['limits'] }).limits;
+  const candidates = await earlierRunCandidates(resolve(request.reportRoot), packageRoot);
+  const earlier = await readEarlierRun(candidates, {
+    embedded: request.embedded,
+    profile: config.profile,
+    baseUrl: config.baseUrl,
+    control: config.control !== undefined,
+  });
+  const timings = request.embedded ? embeddedTimings() : o.sendNothing ? undefined : await declaredTimings(config);
+  return {
+    ...(request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds }),
+    ...(limits !== undefined && { limits }),
+    ...(earlier !== undefined && { earlier }),
+    ...(timings !== undefined && { timings }),
+    ...(request.embedded && { workers: embeddedWorkers }),
+  };
+}
+
+/** The embedded target's timings (embedded-target.ts), each in place. */
+function embeddedTimings(): DeclaredTimings | undefined {
+  const { syncWaitMs, generationLatencyMs, slowGenerationMs, fetchTimeoutMs } = embeddedSettings;
+  if (syncWaitMs === undefined || generationLatencyMs === undefined || slowGenerationMs === undefined) return undefined;
+  return { syncWaitMs, generationLatencyMs, slowGenerationMs, ...(fetchTimeoutMs !== undefined && { fetchTimeoutMs }) };
+}
+
+/** The timings a remote target with test control declares; nothing without control, or when it does not say. */
+async function declaredTimings(config: SuiteConfig): Promise<DeclaredTimings | undefined> {
+  if (config.control === undefined) return undefined;
+  const dispatcher = new Agent({ connections: 1 });
+  try {
+    const send = createSend({ baseUrl: config.baseUrl, alsoTo: [config.control.url], dispatcher, timeoutMs: 10_000 });
+    const settings = await controlClient(send, config.control.url, config.control.token).settings();
+    return typeof settings.generationLatencyMs === 'number' ? settings : undefined;
+  } catch {
+    // Preflight has checked test control; a settings read that fails now leaves the spec's timings.
+    return undefined;
+  } finally {
+    await dispatcher.close();
+  }
 }
 
 /** What the worker needs of the plan: the credits held per test, and the budget that would run each test not granted. */

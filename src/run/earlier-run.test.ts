@@ -1,4 +1,4 @@
-/** The estimate of a run with test control from an earlier report of the same tests. */
+/** The estimate of a run from an earlier report of the same kind: what the same tests took then. */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,38 +13,60 @@ const earlier: EarlierRun = {
   tests: [
     { name: 'a', state: 'passed', durationMs: 30_000 },
     { name: 'b', state: 'failed', durationMs: 10_000 },
-    { name: 'c', state: 'skipped', durationMs: 0 },
+    { name: 'c', state: 'skipped', durationMs: 0, skipReason: 'needs up to 3 credits; 0 left' },
   ],
 };
 
+/** Steps as the model plays them: a name and the seconds it expects. */
+const steps = (...pairs: Array<[string, number]>) => pairs.map(([name, seconds]) => ({ name, seconds }));
+
 describe('estimateFromEarlier', () => {
   it('takes the earlier run’s wall time for the same tests', () => {
-    expect(estimateFromEarlier(earlier, ['a', 'b'])).toEqual({
+    expect(estimateFromEarlier(earlier, steps(['a', 1], ['b', 1]))).toEqual({
       wallSeconds: 40,
-      basis: expect.stringContaining('took 40 s for the same tests'),
+      basis: expect.stringContaining('the earlier run in reports/latest/report.json: these tests as long as they took'),
     });
   });
 
-  it('scales it by the share of test time of the tests that run now', () => {
-    const big: EarlierRun = {
+  it('scales by the earlier run’s wall time per second of test time: start-up, files, workers side by side', () => {
+    const parallel: EarlierRun = {
       ...earlier,
+      durationMs: 16_000,
       tests: Array.from({ length: 10 }, (_, i) => ({ name: `t${i}`, state: 'passed', durationMs: 4_000 })),
     };
+    // 40 s of test time in 16 s: nine of the tests take 36 s of test time, so 14.4 s.
     expect(
-      estimateFromEarlier(
-        big,
-        big.tests.slice(0, 9).map((t) => t.name),
-      )?.wallSeconds,
-    ).toBe(36);
+      estimateFromEarlier(parallel, steps(...parallel.tests.slice(0, 9).map((t): [string, number] => [t.name, 99])))
+        ?.wallSeconds,
+    ).toBe(14);
   });
 
-  it('goes by nothing when the earlier run missed more than a tenth of the tests', () => {
-    expect(estimateFromEarlier(earlier, ['a', 'c'])).toBeUndefined();
-    expect(estimateFromEarlier(earlier, ['x'])).toBeUndefined();
+  it('plays the tests it did not run, or skipped for its own budget, as the model does', () => {
+    const e = estimateFromEarlier(earlier, steps(['a', 5], ['b', 5], ['c', 60], ['new', 20]));
+    expect(e?.wallSeconds).toBe(120);
+    expect(e?.basis).toMatch(/2 of these 4 tests as long as they took then \(the other 2 as the model plays them\)/);
+  });
+
+  it('keeps a skip that happens again (a capability, a fact learned) as quick as it was', () => {
+    const learned: EarlierRun = {
+      ...earlier,
+      tests: [
+        ...earlier.tests.slice(0, 2),
+        { name: 'd', state: 'skipped', durationMs: 5, skipReason: 'needs scenarios: no' },
+      ],
+    };
+    expect(estimateFromEarlier(learned, steps(['a', 1], ['d', 60]))?.wallSeconds).toBe(30);
+  });
+
+  it('goes by nothing when the earlier run ran under a quarter of the tests, or none', () => {
+    expect(estimateFromEarlier(earlier, steps(['a', 1], ['x', 1], ['y', 1], ['z', 1], ['w', 1]))).toBeUndefined();
+    expect(estimateFromEarlier(earlier, steps(['x', 1]))).toBeUndefined();
   });
 });
 
 describe('readEarlierRun', () => {
+  const kind = { embedded: true, profile: 'full', baseUrl: 'http://127.0.0.1:1/api/v1', control: true };
+
   it('reads the first report of the same kind of target and profile, and passes over others and interrupted runs', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'earlier-run-'));
     try {
@@ -56,22 +78,63 @@ describe('readEarlierRun', () => {
         join(dir, 'interrupted.json'),
         report({ interrupted: { reason: 'SIGINT', at: '2026-11-24T00:00:00Z' } }),
       );
+      await writeFile(join(dir, 'not-json.json'), '{"target":');
       await writeFile(join(dir, 'reference.json'), report({}));
       const files = [
         join(dir, 'missing.json'),
+        join(dir, 'not-json.json'),
         join(dir, 'latest', 'report.json'),
         join(dir, 'interrupted.json'),
         join(dir, 'reference.json'),
       ];
-      expect((await readEarlierRun(files, true, 'full'))?.source).toMatch(/reference\.json$/);
-      expect((await readEarlierRun(files, true, 'quick'))?.source).toMatch(/latest\/report\.json$/);
-      expect(await readEarlierRun(files, false, 'full')).toBeUndefined();
+      expect((await readEarlierRun(files, kind))?.source).toMatch(/reference\.json$/);
+      expect((await readEarlierRun(files, { ...kind, profile: 'quick' }))?.source).toMatch(/latest\/report\.json$/);
+      expect(await readEarlierRun(files, { ...kind, embedded: false })).toBeUndefined();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
 
-  it('looks in the latest run under the report root, then the reference run', () => {
-    expect(earlierRunCandidates('/r', '/pkg')).toEqual(['/r/latest/report.json', '/pkg/reports/reference/report.json']);
+  it('takes a remote run only of the same base URL, with test control or without it as now', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'earlier-run-'));
+    try {
+      const remote = (baseUrl: string, control: boolean) =>
+        JSON.stringify({
+          target: { embedded: false, baseUrl },
+          capabilities: { 'test-control': control },
+          profile: 'full',
+          durationMs: 600_000,
+          tests: earlier.tests,
+        });
+      await writeFile(join(dir, 'other.json'), remote('http://127.0.0.1:2/api/v1', false));
+      await writeFile(join(dir, 'controlled.json'), remote('http://127.0.0.1:1/api/v1', true));
+      await writeFile(join(dir, 'same.json'), remote('http://127.0.0.1:1/api/v1', false));
+      const files = ['other', 'controlled', 'same'].map((f) => join(dir, `${f}.json`));
+      const plain = { embedded: false, profile: 'full', baseUrl: 'http://127.0.0.1:1/api/v1/', control: false };
+      expect((await readEarlierRun(files, plain))?.source).toMatch(/same\.json$/);
+      expect((await readEarlierRun(files, { ...plain, control: true }))?.source).toMatch(/controlled\.json$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('looks in the latest run under the report root, its runs newest first, then the reference run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'earlier-runs-'));
+    try {
+      for (const run of ['2026-11-26T21-35-48-304Z', '2026-11-27T00-09-31-718Z', 'bench', 'latest'])
+        await mkdir(join(dir, run));
+      expect(await earlierRunCandidates(dir, '/pkg')).toEqual([
+        join(dir, 'latest', 'report.json'),
+        join(dir, '2026-11-27T00-09-31-718Z', 'report.json'),
+        join(dir, '2026-11-26T21-35-48-304Z', 'report.json'),
+        '/pkg/reports/reference/report.json',
+      ]);
+      expect(await earlierRunCandidates(join(dir, 'none'), '/pkg')).toEqual([
+        join(dir, 'none', 'latest', 'report.json'),
+        '/pkg/reports/reference/report.json',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,11 +1,19 @@
 /**
- * An earlier run of the same kind, as the plan's estimate goes by it (estimate.ts, plan.ts). With
- * test control the limits are raised and the machine, not the limits, decides how long a run takes:
- * the best guess is what the same tests took last time, from the report.json of an earlier run
- * against the same kind of target (embedded or not) at the same profile.
+ * An earlier run of the same kind, as the plan's estimate goes by it (estimate.ts, plan.ts): what the
+ * same tests took last time against the same target (or the embedded one) at the same profile, from
+ * its report.json. It holds what no declaration can: this machine's speed with test control, and on a
+ * target without it what the run learned there (try-ons that never finish, a mock's one answer) and
+ * how it paced. Tests it did not run are estimated as the plan's model plays them.
  */
-import { readFile } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+
+export interface EarlierTest {
+  readonly name: string;
+  readonly state: string;
+  readonly durationMs: number;
+  readonly skipReason?: string;
+}
 
 export interface EarlierRun {
   /** Where it comes from, for the plan's words ("reports/latest/report.json"). */
@@ -13,71 +21,121 @@ export interface EarlierRun {
   readonly embedded: boolean;
   readonly profile: string;
   readonly durationMs: number;
-  readonly tests: ReadonlyArray<{ readonly name: string; readonly state: string; readonly durationMs: number }>;
+  readonly tests: readonly EarlierTest[];
 }
 
+/** The target an earlier run must have checked to be one of the same kind. */
+export interface RunKind {
+  readonly embedded: boolean;
+  readonly profile: string;
+  /** The API base URL (a remote target's; an embedded one's port changes every run). */
+  readonly baseUrl: string;
+  readonly control: boolean;
+}
+
+/** The most reports looked at, and the most of one read: a report of 90 tests is about 200 kB. */
+const maxCandidates = 25;
+const maxReportBytes = 8 * 1024 * 1024;
+
 /**
- * The wall time `names` took in `earlier`: its whole duration, less the share of the tests that ran
- * then and will not now. Nothing when it ran none of them, or missed more than a tenth of them.
+ * A skip that says nothing about how the test goes now: the budget or the grep of that run, or its
+ * stop. Any other skip (a missing capability, a fact learned) happens again, as quickly.
  */
+const skipOfThatRun = /credit|budget|interrupted|--grep|marked skip/;
+
+/** What the tests `steps` (the model's, in seconds) are expected to take, going by `earlier` where it ran them. */
 export function estimateFromEarlier(
   earlier: EarlierRun,
-  names: readonly string[],
+  steps: ReadonlyArray<{ readonly name: string; readonly seconds: number }>,
 ): { wallSeconds: number; basis: string } | undefined {
-  const ran = earlier.tests.filter((t) => t.state !== 'skipped');
-  const byName = new Map(ran.map((t) => [t.name, t]));
-  const found = names.filter((n) => byName.has(n));
-  if (found.length === 0 || found.length < names.length * 0.9) return undefined;
-  const all = ran.reduce((n, t) => n + t.durationMs, 0);
-  const mine = found.reduce((n, name) => n + (byName.get(name)?.durationMs ?? 0), 0);
-  const share = all === 0 ? 1 : mine / all;
+  const counted = earlier.tests.filter((t) => t.state !== 'skipped' || !skipOfThatRun.test(t.skipReason ?? ''));
+  const testSeconds = counted.reduce((n, t) => n + t.durationMs, 0) / 1000;
+  const byName = new Map(counted.map((t) => [t.name, t.durationMs / 1000]));
+  const found = steps.filter((s) => byName.has(s.name));
+  if (found.length === 0 || found.length < steps.length / 4 || testSeconds <= 0) return undefined;
+  // Its wall time per second of test time: start-up and file loading, and workers side by side.
+  const ratio = earlier.durationMs / 1000 / testSeconds;
+  const seconds = steps.reduce((n, s) => n + (byName.get(s.name) ?? s.seconds), 0);
+  const others = steps.length - found.length;
   return {
-    wallSeconds: Math.round((earlier.durationMs / 1000) * share),
-    basis: `with test control the machine decides the wall time: the earlier run in ${earlier.source} took ${Math.round(earlier.durationMs / 1000)} s for ${found.length === ran.length ? 'the same tests' : `${found.length} of these ${names.length} tests (${Math.round(share * 100)}% of its test time)`}`,
+    wallSeconds: Math.round(seconds * ratio),
+    basis: `the earlier run in ${earlier.source}: ${found.length === steps.length ? 'these tests' : `${found.length} of these ${steps.length} tests`} as long as they took then${others === 0 ? '' : ` (the other ${others} as the model plays them)`}, and its ${Math.round(earlier.durationMs / 1000)} s of wall time for ${Math.round(testSeconds)} s of test time`,
   };
 }
 
-/**
- * The first report among `<root>/latest/report.json` and `reports/reference/report.json` that
- * ran against the same kind of target (`embedded`) at `profile`; nothing when none does.
- */
-export async function readEarlierRun(
-  candidates: readonly string[],
-  embedded: boolean,
-  profile: string,
-): Promise<EarlierRun | undefined> {
+/** The first report of `candidates` that checked the same kind of target at the same profile, whole; nothing when none did. */
+export async function readEarlierRun(candidates: readonly string[], kind: RunKind): Promise<EarlierRun | undefined> {
   for (const file of candidates) {
-    try {
-      const r = JSON.parse(await readFile(file, 'utf8')) as {
-        target?: { embedded?: boolean };
-        profile?: string;
-        durationMs?: number;
-        tests?: EarlierRun['tests'];
-        interrupted?: unknown;
-      };
-      if (
-        r.target?.embedded !== embedded ||
-        r.profile !== profile ||
-        typeof r.durationMs !== 'number' ||
-        !Array.isArray(r.tests) ||
-        r.interrupted !== undefined
-      )
-        continue;
-      return {
-        source: relative(process.cwd(), file) || file,
-        embedded,
-        profile,
-        durationMs: r.durationMs,
-        tests: r.tests,
-      };
-    } catch {
-      // No such report, or not one we read: try the next.
-    }
+    const r = await readReport(file);
+    if (r === undefined || !sameKind(r, kind) || typeof r.durationMs !== 'number' || !Array.isArray(r.tests)) continue;
+    if (r.interrupted !== undefined) continue;
+    const tests = r.tests.filter(
+      (t): t is EarlierTest => typeof t?.name === 'string' && typeof t.durationMs === 'number' && t.durationMs >= 0,
+    );
+    return {
+      source: relative(process.cwd(), file) || file,
+      embedded: kind.embedded,
+      profile: kind.profile,
+      durationMs: r.durationMs,
+      tests,
+    };
   }
   return undefined;
 }
 
-/** Where earlier reports are looked for: the latest run under the report root, then the repository's reference run. */
-export function earlierRunCandidates(reportRoot: string, packageRoot: string): string[] {
-  return [join(reportRoot, 'latest', 'report.json'), join(packageRoot, 'reports', 'reference', 'report.json')];
+/** A report as this file reads it: everything optional, since any file may be anything. */
+interface ReportLike {
+  readonly target?: { readonly embedded?: unknown; readonly baseUrl?: unknown };
+  readonly capabilities?: Readonly<Record<string, unknown>>;
+  readonly profile?: unknown;
+  readonly durationMs?: unknown;
+  readonly tests?: ReadonlyArray<Partial<EarlierTest> | null>;
+  readonly interrupted?: unknown;
+}
+
+function sameKind(r: ReportLike, kind: RunKind): boolean {
+  if (r.target?.embedded !== kind.embedded || r.profile !== kind.profile) return false;
+  if (kind.embedded) return true;
+  return (
+    r.target?.baseUrl === kind.baseUrl.replace(/\/$/, '') &&
+    (r.capabilities?.['test-control'] === true) === kind.control
+  );
+}
+
+/** The report in `file`, read up to a bound; nothing when it is missing, too large or not JSON. */
+async function readReport(file: string): Promise<ReportLike | undefined> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const buffer = Buffer.alloc(maxReportBytes + 1);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      if (bytesRead > maxReportBytes) return undefined;
+      const parsed: unknown = JSON.parse(buffer.subarray(0, bytesRead).toString('utf8'));
+      return typeof parsed === 'object' && parsed !== null ? (parsed as ReportLike) : undefined;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where earlier reports are looked for: the latest run under the report root, the runs there newest
+ * first (reports/<timestamp>/), then the repository's reference run.
+ */
+export async function earlierRunCandidates(reportRoot: string, packageRoot: string): Promise<string[]> {
+  let runs: string[] = [];
+  try {
+    runs = (await readdir(reportRoot, { withFileTypes: true }))
+      .filter((d) => d.isDirectory() && /^\d{4}-\d{2}-\d{2}T[\d-]+Z$/.test(d.name))
+      .map((d) => d.name)
+      .sort()
+      .reverse()
+      .slice(0, maxCandidates)
+      .map((name) => join(reportRoot, name, 'report.json'));
+  } catch {
+    // No report root yet: the latest and the reference are all there is.
+  }
+  return [join(reportRoot, 'latest', 'report.json'), ...runs, join(packageRoot, 'reports', 'reference', 'report.json')];
 }

@@ -1,10 +1,17 @@
 /**
- * The expected cost of a run, next to the plan's bounds: the tests played in run order at the documented
- * limits, each sending what it typically sends; generation time and round trip are assumed and stated.
- * Test control raises the limits, so plan.ts then estimates from an earlier run instead.
+ * The expected cost of a run, next to the plan's bounds: the tests played in run order at the limits the
+ * run paces by (the documented ones, or what `--limits` declares), each sending what it typically sends;
+ * generation time and round trip are assumed and stated. With test control the limits are raised and
+ * the target declares its timings (GET /_control/settings): the tests then cost what those timings and
+ * the machine make them, spread over the run's workers (controlAssumptions).
  */
-import { documentedLimits, rateWindowSeconds, type RateBucket as Bucket } from '../contract/rate-limits.ts';
-import type { Cost, Typical } from '../suite/cost.ts';
+import {
+  documentedLimits,
+  rateWindowSeconds,
+  type RateBucket as Bucket,
+  type RateLimits,
+} from '../contract/rate-limits.ts';
+import type { Cost, TimedWait, Typical } from '../suite/cost.ts';
 
 /** One test of the run, in run order, as the estimate sees it. */
 export interface EstimatedTest {
@@ -24,6 +31,8 @@ export interface EstimateAssumptions {
   readonly pollIntervalSeconds: number;
   /** Seconds one request takes there and back. */
   readonly roundTripSeconds: number;
+  /** Seconds of the target's timings a test may wait out (Typical `waits`). */
+  readonly timedWaits: Readonly<Record<TimedWait, number>>;
   /** Seconds from the start of the run to its first test (vitest and its worker, the target's set-up). */
   readonly startupSeconds: number;
   /** Seconds vitest takes to import a file before its first test (about 9 s for 17 files on 2 busy cores). */
@@ -31,6 +40,17 @@ export interface EstimateAssumptions {
   /** The pacer's window and its safety margin (src/client/pacer.ts). */
   readonly windowSeconds: number;
   readonly marginSeconds: number;
+  /** Requests per window the run paces each bucket by (Infinity: not paced). */
+  readonly limits: RateLimits;
+  /** Seconds each test takes besides its requests and waits (its own work and checks, on this machine). */
+  readonly testSeconds: number;
+  /** Workers that run files side by side (the embedded run's); the tests' time is shared among them. */
+  readonly workers: number;
+  /**
+   * Whether tests wait out rate windows they fill (a Retry-After, an emptied starts window); with test
+   * control they do not: each has fresh accounts, and the test clock moves instead.
+   */
+  readonly waitsOutWindows: boolean;
 }
 
 /** Seconds a try-on is assumed to take on a remote target: the spec gives no typical figure (only that most results come within 30 s); `run --generation-seconds` sets it. */
@@ -41,19 +61,70 @@ export const remoteAssumptions: EstimateAssumptions = {
   generationSeconds: defaultGenerationSeconds,
   pollIntervalSeconds: 2.5,
   roundTripSeconds: 0.1,
+  // The spec's "about 55 seconds" and 12 s fetch deadline; a slow generation as the suite waits for it (target.ts).
+  timedWaits: { 'sync-wait': 55, 'slow-generation': 90, 'fetch-deadline': 12 },
   startupSeconds: 5,
   fileSeconds: 0.5,
   windowSeconds: rateWindowSeconds,
   marginSeconds: 0.25,
+  limits: documentedLimits,
+  testSeconds: 0,
+  workers: 1,
+  waitsOutWindows: true,
 };
+
+/** What a target with test control declares of its timings (GET /_control/settings). */
+export interface DeclaredTimings {
+  readonly syncWaitMs: number;
+  readonly generationLatencyMs: number;
+  readonly slowGenerationMs: number;
+  readonly fetchTimeoutMs?: number;
+}
+
+/**
+ * A run with test control: each test on accounts of its own at raised limits (no pacing), try-ons that
+ * take the declared generation latency, polled every 100 ms (target.ts), no rate window waited out (the
+ * test clock moves instead), and each test's own work: about 0.2 s on a quiet 2-core machine, as the
+ * reference run's tests that wait for nothing take.
+ */
+export function controlAssumptions(timings: DeclaredTimings, workers: number): EstimateAssumptions {
+  return {
+    ...remoteAssumptions,
+    generationSeconds: timings.generationLatencyMs / 1000,
+    timedWaits: {
+      'sync-wait': timings.syncWaitMs / 1000,
+      'slow-generation': timings.slowGenerationMs / 1000,
+      'fetch-deadline': (timings.fetchTimeoutMs ?? 12_000) / 1000,
+    },
+    pollIntervalSeconds: 0.1,
+    roundTripSeconds: 0.005,
+    startupSeconds: 3,
+    fileSeconds: 0.3,
+    limits: { starts: Infinity, polls: Infinity, uploads: Infinity },
+    testSeconds: 0.2,
+    workers: Math.max(1, workers),
+    waitsOutWindows: false,
+  };
+}
 
 export interface RunEstimate {
   readonly credits: number;
   readonly wallSeconds: number;
   /** Tests the plan did not grant credits that the estimate expects to run on what is left at their turn. */
   readonly runOnLeftovers: readonly string[];
-  /** Each test played, with the second it is expected to start at, and the credits it is expected to spend; tests expected to skip are absent. */
-  readonly steps: ReadonlyArray<{ readonly name: string; readonly at: number; readonly credits: number }>;
+  /**
+   * Each test played, with the second it is expected to start at (one worker's time), the seconds it is
+   * expected to take (its file's loading included) and the credits it is expected to spend; tests
+   * expected to skip are absent.
+   */
+  readonly steps: ReadonlyArray<EstimatedStep>;
+}
+
+export interface EstimatedStep {
+  readonly name: string;
+  readonly at: number;
+  readonly seconds: number;
+  readonly credits: number;
 }
 
 /**
@@ -72,11 +143,11 @@ export function estimateRun(
   let spent = 0;
   let held = tests.reduce((n, t) => n + t.held, 0);
   const runOnLeftovers: string[] = [];
-  const steps: Array<RunEstimate['steps'][number]> = [];
+  const steps: EstimatedStep[] = [];
   /** The time the next request of `bucket` may go at, as the pacer decides it. */
   const slot = (bucket: Bucket, at: number): number => {
     const window = sent[bucket];
-    const limit = documentedLimits[bucket];
+    const limit = a.limits[bucket];
     // Dropping what left the window only prunes: the slot is never before `at` either way.
     // Stryker disable next-line MethodExpression,ConditionalExpression,EqualityOperator
     const inWindow = window.filter((t) => t > at - a.windowSeconds - a.marginSeconds);
@@ -91,6 +162,7 @@ export function estimateRun(
   };
   let file: string | undefined;
   for (const test of tests) {
+    const began = now;
     if (test.file !== undefined && test.file !== file) now += a.fileSeconds;
     file = test.file ?? file;
     held -= test.held;
@@ -98,18 +170,21 @@ export function estimateRun(
     if (test.cost.credits > budget - spent - held) continue;
     if (test.held === 0 && test.cost.credits > 0) runOnLeftovers.push(test.name);
     const typical = expected(test, a);
-    steps.push({ name: test.name, at: Math.round(now * 10) / 10, credits: typical.credits });
+    const step = { name: test.name, at: Math.round(now * 10) / 10, credits: typical.credits };
     spent += typical.credits;
+    now += a.testSeconds;
     for (let i = 0; i < typical.uploads; i++) take('uploads');
-    if (typical.emptiesStartsWindow)
-      now = Math.max(now, (sent.starts.at(-1) ?? -Infinity) + a.windowSeconds + a.marginSeconds);
+    const empties = typical.emptiesStartsWindow && a.waitsOutWindows;
+    if (empties) now = Math.max(now, (sent.starts.at(-1) ?? -Infinity) + a.windowSeconds + a.marginSeconds);
     for (let i = 0; i < typical.starts; i++) take('starts', !typical.emptiesStartsWindow);
     // Each try-on waited for: polled at once, then each interval until generation has ended (api.ts `waitFinal`).
     now += typical.finishes * finishSeconds(a);
     for (let i = 0; i < typical.polls; i++) take('polls');
-    now += typical.waitsSeconds;
+    now += (a.waitsOutWindows ? typical.waitsSeconds : 0) + typical.waits.reduce((n, w) => n + a.timedWaits[w], 0);
+    steps.push({ ...step, seconds: Math.round((now - began) * 100) / 100 });
   }
-  return { credits: spent, wallSeconds: Math.round(now), runOnLeftovers, steps };
+  const wallSeconds = a.startupSeconds + (now - a.startupSeconds) / a.workers;
+  return { credits: spent, wallSeconds: Math.round(wallSeconds), runOnLeftovers, steps };
 }
 
 /** What a test is expected to send and spend: its typical declaration, else its declared bounds. */
@@ -126,6 +201,7 @@ export function expected(test: EstimatedTest, a: EstimateAssumptions): Required<
     polls: t.polls ?? (finishes > 0 ? finishes * pollsPerFinish(a) : test.cost.polls),
     emptiesStartsWindow: t.emptiesStartsWindow ?? false,
     waitsSeconds: t.waitsSeconds ?? 0,
+    waits: t.waits ?? [],
   };
 }
 

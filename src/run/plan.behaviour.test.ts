@@ -61,7 +61,7 @@ describe('formatPlan', () => {
       '  credits the run may spend: at most 4 of the budget of 4',
       '  requests against the limits: 3 starts, 20 polls, 1 uploads',
       '  least wall time the documented limits allow: 1 min 0 s (for every declared request; tests skipped at run time send fewer)',
-      '  wall-time bound: 59 s (the run stops there, with a partial report and exit 2)',
+      '  wall-time bound: 59 s (three times the estimate and at least 10 min more, with the set-up; the run stops there, with a partial report of what ran and exit 2)',
       '  Estimate: 1 credit, 2 min 5 s (expected, not a bound; a guess)',
     ]);
     expect(lines.slice(7)).toEqual([

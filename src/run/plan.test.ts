@@ -8,6 +8,7 @@ import {
   makePlan,
   plannedCostOf,
   setupAllowanceSeconds,
+  wallBoundOf,
   type PlannedTest,
 } from './plan.ts';
 
@@ -228,8 +229,54 @@ describe('the estimate', () => {
     };
     expect(makePlan(tests, offers(), 10_000, true, { earlier }).estimate).toMatchObject({
       wallSeconds: 21,
-      basis: expect.stringContaining('the earlier run in reports/latest/report.json took 21 s'),
+      basis: expect.stringContaining('the earlier run in reports/latest/report.json: these tests as long as they'),
     });
-    expect(makePlan(tests, offers(), 10_000, true).estimate.basis).toMatch(/no earlier run of these tests to go by/);
+    expect(makePlan(tests, offers(), 10_000, true).estimate.basis).toMatch(/no earlier run of these tests on this/);
+  });
+
+  it('with test control and no earlier run, plays the timings the target declares, never the documented limits', () => {
+    const limitTest = k('limit', 'src/suite/rate-limits.suite.ts', {
+      credits: 27,
+      starts: 28,
+      typical: { starts: 14, emptiesStartsWindow: true, waitsSeconds: 60 },
+    });
+    const waiting = k('sync', 'src/suite/sync.suite.ts', {
+      credits: 1,
+      starts: 1,
+      typical: { finishes: 1, waits: ['sync-wait'] },
+    });
+    const timings = { syncWaitMs: 1_500, generationLatencyMs: 100, slowGenerationMs: 2_500 };
+    const controlled = makePlan([limitTest, waiting], offers(), 10_000, true, { timings });
+    // Start-up 3 s, two files 0.6 s, each test's own 0.2 s, 14 + 1 starts, a try-on of 0.1 s seen at 0.1 s, the 1.5 s wait.
+    expect(controlled.estimate.wallSeconds).toBe(6);
+    expect(controlled.estimate.basis).toMatch(/the timings the target declares: generation taking 0.1 s/);
+    const declaredWait = makePlan([waiting], offers(), 10_000, true, { timings: { ...timings, syncWaitMs: 55_000 } });
+    expect(declaredWait.estimate.wallSeconds).toBe(59);
+    // Three workers share the tests' time.
+    const many = Array.from({ length: 30 }, (_, i) => k(`t${i}`, 'src/suite/auth.suite.ts', { starts: 1 }));
+    expect(makePlan(many, offers(), 10_000, true, { timings }).estimate.wallSeconds).toBe(9);
+    expect(makePlan(many, offers(), 10_000, true, { timings, workers: 3 }).estimate.wallSeconds).toBe(5);
+  });
+
+  it('paces by the limits the user declared, and not at all for --limits none', () => {
+    const tests = [k('a', 'src/suite/body-rules.suite.ts', { starts: 25 })];
+    expect(makePlan(tests, offers(), 8, false).estimate.wallSeconds).toBe(126);
+    expect(makePlan(tests, offers(), 8, false, { limits: { starts: 120 } }).estimate.wallSeconds).toBe(8);
+    const none = makePlan(tests, offers(), 8, false, { limits: 'none' });
+    expect(none.estimate.wallSeconds).toBe(8);
+    expect(none.estimate.basis).toMatch(/unpaced \(--limits none\)/);
+    expect(makePlan(tests, offers(), 8, false, { limits: { starts: 120 } }).leastWallSeconds).toBe(0);
+  });
+
+  it('bounds the wall time at three times the estimate and at least 10 min more, within the allowances', () => {
+    expect(wallBoundOf(15, 30_000)).toBe(setupAllowanceSeconds + 615);
+    expect(wallBoundOf(600, 30_000)).toBe(setupAllowanceSeconds + 1_800);
+    expect(wallBoundOf(600, 700)).toBe(setupAllowanceSeconds + 700);
+    const tests = [{ ...k('a', 'src/suite/auth.suite.ts'), allowanceMs: 26_000_000 }];
+    expect(
+      makePlan(tests, offers(), 10_000, true, {
+        timings: { syncWaitMs: 1_500, generationLatencyMs: 100, slowGenerationMs: 2_500 },
+      }).wallBoundSeconds,
+    ).toBeLessThan(15 * 60);
   });
 });

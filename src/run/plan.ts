@@ -5,13 +5,12 @@
  */
 import type { PlannedCost } from '../report/cost.ts';
 import { requirement, requirementIds, type Capability, type RequirementId } from '../contract/requirements.ts';
-import { documentedLimits, rateBuckets, rateWindowSeconds } from '../contract/rate-limits.ts';
+import { rateBuckets, rateWindowSeconds } from '../contract/rate-limits.ts';
 import { valueRanks, valueTitles, type Cost, type Typical, type Value } from '../suite/cost.ts';
 import { allotCredits, type Allotment } from './budget-order.ts';
 import type { Offers } from '../suite/capabilities.ts';
-import { estimateRun, remoteAssumptions, type EstimateAssumptions } from './estimate.ts';
 import { fileOrder } from './file-order.ts';
-import { estimateFromEarlier, type EarlierRun } from './earlier-run.ts';
+import { estimateOf, pacedLimits, wallBoundOf, type EstimateInputs, type PlanEstimate } from './plan-estimate.ts';
 
 export interface PlannedTest {
   readonly name: string;
@@ -27,13 +26,8 @@ export interface PlannedTest {
   readonly typical?: Typical;
 }
 
-/** What the run is expected to take (not a bound), and what that assumed. */
-export interface PlanEstimate {
-  readonly credits: number;
-  /** From the first test file to the report, as report.json's `durationMs` measures it (no plan, no preflight). */
-  readonly wallSeconds: number;
-  readonly basis: string;
-}
+export type { EstimateInputs, PlanEstimate } from './plan-estimate.ts';
+export { setupAllowanceSeconds, wallBoundOf } from './plan-estimate.ts';
 
 export interface Plan {
   readonly tests: ReadonlyArray<PlannedTest & { readonly skip?: string }>;
@@ -48,8 +42,9 @@ export interface Plan {
   /** Least wall time the documented limits allow for those requests, in seconds. */
   readonly leastWallSeconds: number;
   /**
-   * The run's wall-time bound, in seconds: the allowances of the tests that run, one after another,
-   * plus the set-up. A run that reaches it stops like an interrupted one (exit 2).
+   * The run's wall-time bound, in seconds: three times the estimate and at least ten minutes more (never
+   * past the allowances of the tests that run, one after another), plus the set-up. A run that reaches
+   * it stops like an interrupted one (exit 2), with a report of what ran and which tests were cut.
    */
   readonly wallBoundSeconds: number;
   /** How the credit budget is granted, in the order of value; tests not granted any wait for leftovers. */
@@ -58,17 +53,6 @@ export interface Plan {
   /** The expected credits and wall time (estimate.ts), next to the bounds `credits` and `wallBoundSeconds`. */
   readonly estimate: PlanEstimate;
 }
-
-/** What the estimate may go by besides the tests' declarations. */
-export interface EstimateInputs {
-  /** An earlier run of the same kind (earlier-run.ts): with test control the machine, not the limits, decides the wall time. */
-  readonly earlier?: EarlierRun;
-  /** Seconds the target takes to make a try-on (`run --generation-seconds`); estimate.ts's default when absent. */
-  readonly generationSeconds?: number;
-}
-
-/** Set-up before the first test (preflight, accounts) and the report after the last, in the bound. */
-export const setupAllowanceSeconds = 120;
 
 /** Computes the plan of `tests` against what the configuration offers and the credit budget. */
 export function makePlan(
@@ -116,11 +100,19 @@ export function makePlan(
     polls: sum(run, 'polls'),
     uploads: sum(run, 'uploads'),
   };
+  const limits = pacedLimits(inputs.limits);
   const leastWallSeconds = limitsRaised
     ? 0
-    : Math.max(
-        ...rateBuckets.map((b) => Math.max(0, Math.ceil(requests[b] / documentedLimits[b]) - 1) * rateWindowSeconds),
-      );
+    : Math.max(...rateBuckets.map((b) => Math.max(0, Math.ceil(requests[b] / limits[b]) - 1) * rateWindowSeconds));
+  // Tests the budget did not grant run when enough is left at their turn: the estimate plays them too.
+  const estimate = estimateOf(
+    inRunOrder(planned.filter((t) => !('skip' in t) || refused.has(t.name))),
+    allotment,
+    creditBudget,
+    limitsRaised,
+    inputs,
+  );
+  const allowances = Math.ceil(run.reduce((n, t) => n + (t.allowanceMs ?? 0), 0) / 1000);
   return {
     tests: planned,
     exercised: [...exercised],
@@ -130,17 +122,10 @@ export function makePlan(
     credits,
     requests,
     leastWallSeconds,
-    wallBoundSeconds: setupAllowanceSeconds + Math.ceil(run.reduce((n, t) => n + (t.allowanceMs ?? 0), 0) / 1000),
+    wallBoundSeconds: wallBoundOf(estimate.wallSeconds, allowances),
     allotment,
     creditBudget,
-    // Tests the budget did not grant run when enough is left at their turn: the estimate plays them too.
-    estimate: estimateOf(
-      planned.filter((t) => !('skip' in t) || refused.has(t.name)),
-      allotment,
-      creditBudget,
-      limitsRaised,
-      inputs,
-    ),
+    estimate,
   };
 }
 
@@ -156,51 +141,6 @@ export function inRunOrder<T extends { readonly file: string }>(tests: readonly 
     .map((x) => x.t);
 }
 
-function estimateOf(
-  candidates: readonly PlannedTest[],
-  allotment: Allotment,
-  budget: number,
-  limitsRaised: boolean,
-  inputs: EstimateInputs,
-): PlanEstimate {
-  const holds = new Map(allotment.granted.map((g) => [g.name, g.credits]));
-  const a: EstimateAssumptions = {
-    ...remoteAssumptions,
-    ...(inputs.generationSeconds !== undefined && { generationSeconds: inputs.generationSeconds }),
-  };
-  const played = estimateRun(
-    inRunOrder(candidates).map((t) => ({
-      name: t.name,
-      file: t.file,
-      cost: t.cost,
-      held: holds.get(t.name) ?? 0,
-      ...(t.typical && { typical: t.typical }),
-    })),
-    budget,
-    a,
-  );
-  if (!limitsRaised) {
-    return {
-      credits: played.credits,
-      wallSeconds: played.wallSeconds,
-      basis: `each test's typical requests through the documented limits, in run order; generation taking ${a.generationSeconds} s (${inputs.generationSeconds === undefined ? 'the spec gives no typical figure, only that most results come within 30 s; --generation-seconds sets it' : 'as --generation-seconds says'}), polls every ${a.pollIntervalSeconds} s, ${a.roundTripSeconds * 1000} ms a request, ${a.fileSeconds} s to load a file; the budget left at each test's turn decides whether it runs${played.runOnLeftovers.length > 0 ? ` (${played.runOnLeftovers.length} not granted up front expected to run on what is left)` : ''}`,
-    };
-  }
-  const earlier =
-    inputs.earlier &&
-    estimateFromEarlier(
-      inputs.earlier,
-      played.steps.map((t) => t.name),
-    );
-  return {
-    credits: played.credits,
-    wallSeconds: earlier?.wallSeconds ?? Math.round(played.wallSeconds),
-    basis:
-      earlier?.basis ??
-      'with test control the limits are raised and the machine decides the wall time; no earlier run of these tests to go by, so only the start-up and the typical requests are counted (a low guess)',
-  };
-}
-
 function sum(tests: readonly PlannedTest[], key: 'starts' | 'polls' | 'uploads'): number {
   return tests.reduce((n, t) => n + t.cost[key], 0);
 }
@@ -213,7 +153,7 @@ export function formatPlan(plan: Plan): string {
     `  credits the run may spend: at most ${plan.credits} of the budget of ${plan.creditBudget}`,
     `  requests against the limits: ${plan.requests.starts} starts, ${plan.requests.polls} polls, ${plan.requests.uploads} uploads`,
     `  least wall time the documented limits allow: ${formatSeconds(plan.leastWallSeconds)} (for every declared request; tests skipped at run time send fewer)`,
-    `  wall-time bound: ${formatSeconds(plan.wallBoundSeconds)} (the run stops there, with a partial report and exit 2)`,
+    `  wall-time bound: ${formatSeconds(plan.wallBoundSeconds)} (three times the estimate and at least 10 min more, with the set-up; the run stops there, with a partial report of what ran and exit 2)`,
     formatEstimate(plan.estimate),
     '',
     ...formatBudget(plan),

@@ -35,7 +35,15 @@ export interface Typical {
   readonly emptiesStartsWindow?: boolean;
   /** Seconds it waits on purpose besides pacing and generation (a Retry-After it honours). */
   readonly waitsSeconds?: number;
+  /**
+   * Timings of the target it waits out, one after another: a held sync request (about 55 s, or what test
+   * control declares), a slow generation, the image-fetch deadline (12 s, or declared).
+   */
+  readonly waits?: readonly TimedWait[];
 }
+
+/** A timing of the target a test waits out, as the estimate counts it (estimate.ts). */
+export type TimedWait = 'sync-wait' | 'slow-generation' | 'fetch-deadline';
 
 /** What a test that spends credits is worth to a user with a small budget, most valuable first. */
 export const valueRanks = ['happy-path', 'ledger', 'rest'] as const;
