@@ -85,4 +85,17 @@ describe('withExpectations', () => {
       ).summary.outcome,
     ).toBe('pass');
   });
+
+  it('is described by report.schema.json, which refuses an unknown status or a link that is not http(s)', () => {
+    const json = JSON.parse(renderJson(apply([entry('AUTH-BEARER-REQUIRED')]))) as {
+      expectations: { entries: Array<Record<string, unknown>> };
+    };
+    expect(reportProblems(json)).toEqual([]);
+    const first = json.expectations.entries[0] ?? {};
+    first.status = 'maybe';
+    first.link = 'javascript:alert(1)';
+    const problems = reportProblems(json).join('\n');
+    expect(problems).toContain('/expectations/entries/0/status');
+    expect(problems).toContain('/expectations/entries/0/link');
+  });
 });
