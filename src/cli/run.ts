@@ -6,6 +6,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { expectationLines } from '../report/expectations-view.ts';
 import { headline } from '../report/format.ts';
+import { learnedLines } from '../report/learned.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
 import { estimateInputsFor, planRun } from '../run/collect-plan.ts';
 import { formatPlan } from '../run/plan.ts';
@@ -38,6 +39,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   if (command.stepSummary !== undefined) await appendFile(command.stepSummary, await readFile(files.markdown, 'utf8'));
   printOut(`${headline(done.report)}\n`);
   for (const line of expectationLines(done.report)) printOut(`${line}\n`);
+  for (const line of learnedLines(done.report)) printOut(`${line}\n`);
   return done.exitCode;
 }
 

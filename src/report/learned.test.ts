@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LearnedFact } from '../suite/run-facts.ts';
 import { fakeInfo, fakeModule, fakeTest } from './fake-run.ts';
-import { learnedMarkdown } from './learned.ts';
+import { learnedLines, learnedMarkdown } from './learned.ts';
 import { buildReport } from './model.ts';
 import { reportProblems } from './read-report.ts';
 import { renderJson } from './write-json.ts';
@@ -59,5 +59,13 @@ describe('what the run learned', () => {
     expect(row).toContain('answers 202');
     expect(row).not.toContain('<b>');
     expect(row).toContain('\\|');
+  });
+
+  it('is one line per fact on the terminal, with control characters of the target taken out', () => {
+    const report = { learned: [{ ...pending, seen: 'try-on \u001b[31mred\u001b[0m\nnext line' }] };
+    const [line, ...rest] = learnedLines(report);
+    expect(rest).toEqual([]);
+    expect(line).toMatch(/^Learned: try-ons on this target stayed pending .*by "sync > answers 202"\)$/);
+    expect(line).not.toMatch(/[\u0000-\u001f]/);
   });
 });

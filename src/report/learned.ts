@@ -3,7 +3,7 @@
  * (suite/run-facts.ts), gathered from the tests that learned them, and their section of report.md.
  */
 import type { TaskMeta } from 'vitest';
-import { markdownCell } from '../shared/escape.ts';
+import { markdownCell, terminalLine } from '../shared/escape.ts';
 import type { LearnedFact } from '../suite/run-facts.ts';
 import type { Report } from './types.ts';
 
@@ -29,4 +29,9 @@ export function learnedMarkdown(report: Pick<Report, 'learned'>): string[] {
     ...facts.map((f) => `| ${markdownCell(f.statement)} | ${markdownCell(f.seen)} | ${markdownCell(f.test)} |`),
     '',
   ];
+}
+
+/** The facts as lines for the terminal, after the run's headline: nothing when the run learned nothing. */
+export function learnedLines(report: Pick<Report, 'learned'>): string[] {
+  return (report.learned ?? []).map((f) => terminalLine(`Learned: ${f.statement} (${f.seen}; by "${f.test}")`));
 }
