@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   againstEstimate,
   costRows,
+  cutSentence,
   errorPercent,
   formatError,
   formatWallSeconds,
@@ -120,6 +121,56 @@ describe('the report of a run with a plan', () => {
     expect(html).toContain('<h2>Cost: planned against actual</h2>');
     expect(html).toContain(
       '<tr><td>Wall time</td><td>7 min 15 s</td><td>at most 1 h 42 min</td><td>7 min 19 s</td><td>as estimated</td></tr>',
+    );
+  });
+});
+
+describe('a run the wall-time bound stopped', () => {
+  const bound = "the run's wall-time bound of 12.3 min was reached";
+  const stopped = fakeModule('src/suite/sync.suite.ts', [
+    fakeTest({ name: 'done', state: 'passed', requirements: [] }),
+    fakeTest({
+      name: 'waiting',
+      state: 'failed',
+      requirements: [],
+      errors: [{ message: `inconclusive: the run stopped before this test finished (${bound})` }],
+    }),
+    fakeTest({
+      name: 'later',
+      state: 'skipped',
+      requirements: [],
+      meta: { skipReason: `not run: the run was interrupted (${bound})` },
+    }),
+    fakeTest({
+      name: 'last',
+      state: 'skipped',
+      requirements: [],
+      meta: { skipReason: `not run: the run was interrupted (${bound})` },
+    }),
+    fakeTest({
+      name: 'no key',
+      state: 'skipped',
+      requirements: [],
+      meta: { skipReason: 'needs second-account: none given' },
+    }),
+  ]);
+  const report = buildReport([stopped], {
+    ...fakeInfo,
+    plannedCost: planned,
+    interrupted: { reason: bound, at: new Date('2026-11-27T03:00:00Z') },
+  });
+
+  it('says which tests it cut: the one it stopped mid-way and those it never ran', () => {
+    const said = `The run stopped early (${bound}): 1 test stopped mid-way (waiting); 2 tests not run (later; last).`;
+    expect(cutSentence(report.interrupted, report.tests)).toBe(said);
+    expect(renderMarkdown(report)).toContain(said);
+    expect(renderHtml(report)).toContain('1 test stopped mid-way (waiting); 2 tests not run (later; last).');
+  });
+
+  it('says nothing of cut tests in a run that was not stopped', () => {
+    expect(cutSentence(undefined, report.tests)).toBeUndefined();
+    expect(renderMarkdown(buildReport([stopped], { ...fakeInfo, plannedCost: planned }))).not.toContain(
+      'stopped early',
     );
   });
 });

@@ -109,3 +109,37 @@ export function costRows(cost: RunCost): Array<readonly [string, string, string,
     ],
   ];
 }
+
+/** A test as the report lists it, as far as a stop concerns it. */
+interface TestLike {
+  readonly name: string;
+  readonly state: string;
+  readonly skipReason?: string;
+  readonly errors: readonly string[];
+}
+
+/** The words the suite ends a test with when the run stops under it (conformance.ts), and a test it never began. */
+const stoppedMidWay = /the run stopped before this test finished/;
+const neverRun = /^not run: the run was interrupted/;
+
+/** The tests a stop (the wall-time bound, a signal) cut: those it stopped mid-way, and those it never ran. */
+export function testsCut(tests: readonly TestLike[]): { readonly stopped: string[]; readonly notRun: string[] } {
+  const stopped = tests.filter((t) => [t.skipReason ?? '', ...t.errors].some((text) => stoppedMidWay.test(text)));
+  const notRun = tests.filter((t) => t.state === 'skipped' && neverRun.test(t.skipReason ?? ''));
+  return { stopped: stopped.map((t) => t.name), notRun: notRun.map((t) => t.name) };
+}
+
+/** What a stopped run cut, in a sentence for report.md and report.html; nothing for a run that was not stopped. */
+export function cutSentence(
+  stop: { readonly reason: string } | undefined,
+  tests: readonly TestLike[],
+): string | undefined {
+  if (stop === undefined) return undefined;
+  const { stopped, notRun } = testsCut(tests);
+  const plural = (n: number): string => `${n} test${n === 1 ? '' : 's'}`;
+  const parts = [
+    stopped.length > 0 && `${plural(stopped.length)} stopped mid-way (${stopped.join('; ')})`,
+    notRun.length > 0 && `${plural(notRun.length)} not run (${notRun.join('; ')})`,
+  ].filter((p): p is string => typeof p === 'string');
+  return `The run stopped early (${stop.reason}): ${parts.length === 0 ? 'no test was cut' : parts.join('; ')}.`;
+}

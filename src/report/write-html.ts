@@ -7,7 +7,7 @@
  */
 import { escapeHtml as h } from '../shared/escape.ts';
 import { seenText, verdictText } from './alternatives.ts';
-import { costRows } from './cost.ts';
+import { costRows, cutSentence } from './cost.ts';
 import { expectationsHtml, expectedTag } from './expectations-view.ts';
 import {
   bySection,
@@ -166,6 +166,12 @@ ${costPanel(r)}</div>
 </section>`;
 }
 
+/** Which tests a stopped run cut (cost.ts); nothing for a run that was not stopped. */
+function cutNote(r: Report): string {
+  const cut = cutSentence(r.interrupted, r.tests);
+  return cut === undefined ? '' : `<p class="caps-note">${h(cut)}</p>\n`;
+}
+
 /** Credits and wall time, planned against actual (cost.ts); nothing when the run had no plan. */
 function costPanel(r: Report): string {
   if (r.cost === undefined) return '';
@@ -179,7 +185,7 @@ function costPanel(r: Report): string {
 <h2>Cost: planned against actual</h2>
 <table class="levels"><thead><tr><th></th><th>estimate</th><th>bound</th><th>actual</th><th>against the estimate</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="caps-note">Estimate: ${h(r.cost.planned.basis.replace(/\.$/, ''))}. Credits ${h(r.cost.actual.creditsCounted)}.</p>
-</div>
+${cutNote(r)}</div>
 `;
 }
 

@@ -4,7 +4,7 @@
  * last exchange as curl; then the traceability table grouped by spec section, folded.
  */
 import { seenText, verdictText } from './alternatives.ts';
-import { costRows } from './cost.ts';
+import { costRows, cutSentence } from './cost.ts';
 import { learnedMarkdown } from './learned.ts';
 import { expectationsMarkdown, expectedNote } from './expectations-view.ts';
 import { codeCell, fence, inlineCode, markdownCell, markdownHtml, markdownText } from '../shared/escape.ts';
@@ -105,6 +105,7 @@ function cost(report: Report): string[] {
     '',
     `Estimate: ${markdownText(report.cost.planned.basis.replace(/\.$/, ''))}. Credits ${markdownText(report.cost.actual.creditsCounted)}.`,
     '',
+    ...[cutSentence(report.interrupted, report.tests)].flatMap((s) => (s === undefined ? [] : [markdownText(s), ''])),
   ];
 }
 
