@@ -242,7 +242,7 @@ describe('image URL rules without fetching', () => {
       ],
       starts: 12,
       uploads: 2,
-      typical: { starts: profiledRuns(12), uploads: 0 },
+      typical: { starts: profiledRuns(6), uploads: 0 },
     },
     async (t) => {
       const api = new Api(t.target);
@@ -306,7 +306,8 @@ describe('image URL rules without fetching', () => {
           pathPart,
           async ([label, origin, rule], at, on, path) => send(label, origin, rule, at, on, path),
         ),
-        raised(t) ? 100 : 12,
+        // At the documented 12 starts a minute each case costs five seconds of the run: half a minute's worth.
+        raised(t) ? 100 : 6,
       );
       await chargedNothing(t, api, actor, before);
     },

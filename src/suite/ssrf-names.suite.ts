@@ -252,8 +252,15 @@ describe('image URLs whose IPv6 address embeds a private IPv4 address', () => {
       timeoutMs: 120_000,
     },
     async (t) => {
-      // "must not point at a private address": each form reaches the IPv4 address it embeds.
-      const rows: Row[] = embeddedPrivateIPv6.map(([label, address], i) => ({
+      // "must not point at a private address": each form reaches the IPv4 address it embeds. At the documented
+      // 12 starts a minute, one address of each form (each start costs five seconds of the run).
+      const forms = new Set<string>();
+      const oneOfEach = embeddedPrivateIPv6.filter(([label]) => {
+        const form = label.split(' ')[0] ?? label;
+        return !forms.has(form) && forms.add(form);
+      });
+      const chosen = t.target.pacer.limits.starts >= 1_000 ? embeddedPrivateIPv6 : oneOfEach;
+      const rows: Row[] = chosen.map(([label, address], i) => ({
         label,
         url: `https://[${address}]/photo.jpg`,
         at: i % 2 === 0 ? 'person' : 'garment',
