@@ -5,6 +5,7 @@
  */
 import { appendFile, readFile } from 'node:fs/promises';
 import { expectationLines } from '../report/expectations-view.ts';
+import { testsCut } from '../report/cost.ts';
 import { headline } from '../report/format.ts';
 import { learnedLines } from '../report/learned.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
@@ -40,6 +41,10 @@ export async function run(argv: readonly string[]): Promise<number> {
   printOut(`${headline(done.report)}\n`);
   for (const line of expectationLines(done.report)) printOut(`${line}\n`);
   for (const line of learnedLines(done.report)) printOut(`${line}\n`);
+  if (done.report.interrupted !== undefined) {
+    const cut = testsCut(done.report.tests);
+    printOut(`Cut by the stop: ${cut.stopped.length} stopped mid-way, ${cut.notRun.length} not run (named in the report)\n`);
+  }
   return done.exitCode;
 }
 
