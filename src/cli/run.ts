@@ -43,7 +43,9 @@ export async function run(argv: readonly string[]): Promise<number> {
   for (const line of learnedLines(done.report)) printOut(`${line}\n`);
   if (done.report.interrupted !== undefined) {
     const cut = testsCut(done.report.tests);
-    printOut(`Cut by the stop: ${cut.stopped.length} stopped mid-way, ${cut.notRun.length} not run (named in the report)\n`);
+    printOut(
+      `Cut by the stop: ${cut.stopped.length} stopped mid-way, ${cut.notRun.length} not run (named in the report)\n`,
+    );
   }
   return done.exitCode;
 }
