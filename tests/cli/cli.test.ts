@@ -21,6 +21,11 @@ describe('tryon-conformance CLI', () => {
     ['a bad profile', ['run', '--profile', 'fast'], /--profile must be quick or full/],
     ['a base URL without a key', ['run', '--base-url', 'http://127.0.0.1:9/api/v1'], /needs an API key/],
     ['a base URL that is not http(s)', ['run', '--base-url', 'ftp://x/api/v1'], /must be an http\(s\) URL/],
+    [
+      'bad declared limits',
+      ['run', '--limits', 'starts=lots'],
+      /run: --limits must be none or starts=N,polls=N,uploads=N/,
+    ],
   ])('exits 2 with one clear line for %s', (_name, args, message) => {
     const r = run(...args);
     expect(r.status).toBe(2);

@@ -43,6 +43,14 @@ describe('run flags', () => {
       { ...env, TRYON_FIXTURE_BASE_URL: 'https://fixtures.example/f' },
       { fixtureBaseUrl: 'https://fixtures.example/f' },
     ],
+    ['declared limits', [...target, '--limits', 'starts=120,polls=600'], env, { limits: { starts: 120, polls: 600 } }],
+    ['a target that does not limit', [...target, '--limits', 'none'], env, { limits: 'none' }],
+    [
+      'declared limits from the environment',
+      target,
+      { ...env, TRYON_LIMITS: 'uploads=300' },
+      { limits: { uploads: 300 } },
+    ],
   ])('reads %s', (_name, argv, e, want) => {
     const parsed = parseRunFlags(argv, e);
     if (parsed === 'help') throw new Error('help');
@@ -72,6 +80,13 @@ describe('run flags', () => {
       [...target, '--generation-seconds', '5s'],
       /--generation-seconds must be a number of seconds from 0 to 3600/,
     ],
+    [
+      'a limit of an unknown bucket',
+      [...target, '--limits', 'starts=120,tries=3'],
+      /--limits must be none or starts=N,polls=N,uploads=N: 'tries=3' is not/,
+    ],
+    ['a limit of 0', [...target, '--limits', 'starts=0'], /--limits .*: starts must be from 1 to 1000000/],
+    ['a limit given twice', [...target, '--limits', 'polls=1,polls=2'], /--limits .*: polls is given twice/],
   ])('refuses %s', (_name, argv, message) => {
     expect(usage(argv)).toMatch(message);
   });
