@@ -101,7 +101,7 @@ export async function estimateInputsFor(
   request: RunRequest,
   o: { readonly sendNothing?: boolean } = {},
 ): Promise<EstimateInputs> {
-  const limits = (config as { readonly limits?: EstimateInputs['limits'] }).limits;
+  const { limits } = config;
   const candidates = await earlierRunCandidates(resolve(request.reportRoot), packageRoot);
   const earlier = await readEarlierRun(candidates, {
     embedded: request.embedded,
