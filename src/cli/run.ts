@@ -8,6 +8,7 @@ import { expectationLines } from '../report/expectations-view.ts';
 import { testsCut } from '../report/cost.ts';
 import { headline } from '../report/format.ts';
 import { learnedLines } from '../report/learned.ts';
+import { requestCountsLines } from '../report/requests-counted.ts';
 import { ProgressReporter, liveProgress } from '../report/progress.ts';
 import { estimateInputsFor, planRun } from '../run/collect-plan.ts';
 import { formatPlan } from '../run/plan.ts';
@@ -41,6 +42,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   printOut(`${headline(done.report)}\n`);
   for (const line of expectationLines(done.report)) printOut(`${line}\n`);
   for (const line of learnedLines(done.report)) printOut(`${line}\n`);
+  for (const line of requestCountsLines(done.report)) printOut(`${line}\n`);
   if (done.report.interrupted !== undefined) {
     const cut = testsCut(done.report.tests);
     printOut(

@@ -61,3 +61,18 @@ describe('Pacer with advertised quotas', () => {
     expect(waits).toEqual([maxBlockMs]);
   });
 });
+
+describe('Pacer counts', () => {
+  it('counts what was sent to each bucket, paced or not, and the 429s it was told of', async () => {
+    const { p } = pacer();
+    await p.take('a', 'starts');
+    p.record('b', 'starts');
+    p.record('a', 'uploads');
+    p.limited('starts');
+    expect(p.counts()).toEqual({
+      starts: { sent: 2, limited: 1 },
+      polls: { sent: 0, limited: 0 },
+      uploads: { sent: 1, limited: 0 },
+    });
+  });
+});

@@ -20,6 +20,12 @@ export const maxQuotaWindowMs = 3_600_000;
 /** The longest a bucket is blocked, whatever a target asks: past it, the next request finds out again. */
 export const maxBlockMs = 120_000;
 
+/** What the run sent to one bucket, over all accounts, and how many of those answers were 429. */
+export interface BucketCount {
+  readonly sent: number;
+  readonly limited: number;
+}
+
 export interface PacerOptions {
   readonly limits: Limits;
   readonly now?: () => number;
@@ -34,6 +40,11 @@ export class Pacer {
   readonly #sent = new Map<string, number[]>();
   readonly #blockedUntil = new Map<string, number>();
   readonly #advertised = new Map<string, readonly Quota[]>();
+  readonly #counts: Record<Bucket, { sent: number; limited: number }> = {
+    starts: { sent: 0, limited: 0 },
+    polls: { sent: 0, limited: 0 },
+    uploads: { sent: 0, limited: 0 },
+  };
   #limits: Limits;
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -73,6 +84,7 @@ export class Pacer {
       const wait = Math.max(blocked, ...full);
       if (wait <= 0) {
         sent.push(now);
+        this.#counts[bucket].sent++;
         return;
       }
       this.o.onWait?.(bucket, wait);
@@ -84,6 +96,18 @@ export class Pacer {
   record(account: string, bucket: Bucket): void {
     const key = `${account}\u0000${bucket}`;
     this.#sent.set(key, [...(this.#sent.get(key) ?? []), this.#now()]);
+    this.#counts[bucket].sent++;
+  }
+
+  /** Counts a 429 the target answered a request of `bucket` with. */
+  limited(bucket: Bucket): void {
+    this.#counts[bucket].limited++;
+  }
+
+  /** What the run sent to each bucket so far, and the 429s it got. */
+  counts(): Readonly<Record<Bucket, BucketCount>> {
+    const { starts, polls, uploads } = this.#counts;
+    return { starts: { ...starts }, polls: { ...polls }, uploads: { ...uploads } };
   }
 
   /** Waits until no request of ours is left in `bucket`'s window, so a test starts from an empty window. */

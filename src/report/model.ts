@@ -10,6 +10,7 @@ import { alternativesSeen, withAlternatives } from './alternatives.ts';
 import { runCost, type PlannedCost, type RunCost } from './cost.ts';
 import { clip } from './failures.ts';
 import { learnedOf } from './learned.ts';
+import { requestCountsOf } from './requests-counted.ts';
 import { summarise } from './summary.ts';
 import { judge, testOutcome } from './verdict.ts';
 import {
@@ -65,6 +66,7 @@ export function buildReport(
   );
   const tests = ran.map((r) => r.entry);
   const learned = learnedOf(ran);
+  const requestCounts = requestCountsOf(ran);
   return {
     schemaVersion: reportSchemaVersion,
     tool: { name: info.tool.name, version: info.tool.version },
@@ -86,6 +88,7 @@ export function buildReport(
     errors,
     choices: choicesOf(ran, catalogue),
     ...(learned.length > 0 && { learned }),
+    ...(requestCounts && { requestCounts }),
     ...(info.plannedCost && { cost: costOf(info.plannedCost, ran, info) }),
   };
 }

@@ -6,6 +6,7 @@ import type { TaskMeta } from 'vitest';
 import type { Level } from '../contract/requirements.ts';
 import type { Profile } from '../suite/config.ts';
 import type { LearnedFact } from '../suite/run-facts.ts';
+import type { RequestCounts } from '../suite/requests-counted.ts';
 import type { Cost } from '../suite/cost.ts';
 import type { PlannedCost, RunCost } from './cost.ts';
 import type { ExpectationResult, ExpectationsReport } from './expectation-types.ts';
@@ -183,6 +184,8 @@ export interface Report {
   readonly expectations?: ExpectationsReport;
   /** What the run learned about its target and later tests read (suite/run-facts.ts); absent when nothing. */
   readonly learned?: readonly LearnedFact[];
+  /** The requests the run sent against each rate limit and the 429s among them (requests-counted.ts). */
+  readonly requestCounts?: RequestCounts;
 }
 
 /** Why and when a run was stopped before its end. */

@@ -6,6 +6,7 @@
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows, cutSentence } from './cost.ts';
 import { learnedMarkdown } from './learned.ts';
+import { requestCountsMarkdown } from './requests-counted.ts';
 import { expectationsMarkdown, expectedNote } from './expectations-view.ts';
 import { codeCell, fence, inlineCode, markdownCell, markdownHtml, markdownText } from '../shared/escape.ts';
 import {
@@ -39,6 +40,7 @@ export function renderMarkdown(report: Report): string {
       ...expectationsMarkdown(report),
       ...cost(report),
       ...learnedMarkdown(report),
+      ...requestCountsMarkdown(report),
       ...runErrors(report),
       ...choices(report),
       ...alternatives(report),

@@ -70,6 +70,7 @@ export class Api {
   /** What the answer said of the bucket's limit: a 429's Retry-After, RateLimit and RateLimit-Policy. */
   #note429(actor: Actor, bucket: Bucket, ex: Exchange): void {
     const advice = limitAdviceOf(ex.response);
+    if (ex.response?.status === 429) this.target.pacer.limited(bucket);
     if (advice.block !== undefined) this.target.pacer.block(actor.key, bucket, advice.block.seconds);
     // The target's advertised quota paces its own accounts, unless the user declared the limit (or control raised it).
     const declared = this.target.config.limits;

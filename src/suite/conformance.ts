@@ -19,6 +19,7 @@ import { BudgetExhausted } from './spend-guard.ts';
 import type { SuiteConfig } from './config.ts';
 import { connectTarget, raisedLimits, type Actor, type SuiteTarget } from './target.ts';
 import { configOfWorker } from './worker-instance.ts';
+import { requestsCounted } from './requests-counted.ts';
 import { runStopped, stopOnCancel, stopOnSignals } from './worker-stop.ts';
 
 export interface ExchangeSummary {
@@ -318,6 +319,7 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
     } finally {
       await settle();
       meta.creditsUsed = budget.spent;
+      meta.requestsCounted = requestsCounted(target.pacer.counts());
       endEvidence();
       meta.findings = evidence.findings;
       meta.evidence = evidence.exchanges.slice(-30).map((ex) => ({
