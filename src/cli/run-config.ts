@@ -19,7 +19,9 @@ Runs the conformance suite. Without --base-url it starts the embedded reference 
 on) and a loopback HTTPS fixture host, runs the full suite against them, and stops them.
 
 target:
-  --base-url URL           the API base URL, ending in /api/v1 (env TRYON_BASE_URL)
+  --base-url URL           the API base URL (env TRYON_BASE_URL), any http(s) URL: every path is sent
+                           relative to it, as the spec's {base_url}, which ends in /api/v1
+                           (https://api.example.com/api/v1), or a mock's root (Prism: http://127.0.0.1:4010)
   --api-key KEY            API key (prefer env TRYON_API_KEY)
   --second-api-key KEY     a second account's key (env TRYON_SECOND_API_KEY)
   --revoked-api-key KEY    a revoked key (env TRYON_REVOKED_API_KEY)
