@@ -47,6 +47,13 @@ describe('estimateFromEarlier', () => {
     expect(e?.basis).toMatch(/2 of these 4 tests as long as they took then \(the other 2 as the model plays them\)/);
   });
 
+  it('names what the earlier run learned about the target, whose effect its durations carry', () => {
+    const learned = { ...earlier, learned: ['try-ons on this target stayed pending for the whole give-up time'] };
+    expect(estimateFromEarlier(learned, steps(['a', 1], ['b', 1]))?.basis).toMatch(
+      /; what it learned holds for them: try-ons on this target stayed pending for the whole give-up time$/,
+    );
+  });
+
   it('keeps a skip that happens again (a capability, a fact learned) as quick as it was', () => {
     const learned: EarlierRun = {
       ...earlier,
@@ -79,7 +86,12 @@ describe('readEarlierRun', () => {
         report({ interrupted: { reason: 'SIGINT', at: '2026-11-24T00:00:00Z' } }),
       );
       await writeFile(join(dir, 'not-json.json'), '{"target":');
-      await writeFile(join(dir, 'reference.json'), report({}));
+      await writeFile(
+        join(dir, 'reference.json'),
+        report({
+          learned: [{ fact: 'x', statement: 'this target answers every body with the same example' }, 7, null],
+        }),
+      );
       const files = [
         join(dir, 'missing.json'),
         join(dir, 'not-json.json'),
@@ -87,7 +99,10 @@ describe('readEarlierRun', () => {
         join(dir, 'interrupted.json'),
         join(dir, 'reference.json'),
       ];
-      expect((await readEarlierRun(files, kind))?.source).toMatch(/reference\.json$/);
+      expect(await readEarlierRun(files, kind)).toMatchObject({
+        source: expect.stringMatching(/reference\.json$/),
+        learned: ['this target answers every body with the same example'],
+      });
       expect((await readEarlierRun(files, { ...kind, profile: 'quick' }))?.source).toMatch(/latest\/report\.json$/);
       expect(await readEarlierRun(files, { ...kind, embedded: false })).toBeUndefined();
     } finally {

@@ -22,6 +22,8 @@ export interface EarlierRun {
   readonly profile: string;
   readonly durationMs: number;
   readonly tests: readonly EarlierTest[];
+  /** What that run learned about the target (run-facts.ts), in words; its tests' durations carry the effect. */
+  readonly learned?: readonly string[];
 }
 
 /** The target an earlier run must have checked to be one of the same kind. */
@@ -36,6 +38,9 @@ export interface RunKind {
 /** The most reports looked at, and the most of one read: a report of 90 tests is about 200 kB. */
 const maxCandidates = 25;
 const maxReportBytes = 8 * 1024 * 1024;
+/** The most facts named from one report, and the longest statement: a few are known, each a line. */
+const maxFacts = 8;
+const maxFactChars = 200;
 
 /**
  * A skip that says nothing about how the test goes now: the budget or the grep of that run, or its
@@ -57,9 +62,10 @@ export function estimateFromEarlier(
   const ratio = earlier.durationMs / 1000 / testSeconds;
   const seconds = steps.reduce((n, s) => n + (byName.get(s.name) ?? s.seconds), 0);
   const others = steps.length - found.length;
+  const learned = earlier.learned ?? [];
   return {
     wallSeconds: Math.round(seconds * ratio),
-    basis: `the earlier run in ${earlier.source}: ${found.length === steps.length ? 'these tests' : `${found.length} of these ${steps.length} tests`} as long as they took then${others === 0 ? '' : ` (the other ${others} as the model plays them)`}, and its ${Math.round(earlier.durationMs / 1000)} s of wall time for ${Math.round(testSeconds)} s of test time`,
+    basis: `the earlier run in ${earlier.source}: ${found.length === steps.length ? 'these tests' : `${found.length} of these ${steps.length} tests`} as long as they took then${others === 0 ? '' : ` (the other ${others} as the model plays them)`}, and its ${Math.round(earlier.durationMs / 1000)} s of wall time for ${Math.round(testSeconds)} s of test time${learned.length === 0 ? '' : `; what it learned holds for them: ${learned.join('; ')}`}`,
   };
 }
 
@@ -72,12 +78,16 @@ export async function readEarlierRun(candidates: readonly string[], kind: RunKin
     const tests = r.tests.filter(
       (t): t is EarlierTest => typeof t?.name === 'string' && typeof t.durationMs === 'number' && t.durationMs >= 0,
     );
+    const learned = (Array.isArray(r.learned) ? r.learned : [])
+      .slice(0, maxFacts)
+      .flatMap((f) => (typeof f?.statement === 'string' ? [f.statement.slice(0, maxFactChars)] : []));
     return {
       source: relative(process.cwd(), file) || file,
       embedded: kind.embedded,
       profile: kind.profile,
       durationMs: r.durationMs,
       tests,
+      ...(learned.length > 0 && { learned }),
     };
   }
   return undefined;
@@ -91,6 +101,7 @@ interface ReportLike {
   readonly durationMs?: unknown;
   readonly tests?: ReadonlyArray<Partial<EarlierTest> | null>;
   readonly interrupted?: unknown;
+  readonly learned?: ReadonlyArray<{ readonly statement?: unknown } | null>;
 }
 
 function sameKind(r: ReportLike, kind: RunKind): boolean {
