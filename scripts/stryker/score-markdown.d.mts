@@ -21,4 +21,10 @@ export function fileScore(mutants: readonly { status: string }[]): {
 export function scoreMarkdown(
   report: { readonly files: Readonly<Record<string, { readonly mutants: readonly ReportMutant[] }>> },
   goal?: number,
+  options?: {
+    /** The line that says how to run it again; default the oracle's npm scripts. */
+    readonly regenerate?: string;
+    /** Why an undetected mutant is left (equivalent, unreachable), or undefined when not known. */
+    readonly noteOf?: (path: string, mutant: ReportMutant) => string | undefined;
+  },
 ): string;

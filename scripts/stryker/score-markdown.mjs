@@ -42,8 +42,12 @@ function codeSpan(/** @type {string} */ text) {
  * mutants of each file with line, column, mutator and replacement.
  * @param {{ files: Record<string, { mutants: readonly any[] }> }} report
  * @param {number} goal the score each file should reach, in percent
+ * @param {{ regenerate?: string, noteOf?: (path: string, mutant: any) => string | undefined }} [options]
+ *   `regenerate`: the line that says how to run it again; `noteOf`: why an undetected mutant is left, if known.
  */
-export function scoreMarkdown(report, goal = 90) {
+export function scoreMarkdown(report, goal = 90, options = {}) {
+  const regenerate =
+    options.regenerate ?? 'Regenerate with `npm run mutation` (full) or `npm run mutation:ci` (incremental).';
   const paths = Object.keys(report.files).sort();
   const all = paths.flatMap((p) => report.files[p].mutants);
   const row = (/** @type {string} */ name, /** @type {readonly any[]} */ mutants) => {
@@ -56,7 +60,7 @@ export function scoreMarkdown(report, goal = 90) {
     '# Mutation score (StrykerJS)',
     '',
     `Score = (killed + timeout) / (killed + timeout + survived + no coverage). Goal: at least ${goal} % per file.`,
-    'Regenerate with `npm run mutation` (full) or `npm run mutation:ci` (incremental).',
+    regenerate,
     '',
     '| File | Score | Killed | Timeout | Survived | No coverage | Errors | Ignored |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -75,7 +79,9 @@ export function scoreMarkdown(report, goal = 90) {
     for (const m of sorted) {
       const at = `${m.location.start.line}:${m.location.start.column}`;
       const repl = m.replacement === undefined ? '' : ` → ${codeSpan(m.replacement)}`;
-      lines.push(`- ${at} ${m.mutatorName}${repl} (${m.status === 'NoCoverage' ? 'no coverage' : 'survived'})`);
+      const note = options.noteOf?.(p, m);
+      const status = m.status === 'NoCoverage' ? 'no coverage' : 'survived';
+      lines.push(`- ${at} ${m.mutatorName}${repl} (${status})${note === undefined ? '' : `: ${note}`}`);
     }
   }
   return `${lines.join('\n')}\n`;
