@@ -46,7 +46,7 @@ async function waitSeconds(t: ConformanceContext, seconds: number): Promise<void
   if (t.target.control) await t.target.control.advanceClock(seconds);
   else {
     progressEvents.emit('wait', {
-      what: `the Retry-After of ${seconds} s the target named`,
+      what: `the Retry-After of ${Math.ceil(seconds)} s the target named`,
       ms: seconds * 1000,
       exact: true,
     });
