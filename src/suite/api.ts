@@ -71,7 +71,9 @@ export class Api {
   #note429(actor: Actor, bucket: Bucket, ex: Exchange): void {
     const advice = limitAdviceOf(ex.response);
     if (ex.response?.status === 429) this.target.pacer.limited(bucket);
-    if (advice.block !== undefined) this.target.pacer.block(actor.key, bucket, advice.block.seconds);
+    // With test control the target's clock is moved, not waited for: only a 429's Retry-After blocks there.
+    const blocks = advice.block !== undefined && (ex.response?.status === 429 || this.target.control === undefined);
+    if (blocks) this.target.pacer.block(actor.key, bucket, advice.block?.seconds ?? 0);
     // The target's advertised quota paces its own accounts, unless the user declared the limit (or control raised it).
     const declared = this.target.config.limits;
     const ownFigure = declared === 'none' || declared?.[bucket] !== undefined || this.target.control !== undefined;
