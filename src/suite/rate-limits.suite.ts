@@ -105,7 +105,7 @@ async function overTheLimit<T extends { readonly over: Exchange }>(
   const repeat = await burst();
   if (point === 'starts-window' && statusOf(repeat.over) !== 429)
     learnStartsNotLimited(
-      `a repeated burst of 13 start requests of one account (the 13th answered ${statusOf(repeat.over)})`,
+      `a repeated burst of start requests of one account over its limit (the last answered ${statusOf(repeat.over)})`,
       began,
     );
   return repeat;
@@ -118,7 +118,7 @@ async function overTheLimit<T extends { readonly over: Exchange }>(
  */
 function learnStartsNotLimited(requests: string, began: number): void {
   const seconds = Math.ceil((Date.now() - began) / 1000);
-  if (seconds <= windowSeconds) runFacts().learn('starts-not-limited', `${requests} within ${seconds} s drew no 429`);
+  if (seconds <= windowSeconds) runFacts().learn('starts-not-limited', `${requests}, within ${seconds} s`);
 }
 
 /** Ends a test that needs a 429 over the starts limit, once the run learned that the target did not give one. */

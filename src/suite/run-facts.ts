@@ -15,7 +15,8 @@ export type FactName = 'tryons-stay-pending' | 'same-answer-every-time' | 'start
 export const factStatements: Readonly<Record<FactName, string>> = {
   'tryons-stay-pending': 'try-ons on this target stayed pending for the whole give-up time',
   'same-answer-every-time': 'this target answers every body with the same example',
-  'starts-not-limited': 'this target let more than 12 start requests of one account through within a minute',
+  'starts-not-limited':
+    'this target answered more start requests of one account in a minute than its limit, without a 429',
 };
 
 /** One fact as the run learned it. */
