@@ -65,19 +65,24 @@ describe('summariseComparison', () => {
     const text = summariseComparison(compareReports(a, b), compareChoices(a, b), { a: 'ref.json', b: 'mine.json' });
     expect(text.split('\n\n')).toHaveLength(1);
     expect(text.replace(/\n/g, ' ')).toBe(
-      'B (mine.json) against A (ref.json): 1 regression: AUTH-BEARER-REQUIRED (MUST, pass → fail). ' +
+      'B (mine.json) against A (ref.json): 1 regression (MUST, pass → fail): AUTH-BEARER-REQUIRED. ' +
         '1 requirement newly fails, never a regression (1 MAY). 1 fixed. ' +
         '7 otherwise changed (7 pass → skip). `--format full` lists every change. ',
     );
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
   });
 
-  it('names at most ten regressions', () => {
+  it('names at most twenty regressions', () => {
     const passing = a.requirements.filter((r) => r.verdict === 'pass' && r.level === 'MUST').map((r) => r.id);
     const b = withVerdicts(a, Object.fromEntries(passing.map((id) => [id, 'fail' as Verdict])));
     const changes = compareReports(a, b).slice(0, 1);
-    const many = Array.from({ length: 12 }, (_, i) => ({ ...changes[0]!, id: `R-${i}` }));
-    expect(summariseComparison(many, []).replace(/\n/g, ' ')).toContain('R-9 (MUST, pass → fail), and 2 more.');
+    const many = Array.from({ length: 22 }, (_, i) => ({ ...changes[0]!, id: `R-${i}` }));
+    many[3] = { ...many[3]!, level: 'SHOULD' };
+    const text = summariseComparison(many, []).replace(/\n/g, ' ');
+    expect(text).toContain(
+      '22 regressions (MUST, pass → fail unless noted): R-0, R-1, R-2, R-3 (SHOULD, pass → fail), R-4',
+    );
+    expect(text).toContain('R-19, and 2 more.');
   });
 });
 

@@ -7,7 +7,7 @@ import type { ChoiceChange, ComparisonLabels, VerdictChange, VerdictOrAbsent } f
 import { verdictLabel } from './format.ts';
 
 /** At most this many regressions are named in the paragraph; the rest are counted. */
-const namedRegressions = 10;
+const namedRegressions = 20;
 
 const plural = (n: number, word: string, words = `${word}s`): string => `${n} ${n === 1 ? word : words}`;
 
@@ -26,11 +26,21 @@ function transitions(changes: readonly VerdictChange[]): string {
     .join(', ');
 }
 
-/** The regressions by name: `AUTH-BEARER-REQUIRED (MUST, pass → fail)`. */
+/** How a regression came about: `MUST, pass → fail`. */
+const howOf = (c: VerdictChange): string => `${c.level}, ${label(c.a)} → fail`;
+
+/**
+ * The regressions by name, the most common way once: `12 regressions (MUST, pass → fail unless noted):
+ * AUTH-BEARER-REQUIRED, ERR-NOT-FOUND (SHOULD, skip → fail)`.
+ */
 function regressionNames(regressed: readonly VerdictChange[]): string {
-  const named = regressed.slice(0, namedRegressions).map((c) => `${c.id} (${c.level}, ${label(c.a)} → fail)`);
+  const counts = new Map<string, number>();
+  for (const c of regressed) counts.set(howOf(c), (counts.get(howOf(c)) ?? 0) + 1);
+  const common = [...counts].sort((x, y) => y[1] - x[1])[0]?.[0] ?? '';
+  const named = regressed.slice(0, namedRegressions).map((c) => (howOf(c) === common ? c.id : `${c.id} (${howOf(c)})`));
   const more = regressed.length - named.length;
-  return `${named.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
+  const noted = counts.size === 1 ? common : `${common} unless noted`;
+  return `${plural(regressed.length, 'regression')} (${noted}): ${named.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
 }
 
 /** Why the allowed new failures are allowed, counted: `2 MAY, 1 expected failure`. */
@@ -78,9 +88,7 @@ export function summariseComparison(
   const b = terminalLine(labels.b ?? 'B');
   const sentences = [
     `B (${b}) against A (${a}):`,
-    regressed.length === 0
-      ? 'no regression.'
-      : `${plural(regressed.length, 'regression')}: ${regressionNames(regressed)}.`,
+    regressed.length === 0 ? 'no regression.' : `${regressionNames(regressed)}.`,
     allowed.length > 0 &&
       `${plural(allowed.length, 'requirement')} newly ${allowed.length === 1 ? 'fails' : 'fail'}, never a regression (${allowedCounts(allowed)}).`,
     fixed.length > 0 && `${fixed.length} fixed.`,

@@ -45,7 +45,7 @@ describe('tryon-conformance compare', () => {
     expect(r.status, r.stderr).toBe(1);
     expect(r.stdout.trim().split('\n\n')).toHaveLength(1);
     expect(r.stdout.replace(/\n/g, ' ')).toMatch(
-      /^B \(.*changed\.json\) against A \(.*report\.json\): 1 regression: [A-Z0-9-]+ \(MUST, pass → fail\)\./,
+      /^B \(.*changed\.json\) against A \(.*report\.json\): 1 regression \(MUST, pass → fail\): [A-Z0-9-]+\./,
     );
     expect(r.stdout.replace(/\n/g, ' ')).toMatch(
       / \d+ otherwise changed \(\d+ pass → skip\)\. `--format full` lists every change\./,
