@@ -40,7 +40,8 @@ function regressionNames(regressed: readonly VerdictChange[]): string {
   const named = regressed.slice(0, namedRegressions).map((c) => (howOf(c) === common ? c.id : `${c.id} (${howOf(c)})`));
   const more = regressed.length - named.length;
   const noted = counts.size === 1 ? common : `${common} unless noted`;
-  return `${plural(regressed.length, 'regression')} (${noted}): ${named.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
+  const rest = more > 0 ? `, and ${more} more` : '';
+  return `${plural(regressed.length, 'regression')} (${noted}): ${named.join(', ')}${rest}`;
 }
 
 /** Why the allowed new failures are allowed, counted: `2 MAY, 1 expected failure`. */
@@ -90,7 +91,8 @@ export function summariseComparison(
     `B (${b}) against A (${a}):`,
     regressed.length === 0 ? 'no regression.' : `${regressionNames(regressed)}.`,
     allowed.length > 0 &&
-      `${plural(allowed.length, 'requirement')} newly ${allowed.length === 1 ? 'fails' : 'fail'}, never a regression (${allowedCounts(allowed)}).`,
+      `${plural(allowed.length, 'requirement')} newly ${allowed.length === 1 ? 'fails' : 'fail'}, ` +
+        `never a regression (${allowedCounts(allowed)}).`,
     fixed.length > 0 && `${fixed.length} fixed.`,
     changed.length > 0 && `${changed.length} otherwise changed (${transitions(changed)}).`,
     differ > 0 && `${plural(differ, 'implementation-defined point')} chosen differently.`,

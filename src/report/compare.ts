@@ -97,6 +97,7 @@ export function formatComparison(changes: readonly VerdictChange[], labels: Comp
       .join('  ')
       .trimEnd();
   const count = (k: VerdictChange['kind']): number => changes.filter((c) => c.kind === k).length;
+  const allowed = count('allowed') > 0 ? `${count('allowed')} newly failing but not a regression, ` : '';
   return [
     `A: ${a}`,
     `B: ${b}`,
@@ -105,7 +106,8 @@ export function formatComparison(changes: readonly VerdictChange[], labels: Comp
     line(widths.map((w, i) => (header[i] === '' && i > 0 ? '' : '─'.repeat(w)))),
     ...rows.map(line),
     '',
-    `${changes.length} requirement${changes.length === 1 ? '' : 's'} changed: ${count('regressed')} regressed, ${count('allowed') > 0 ? `${count('allowed')} newly failing but not a regression, ` : ''}${count('fixed')} fixed, ${count('changed')} otherwise changed`,
+    `${changes.length} requirement${changes.length === 1 ? '' : 's'} changed: ` +
+      `${count('regressed')} regressed, ${allowed}${count('fixed')} fixed, ${count('changed')} otherwise changed`,
     '',
   ].join('\n');
 }

@@ -72,7 +72,7 @@ export function expectationsMarkdown(report: Report): string[] {
     ...sorted(report).map(
       (e) =>
         `| ${markdownCell(e.id)} | ${statusLabel[e.status]} | ${markdownCell(e.reason)} | ` +
-        `${e.link === undefined ? '' : markdownCell(e.link)} | ${e.expires === undefined ? '' : markdownCell(e.expires)} |`,
+        `${markdownCell(e.link ?? '')} | ${markdownCell(e.expires ?? '')} |`,
     ),
     '',
   ];
@@ -94,8 +94,10 @@ export function expectationsHtml(report: Report): string {
   return `
 <section id="expectations" aria-label="Known failures">
 <div class="block-title"><h2>Known failures</h2><span class="count">${x.entries.length}</span></div>
-<p class="hint">From <code>${h(x.file)}</code> (--expect): ${h(expectationCountsText(report))}${h(strictNote(report))}. An expected failure keeps its verdict but does not change the outcome.</p>
-<table class="choices expectations"><thead><tr><th>Requirement</th><th>Status</th><th>Reason</th><th>Link</th><th>Expires</th></tr></thead><tbody>
+<p class="hint">From <code>${h(x.file)}</code> (--expect): ${h(expectationCountsText(report))}${h(strictNote(report))}.
+An expected failure keeps its verdict but does not change the outcome.</p>
+<table class="choices expectations"><thead><tr>
+<th>Requirement</th><th>Status</th><th>Reason</th><th>Link</th><th>Expires</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
 </section>`;

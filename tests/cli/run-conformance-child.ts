@@ -16,6 +16,5 @@ const done = await runConformance({
 });
 const outcome = done.report.summary.outcome;
 const expected = done.report.expectations?.entries.map((e) => `${e.id}:${e.status}`) ?? [];
-process.stdout.write(
-  `${JSON.stringify({ returned: done.exitCode, outcome, before: before ?? null, after: process.exitCode ?? null, expected })}\n`,
-);
+const said = { returned: done.exitCode, outcome, before: before ?? null, after: process.exitCode ?? null, expected };
+process.stdout.write(`${JSON.stringify(said)}\n`);
