@@ -4,7 +4,8 @@
  * `conformance-embedded`: one instance of the server per worker). Either way the frozen SuiteConfig
  * reaches the tests through `provide('suiteConfig')`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -13,10 +14,11 @@ import { startEmbeddedTarget } from './embedded-target.ts';
 import { conformanceProjectName } from './vitest-project.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // The facts the run learns about its target, shared by its workers (suite/run-facts.ts).
-  const facts = mkdtempSync(join(tmpdir(), 'tryon-facts-'));
-  project.provide('runFactsFile', join(facts, 'facts.jsonl'));
-  const forgetFacts = () => rmSync(facts, { recursive: true, force: true });
+  // The facts the run learns about its target, shared by its workers (suite/run-facts.ts): a file made
+  // only once a worker learns one, so a run stopped before its teardown leaves nothing when it learned nothing.
+  const facts = join(tmpdir(), `tryon-facts-${randomUUID()}.jsonl`);
+  project.provide('runFactsFile', facts);
+  const forgetFacts = () => rmSync(facts, { force: true });
   const teardown = await setupTarget(project).catch((error: unknown) => {
     forgetFacts();
     throw error;
