@@ -65,7 +65,8 @@ export function resolveOptions(o: TryOnClientOptions): ResolvedOptions {
   const base = new URL(o.baseUrl);
   if (base.protocol !== 'https:' && base.protocol !== 'http:')
     throw new RangeError(`baseUrl must be an http(s) URL, got ${o.baseUrl}`);
-  if (base.username !== '' || base.password !== '' || base.search !== '' || base.hash !== '') {
+  // A bare `?` or `#` parses to an empty search or hash, yet would still end up in every request's URL.
+  if (base.username !== '' || base.password !== '' || /[?#]/.test(o.baseUrl)) {
     throw new RangeError('baseUrl must have no credentials, query or fragment (the key goes in a header)');
   }
   if (typeof o.apiKey !== 'string' || o.apiKey.trim() === '') throw new RangeError('apiKey is required');

@@ -28,6 +28,8 @@ describe('refused at construction, with the option named', () => {
     ['a baseUrl with a user only', { baseUrl: 'http://u@127.0.0.1:9/api/v1' }, /baseUrl must have no credentials/],
     ['a baseUrl with a fragment', { baseUrl: `${base}#x` }, /no credentials, query or fragment/],
     ['a baseUrl with a query', { baseUrl: `${base}?key=1` }, /no credentials, query or fragment/],
+    ['a baseUrl ending in a bare ?', { baseUrl: `${base}?` }, /no credentials, query or fragment/],
+    ['a baseUrl ending in a bare #', { baseUrl: `${base}#` }, /no credentials, query or fragment/],
     ['an empty key', { apiKey: '' }, /apiKey is required/],
     ['a blank key', { apiKey: '   ' }, /apiKey is required/],
     ['a requestTimeoutMs of 0', { requestTimeoutMs: 0 }, /requestTimeoutMs must be 1 to 2147483647/],
