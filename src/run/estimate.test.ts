@@ -1,6 +1,7 @@
 /** The estimate of a run: each test's typical requests through the documented limits, in run order. */
 import { describe, expect, it } from 'vitest';
 import {
+  controlAssumptions,
   estimateRun,
   expected,
   finishSeconds,
@@ -97,5 +98,31 @@ describe('estimateRun', () => {
 
   it('paces uploads at 30 a minute', () => {
     expect(estimateRun([test('a', { uploads: 31 })], 0, bare).wallSeconds).toBe(60);
+  });
+
+  it('sends the starts of a test that honours a Retry-After unpaced: its wait is the window the test before filled', () => {
+    const tests = [
+      test('fill', { starts: 13 }),
+      test('after', { starts: 28, typical: { starts: 1, waitsSeconds: 60 } }),
+    ];
+    const e = estimateRun(tests, 0, bare);
+    expect(e.steps.map((s) => [s.name, s.seconds])).toEqual([
+      ['fill', 60.25],
+      ['after', 60],
+    ]);
+  });
+
+  it('waits out the declared timings a test names: a sync wait, a slow generation, the fetch deadline', () => {
+    const waits = test('waits', { typical: { waits: ['sync-wait', 'slow-generation', 'fetch-deadline'] } });
+    expect(estimateRun([waits], 0, bare).wallSeconds).toBe(55 + 90 + 12);
+    const declared = controlAssumptions({ syncWaitMs: 1_500, generationLatencyMs: 100, slowGenerationMs: 2_500 }, 1);
+    expect(estimateRun([waits], 0, { ...declared, startupSeconds: 0, testSeconds: 0 }).steps[0]?.seconds).toBe(16);
+  });
+
+  it('with test control waits out no rate window and shares the tests among the workers', () => {
+    const declared = controlAssumptions({ syncWaitMs: 1_500, generationLatencyMs: 100, slowGenerationMs: 2_500 }, 2);
+    const a = { ...declared, roundTripSeconds: 0, startupSeconds: 1, fileSeconds: 0, testSeconds: 1 };
+    const limit = test('limit', { starts: 28, typical: { starts: 14, emptiesStartsWindow: true, waitsSeconds: 60 } });
+    expect(estimateRun([test('fill', { starts: 13 }), limit], 0, a).wallSeconds).toBe(2);
   });
 });

@@ -176,7 +176,9 @@ export function estimateRun(
     for (let i = 0; i < typical.uploads; i++) take('uploads');
     const empties = typical.emptiesStartsWindow && a.waitsOutWindows;
     if (empties) now = Math.max(now, (sent.starts.at(-1) ?? -Infinity) + a.windowSeconds + a.marginSeconds);
-    for (let i = 0; i < typical.starts; i++) take('starts', !typical.emptiesStartsWindow);
+    // A test that honours a Retry-After sends its starts unpaced, to draw the 429 whose wait it then keeps.
+    const paced = !typical.emptiesStartsWindow && !(typical.waitsSeconds > 0 && a.waitsOutWindows);
+    for (let i = 0; i < typical.starts; i++) take('starts', paced);
     // Each try-on waited for: polled at once, then each interval until generation has ended (api.ts `waitFinal`).
     now += typical.finishes * finishSeconds(a);
     for (let i = 0; i < typical.polls; i++) take('polls');
