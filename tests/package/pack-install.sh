@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# The package as an integrator gets it (issue 14, item 1): `npm pack`, the tarball installed into a
-# fresh project with nothing else, and every command used from there:
-#   - `serve`, a key from its test control, and `run --base-url …` against it: exit 0, a report in
-#     that project's reports/, the Markdown report appended to $GITHUB_STEP_SUMMARY;
+# The package as an integrator gets it: `npm pack`, then two fresh projects, installed from the local
+# npm cache only (--offline):
+#   - a full one, the tarball with its optional peers (server, sharp, certificate maker, docs builder);
+#   - a runner-only one, the tarball alone: no native module, server or docs builder in node_modules,
+#     nothing compiled, no engine warning, at most 60 MB; its install time is printed (warm cache);
+#     the commands that need a peer say which in one line (exit 2).
+# Every command used from there:
+#   - `serve` in the full project, a key from its test control, and `run --base-url …` against it from
+#     the runner-only one: exit 0, a report in that project's reports/, the Markdown report appended to
+#     $GITHUB_STEP_SUMMARY;
 #   - `compare`, `docs` and `fixtures serve`;
 #   - a bad flag and a flag without its value: one line on stderr, exit 2;
 #   - the entries `tryon-conformance`, `/server`, `/client` and `/openapi.yaml` load and work in node,
 #     and (typescript and @types/node installed only then, after every run) type-check with tsc.
-# `npm run test:package`; KEEP=1 keeps the temporary directory. Needs the npm registry (install only).
+# `npm run test:package`; KEEP=1 keeps the temporary directory. Needs every package in the npm cache
+# (the repository's own `npm install` puts them there); it downloads nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -40,18 +47,52 @@ tarball=$(ls "$work"/tryon-conformance-*.tgz)
 tar -tzf "$tarball" >"$work/contents.txt"
 for must in package/dist/cli/main.js package/dist/index.js package/dist/index.d.ts package/dist/server/index.js package/dist/sdk/index.js \
   package/dist/run/vitest.package.config.js package/dist/suite/auth.suite.js package/dist/server/domain/images/decode-worker.mjs \
-  package/dist/report/report.schema.json package/openapi.yaml package/openapi-control.yaml package/redocly.yaml package/src/contract/lint/tryon-rules.js; do
+  package/dist/report/report.schema.json package/dist/fixtures/prebuilt/person-768x1024.jpeg package/openapi.yaml package/openapi-control.yaml package/redocly.yaml package/src/contract/lint/tryon-rules.js; do
   grep -qx "$must" "$work/contents.txt" || fail "the tarball has no $must"
 done
 if grep -E '\.test\.|^package/tests/|^package/src/.*\.ts$|__fixtures__|__snapshots__' "$work/contents.txt"; then fail "the tarball ships tests or TypeScript sources (above)"; fi
 echo "$(wc -l <"$work/contents.txt") files, $(du -k "$tarball" | cut -f1) KiB"
 
-step "npm install --save-dev the tarball into an empty project"
+# The optional peers at the ranges the tarball declares, as `name@range` words.
+peers=$(tar -xOzf "$tarball" package/package.json | node -e 'let s = ""; process.stdin.on("data", (c) => (s += c)).on("end", () => console.log(Object.entries(JSON.parse(s).peerDependencies).map(([n, r]) => `${n}@${r}`).join(" ")))')
+heavy=(better-sqlite3 sharp fastify @fastify/multipart @redocly/cli selfsigned)
+
+step "npm install --save-dev the tarball alone into an empty project (runner only)"
+runner="$work/runner"
+mkdir "$runner"
+(cd "$runner" && npm init -y >/dev/null)
+started=$EPOCHREALTIME
+(cd "$runner" && npm install --save-dev --no-audit --no-fund --offline "$tarball") >"$work/runner-install.log" 2>&1 || { tail -30 "$work/runner-install.log" >&2; fail "npm install (runner only)"; }
+seconds=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+for name in "${heavy[@]}"; do
+  [[ ! -e "$runner/node_modules/$name" ]] || fail "the runner-only install has $name"
+done
+if grep -iE 'EBADENGINE|gyp|install-scripts' "$work/runner-install.log"; then fail "the runner-only install warned or compiled (above)"; fi
+if [[ -n $(find "$runner/node_modules" -name binding.gyp -print -quit) ]]; then fail "the runner-only install has a native module to compile"; fi
+megabytes=$(du -sm "$runner/node_modules" | cut -f1)
+packages=$(cd "$runner" && npm ls --all --parseable 2>/dev/null | tail -n +2 | wc -l)
+echo "  $packages packages, $megabytes MB of node_modules, installed in $seconds s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+[[ $megabytes -le 60 ]] || fail "the runner-only node_modules is $megabytes MB, over 60"
+runner_bin="$runner/node_modules/.bin/tryon-conformance"
+for args in "serve" "docs" "fixtures serve" "run"; do
+  status=0
+  # shellcheck disable=SC2086
+  (cd "$runner" && "$runner_bin" $args) >"$work/peer.out" 2>"$work/peer.err" || status=$?
+  [[ $status -eq 2 && $(wc -l <"$work/peer.err") -eq 1 ]] || { cat "$work/peer.err" >&2; fail "'$args' without its peers exited $status"; }
+  grep -q 'not installed (optional for a project that only runs the suite): npm install --save-dev ' "$work/peer.err" || fail "'$args' did not say what to install"
+  echo "  $args -> 2: $(cut -c1-110 "$work/peer.err")…"
+done
+
+step "npm install --save-dev the tarball and its optional peers into an empty project (full)"
 project="$work/project"
 mkdir "$project"
 cd "$project"
 npm init -y >/dev/null
-npm install --save-dev --no-audit --no-fund --prefer-offline "$tarball" >"$work/install.log" 2>&1 || { tail -30 "$work/install.log" >&2; fail "npm install"; }
+# fastify's light-my-request wants cookie 2, which asks for Node 22; cookie 1.1 has what it calls (README).
+npm pkg set 'overrides.light-my-request.cookie=^1.1.1'
+# shellcheck disable=SC2086
+npm install --save-dev --no-audit --no-fund --offline "$tarball" $peers >"$work/install.log" 2>&1 || { tail -30 "$work/install.log" >&2; fail "npm install"; }
+if grep -E 'EBADENGINE' "$work/install.log"; then fail "the full install warned of an engine (above)"; fi
 cli=(npx --no-install tryon-conformance)
 # npm prints its own warnings on stderr; the one-line checks call the installed bin itself.
 bin="$project/node_modules/.bin/tryon-conformance"
@@ -79,19 +120,20 @@ key=$(curl -sf -X POST -H "Authorization: Bearer $token" "$origin/_control/accou
 [[ -n "$key" ]] || fail "no API key from $origin/_control/accounts"
 echo "  $origin"
 
-step "npx tryon-conformance run --base-url $origin/api/v1 (from the project; no test control)"
+step "tryon-conformance run --base-url $origin/api/v1 (from the runner-only project; no test control)"
 summary="$work/step-summary.md"
 : >"$summary"
 status=0
-env -u TRYON_CONTROL_URL -u TRYON_CONTROL_TOKEN TRYON_API_KEY="$key" GITHUB_STEP_SUMMARY="$summary" CI=1 \
-  "${cli[@]}" run --base-url "$origin/api/v1" --profile quick >"$work/run.log" 2>&1 || status=$?
+(cd "$runner" && env -u TRYON_CONTROL_URL -u TRYON_CONTROL_TOKEN TRYON_API_KEY="$key" GITHUB_STEP_SUMMARY="$summary" CI=1 \
+  "$runner_bin" run --base-url "$origin/api/v1" --profile quick) >"$work/run.log" 2>&1 || status=$?
 tail -8 "$work/run.log"
 [[ $status -eq 0 ]] || { cat "$work/run.log" >&2; fail "run exited $status"; }
 for file in report.json junit.xml report.md report.html; do
-  [[ -s "$project/reports/latest/$file" ]] || fail "no reports/latest/$file in the project"
+  [[ -s "$runner/reports/latest/$file" ]] || fail "no reports/latest/$file in the runner-only project"
 done
-grep -q "Report: $project/reports/" "$work/run.log" || fail "the run did not report a path under the project's reports/"
+grep -q "Report: $runner/reports/" "$work/run.log" || fail "the run did not report a path under the project's reports/"
 [[ -s "$summary" ]] || fail "the run wrote nothing to GITHUB_STEP_SUMMARY"
+cp -r "$runner/reports" "$project/reports"
 
 step "npx tryon-conformance compare (a report against itself)"
 "${cli[@]}" compare reports/latest/report.json reports/latest/report.json >"$work/compare.log" 2>&1 || { cat "$work/compare.log" >&2; fail "compare"; }
