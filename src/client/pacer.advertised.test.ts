@@ -63,12 +63,11 @@ describe('Pacer with advertised quotas', () => {
 });
 
 describe('Pacer counts', () => {
-  it('counts what was sent to each bucket, paced or not, and the 429s it was told of', async () => {
+  it('counts the answered requests of each bucket, and the 429s among them', () => {
     const { p } = pacer();
-    await p.take('a', 'starts');
-    p.record('b', 'starts');
-    p.record('a', 'uploads');
-    p.limited('starts');
+    p.answered('starts', 403);
+    p.answered('starts', 429);
+    p.answered('uploads', 200);
     expect(p.counts()).toEqual({
       starts: { sent: 2, limited: 1 },
       polls: { sent: 0, limited: 0 },

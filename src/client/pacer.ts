@@ -84,7 +84,6 @@ export class Pacer {
       const wait = Math.max(blocked, ...full);
       if (wait <= 0) {
         sent.push(now);
-        this.#counts[bucket].sent++;
         return;
       }
       this.o.onWait?.(bucket, wait);
@@ -96,15 +95,15 @@ export class Pacer {
   record(account: string, bucket: Bucket): void {
     const key = `${account}\u0000${bucket}`;
     this.#sent.set(key, [...(this.#sent.get(key) ?? []), this.#now()]);
+  }
+
+  /** Counts a request of `bucket` the target answered (every attempt, paced or not), and whether with 429. */
+  answered(bucket: Bucket, status: number): void {
     this.#counts[bucket].sent++;
+    if (status === 429) this.#counts[bucket].limited++;
   }
 
-  /** Counts a 429 the target answered a request of `bucket` with. */
-  limited(bucket: Bucket): void {
-    this.#counts[bucket].limited++;
-  }
-
-  /** What the run sent to each bucket so far, and the 429s it got. */
+  /** What the run sent to each bucket so far (answered requests), and the 429s it got. */
   counts(): Readonly<Record<Bucket, BucketCount>> {
     const { starts, polls, uploads } = this.#counts;
     return { starts: { ...starts }, polls: { ...polls }, uploads: { ...uploads } };

@@ -70,7 +70,6 @@ export class Api {
   /** What the answer said of the bucket's limit: a 429's Retry-After, RateLimit and RateLimit-Policy. */
   #note429(actor: Actor, bucket: Bucket, ex: Exchange): void {
     const advice = limitAdviceOf(ex.response);
-    if (ex.response?.status === 429) this.target.pacer.limited(bucket);
     // With test control the target's clock is moved, not waited for: only a 429's Retry-After blocks there.
     const blocks = advice.block !== undefined && (ex.response?.status === 429 || this.target.control === undefined);
     if (blocks) this.target.pacer.block(actor.key, bucket, advice.block?.seconds ?? 0);

@@ -9,7 +9,7 @@ import { answered } from '../client/exchange.ts';
 import { CreditBudget } from '../client/credit-budget.ts';
 import { createSend, type Send } from '../client/http-client.ts';
 import { runStopSignal } from '../client/run-stop.ts';
-import { Pacer, type Limits } from '../client/pacer.ts';
+import { Pacer, type Bucket, type Limits } from '../client/pacer.ts';
 import { effectiveLimits } from './declared-limits.ts';
 import { withRetry } from '../client/retry.ts';
 import { balanceOf, decideBalance, type BalanceDecision, type BalanceSource } from './account-balance.ts';
@@ -83,6 +83,14 @@ export const noBalanceReading = 'no balance reading';
  */
 export const transientWaitCapMs = 15_000;
 
+/** The rate limit each limited operation counts against. */
+const bucketOf: Readonly<Record<string, Bucket>> = {
+  createTryOn: 'starts',
+  createTryOnSync: 'starts',
+  getTryOn: 'polls',
+  uploadImage: 'uploads',
+};
+
 /** Limits the suite raises its own accounts to, when the target lets it. */
 export const raisedLimits = { startsPerMinute: 100_000, pollsPerMinute: 1_000_000, uploadsPerMinute: 100_000 } as const;
 
@@ -104,6 +112,9 @@ export async function connectTarget(
   const checked: Send = async (o) => {
     const ex = await raw(o);
     record(ex, answered(ex) && !o.path.includes('/_control') ? runChecks(ex, allChecks, checkContext) : []);
+    // What the target counted: every answered request of a limited operation, each retry too.
+    const bucket = bucketOf[o.operationId ?? ''];
+    if (bucket !== undefined && ex.response !== undefined) pacer.answered(bucket, ex.response.status);
     return ex;
   };
   // Every answer may be a transient 429, 500, 502 or 503 ("Retry with the same Idempotency-Key on
