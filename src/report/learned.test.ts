@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LearnedFact } from '../suite/run-facts.ts';
 import { fakeInfo, fakeModule, fakeTest } from './fake-run.ts';
-import { learnedLines, learnedMarkdown } from './learned.ts';
+import { learnedHtml, learnedLines, learnedMarkdown } from './learned.ts';
 import { buildReport } from './model.ts';
 import { reportProblems } from './read-report.ts';
 import { renderJson } from './write-json.ts';
@@ -67,5 +67,13 @@ describe('what the run learned', () => {
     expect(rest).toEqual([]);
     expect(line).toMatch(/^Learned: try-ons on this target stayed pending .*by "sync > answers 202"\)$/);
     expect(line).not.toMatch(/[\u0000-\u001f]/);
+  });
+
+  it('is a section of report.html, escaped, and none in a run that learned nothing', () => {
+    const section = learnedHtml(runThatLearned());
+    expect(section).toContain('<h2>What the run learned</h2>');
+    expect(section).toContain('ton_&lt;b&gt;1&lt;/b&gt;');
+    expect(section).not.toContain('<b>');
+    expect(learnedHtml(buildReport([], fakeInfo))).toBe('');
   });
 });

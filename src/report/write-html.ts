@@ -9,6 +9,7 @@ import { escapeHtml as h } from '../shared/escape.ts';
 import { seenText, verdictText } from './alternatives.ts';
 import { costRows, cutSentence } from './cost.ts';
 import { expectationsHtml, expectedTag } from './expectations-view.ts';
+import { learnedHtml } from './learned.ts';
 import {
   bySection,
   choiceTests,
@@ -55,7 +56,7 @@ ${masthead(report)}
 ${summary(report)}
 ${toolbar(report)}
 <main class="wrap">
-${runErrors(report)}${expectationsHtml(report)}
+${runErrors(report)}${expectationsHtml(report)}${learnedHtml(report)}
 ${failuresSection(report)}
 ${choicesSection(report)}${alternativesSection(report)}
 ${matrix(report, states)}
