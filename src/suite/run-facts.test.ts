@@ -68,4 +68,10 @@ describe('RunFacts', () => {
         'give-up time (ton_1 pending after 150 s), as "sync > first" learned earlier in this run',
     );
   });
+
+  test('a facts file that cannot be written leaves the fact with the worker that learned it, and fails nothing', () => {
+    const facts = new RunFacts(join(factsFile(), 'not-a-folder', 'facts.jsonl'));
+    expect(facts.learn('tryons-stay-pending', 'seen', 'a test').test).toBe('a test');
+    expect(facts.known('tryons-stay-pending')?.seen).toBe('seen');
+  });
 });

@@ -114,11 +114,21 @@ function clipped(text: string): string {
   return text.length <= maxSeenChars ? text : `${text.slice(0, maxSeenChars - 1)}…`;
 }
 
-/** Appends `line` in one write to a file opened for appending, so lines of several workers never interleave. */
+/**
+ * Appends `line` in one write to a file opened for appending, so lines of several workers never interleave.
+ * A file that cannot be written leaves the fact with this worker only: it never fails the test that learned it.
+ */
 function appendLine(file: string, line: string): void {
-  const fd = openSync(file, 'a');
+  let fd: number;
+  try {
+    fd = openSync(file, 'a');
+  } catch {
+    return;
+  }
   try {
     writeSync(fd, line);
+  } catch {
+    // As above: the other workers do not learn it from this one.
   } finally {
     closeSync(fd);
   }
