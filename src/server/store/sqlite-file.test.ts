@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { giveBackFreePages, openDatabaseFile } from './sqlite-file.ts';
 import { openSqliteStore } from './sqlite-store.ts';
+import { expiredUploadKeptMs } from './sqlite-sweep.ts';
 import type { Store } from './store.ts';
 
 const day = 24 * 3_600_000;
@@ -100,7 +101,7 @@ describe('the database file', () => {
     const pageSize = pragma(path, 'page_size');
     expect(pagesBefore * pageSize).toBeGreaterThan(4_000_000);
 
-    expect(store.sweep(day, 30 * day)).toBe(40);
+    expect(store.sweep(day + expiredUploadKeptMs, 30 * day)).toBe(40);
     const pagesAfter = pragma(path, 'page_count');
     const freed = (pagesBefore - pagesAfter) * pageSize;
     expect({ freed: freed > 3_900_000, free: pragma(path, 'freelist_count') }).toEqual({ freed: true, free: 0 });

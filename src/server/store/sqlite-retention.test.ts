@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from './sqlite-store.ts';
+import { expiredUploadKeptMs } from './sqlite-sweep.ts';
 import type { ImageRecord, Store } from './store.ts';
 
 const hour = 3_600_000;
@@ -90,7 +91,7 @@ describe('the storage quota of uploads', () => {
 });
 
 describe('the retention sweep', () => {
-  it('deletes uploads once their id expired and results once their URL expired, and not before', () => {
+  it('deletes results once their URL expired and uploads an hour after their id expired, and not before', () => {
     const { store, rows } = openFile();
     const account = store.createAccount(0, 5);
     expect(store.insertImage(image('img_a', account, 50_000, 0), 1 << 30)).toBe(true);
@@ -98,7 +99,12 @@ describe('the retention sweep', () => {
     expect(store.finishSuccess('tr_1', result('r1.png', 0), 0)).toBe(true);
     store.sweep(day - 1, retention);
     expect([store.findImage('img_a')?.id, store.findResult('r1.png')?.file]).toEqual(['img_a', 'r1.png']);
-    expect(store.sweep(day, retention)).toBe(3);
+    // The result and the key go at expiry; the upload an hour later (its lifetime check refuses it meanwhile).
+    expect(store.sweep(day, retention)).toBe(2);
+    expect(store.findImage('img_a')?.id).toBe('img_a');
+    store.sweep(day + expiredUploadKeptMs - 1, retention);
+    expect(rows('images')).toBe(1);
+    expect(store.sweep(day + expiredUploadKeptMs, retention)).toBe(1);
     const found = [store.findImage('img_a'), store.findResult('r1.png'), store.findIdempotency(account, 'key-tr_1', 0)];
     expect(found).toEqual([undefined, undefined, undefined]);
     expect([rows('images'), rows('results'), rows('idempotency')]).toEqual([0, 0, 0]);
