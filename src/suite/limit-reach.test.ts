@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import type { ConformanceContext } from './conformance.ts';
 import type { DeclaredLimits } from './declared-limits.ts';
-import { limitToReach, noteOverStarts, ordinal, takeRecentOverStarts } from './limit-reach.ts';
+import { limitedBelowDeclared, limitToReach, noteOverStarts, ordinal, takeRecentOverStarts } from './limit-reach.ts';
 
 class Skipped extends Error {}
+class Stopped extends Error {}
 
 /** The part of a test's context these helpers read, with what they recorded. */
 function context(limits?: DeclaredLimits, control = false) {
@@ -16,6 +17,9 @@ function context(limits?: DeclaredLimits, control = false) {
       throw new Skipped(reason);
     },
     choose: (point: string, value: string) => chosen.push(`${point}: ${value}`),
+    inconclusive: (reason: string): never => {
+      throw new Stopped(reason);
+    },
   } as unknown as ConformanceContext;
   return { t, chosen };
 }
@@ -45,6 +49,21 @@ describe('limitToReach', () => {
     [112, '112th'],
   ])('names %i the %s', (n, word) => {
     expect(ordinal(n)).toBe(word);
+  });
+});
+
+describe('limitedBelowDeclared', () => {
+  it('ends the test inconclusive on a 429 past the documented limit and under the declared one, and only then', () => {
+    const { t } = context({ starts: 120 });
+    expect(() => limitedBelowDeclared(t, 'starts', 12, 120, 429)).toThrow(
+      new Stopped(
+        "starts request 13 of a fresh window was answered 429: past the spec's 12 a minute, but under the 120 declared with --limits, which this target does not have",
+      ),
+    );
+    // Under the documented 12 a 429 is the spec's to judge; other answers, or no declaration over 12, pass through.
+    expect(() => limitedBelowDeclared(t, 'starts', 11, 120, 429)).not.toThrow();
+    expect(() => limitedBelowDeclared(t, 'starts', 12, 120, 403)).not.toThrow();
+    expect(() => limitedBelowDeclared(t, 'uploads', 40, 30, 429)).not.toThrow();
   });
 });
 

@@ -4,7 +4,7 @@
  * Retry-After runs so the next test that needs one waits out its rest instead of filling another window.
  */
 import type { Exchange } from '../client/exchange.ts';
-import type { RateBucket } from '../contract/rate-limits.ts';
+import { documentedLimits, type RateBucket } from '../contract/rate-limits.ts';
 import type { ConformanceContext } from './conformance.ts';
 import { judgedLimit, noLimitDeclared } from './declared-limits.ts';
 import type { Actor } from './target.ts';
@@ -54,4 +54,23 @@ export function takeRecentOverStarts(t: ConformanceContext): OverStarts | undefi
   lastOverStarts = undefined;
   if (t.target.control || last === undefined || !(last.retryAfter > 0)) return undefined;
   return Date.now() < last.at + last.retryAfter * 1000 ? last : undefined;
+}
+
+/**
+ * A 429 on request `index` (from 0) of `n` declared a minute, past the documented limit: the target keeps the
+ * spec's limit but not the one the user declared. Only the spec's words fail a target, so the test ends
+ * inconclusive, saying so. Under the documented limit a 429 is the spec's to judge (the caller's `must`).
+ */
+export function limitedBelowDeclared(
+  t: ConformanceContext,
+  bucket: RateBucket,
+  index: number,
+  n: number,
+  status: unknown,
+): void {
+  const documented = documentedLimits[bucket];
+  if (status !== 429 || index < documented || n <= documented) return;
+  t.inconclusive(
+    `${bucket} request ${index + 1} of a fresh window was answered 429: past the spec's ${documented} a minute, but under the ${n} declared with --limits, which this target does not have`,
+  );
 }

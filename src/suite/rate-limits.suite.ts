@@ -14,7 +14,7 @@ import { Api } from './api.ts';
 import { conformance, type ConformanceContext } from './conformance.ts';
 import { runFacts } from './run-facts.ts';
 import type { Actor } from './target.ts';
-import { limitToReach, noteOverStarts, ordinal, takeRecentOverStarts } from './limit-reach.ts';
+import { limitedBelowDeclared, limitToReach, noteOverStarts, ordinal, takeRecentOverStarts } from './limit-reach.ts';
 import { idBody } from './uploaded-inputs.ts';
 
 const statusOf = (ex: Exchange) => ex.response?.status ?? ex.error;
@@ -171,6 +171,7 @@ async function fillStarts(
     refused.push(ex);
     if (i === 0 && fresh) firstOfFreshAccount(t, ex);
     // "12 try-on starts per minute per account": nothing in the first 12 of a fresh window is over it.
+    limitedBelowDeclared(t, 'starts', i, n, statusOf(ex));
     t.must('LIMIT-STARTS-12-PER-MINUTE', () =>
       expect(statusOf(ex), `request ${i + 1} of ${n} in a fresh window: ${said(ex)}`).not.toBe(429),
     );
@@ -200,6 +201,7 @@ async function fillStarts(
     if (i === 0) firstOfFreshAccount(t, ex);
     if (statusOf(ex) !== 429 && statusOf(ex) !== 200 && statusOf(ex) !== 202)
       t.inconclusive(`a valid start answered ${said(ex)}, so the window could not be filled`);
+    limitedBelowDeclared(t, 'starts', i, n, statusOf(ex));
     t.must('LIMIT-STARTS-12-PER-MINUTE', () =>
       expect(statusOf(ex), `start ${i + 1} of ${n} in a fresh window: ${said(ex)}`).not.toBe(429),
     );
@@ -317,6 +319,7 @@ describe('rate limits', () => {
         for (let i = 0; i < pollLimit; i++) {
           const ex = await api.get(actor, `ton_rate_limit_probe_${i}`, { pace: false });
           // GET /tryons/{id}: "Rate limit: 60 requests per minute per account".
+          limitedBelowDeclared(t, 'polls', i, pollLimit, statusOf(ex));
           t.must('LIMIT-POLLS-60-PER-MINUTE', () =>
             expect(statusOf(ex), `poll ${i + 1} of ${pollLimit} in a fresh window: ${said(ex)}`).not.toBe(429),
           );
@@ -331,6 +334,7 @@ describe('rate limits', () => {
         for (let i = 0; i < uploadLimit; i++) {
           const ex = await api.upload(actor, png, { filename: 'tiny.png', contentType: 'image/png', pace: false });
           // POST /images: "Rate limit: 30 uploads per minute per account".
+          limitedBelowDeclared(t, 'uploads', i, uploadLimit, statusOf(ex));
           t.must('LIMIT-UPLOADS-30-PER-MINUTE', () =>
             expect(statusOf(ex), `upload ${i + 1} of ${uploadLimit} in a fresh window: ${said(ex)}`).not.toBe(429),
           );
