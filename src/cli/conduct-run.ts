@@ -11,7 +11,7 @@ import { exitStatusOf } from '../report/summary.ts';
 import { writeReport, type WrittenReport } from '../report/write-report.ts';
 import { creditPlanOf, estimateInputsFor, planOf } from '../run/collect-plan.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../run/embedded-target.ts';
-import { formatEstimate, plannedCostOf, type Plan } from '../run/plan.ts';
+import { formatEstimate, mayAlsoRun, plannedCostOf, type Plan } from '../run/plan.ts';
 import type { RunRequest } from '../run/run-request.ts';
 import { SuiteSession, type SuiteRun } from '../run/suite-session.ts';
 import { embeddedWorkers } from '../run/vitest-project.ts';
@@ -168,7 +168,7 @@ function planLines(plan: Plan, config: SuiteConfig, kept: boolean): string[] {
   const credits = `${plan.credits} of ${config.creditBudget} credits granted up front`;
   const bound = `wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min${from}`;
   return [
-    `Plan: ${run} of ${plan.tests.length} tests to run, ${credits}; ${bound}`,
+    `Plan: ${run} of ${plan.tests.length} tests to run${mayAlsoRun(plan)}, ${credits}; ${bound}`,
     formatEstimate(plan.estimate).trim(),
     `Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)`,
   ];

@@ -56,7 +56,7 @@ describe('formatPlan', () => {
   it('prints the figures, the budget by value, what a larger budget adds, and each list with its count', () => {
     const lines = formatPlan(handMade).split('\n');
     expect(lines.slice(0, 7)).toEqual([
-      'Plan: 3 tests, 1 to run',
+      'Plan: 3 tests, 1 to run (and up to 1 more, on credits left at their turn)',
       expect.stringMatching(/^ {2}requirements exercised: 1 of \d+$/),
       '  credits the run may spend: at most 4 of the budget of 4',
       '  requests against the limits: 3 starts, 20 polls, 1 uploads',

@@ -153,6 +153,18 @@ describe('makePlan', () => {
     expect(text).toContain('credits the run may spend: at most 1');
     expect(text).toContain('least wall time the documented limits allow: 1 min 0 s');
   });
+
+  it('counts the tests that run at a budget of 0 (those that spend nothing), and those that may run on leftovers', () => {
+    const tests = [
+      test('free probe', ['ERR-CONSENT-REQUIRED'], { starts: 24 }),
+      test('spends', ['SYNC-200-ON-SUCCESS'], { starts: 1, credits: 1 }),
+      test('spends more', ['SYNC-200-ON-FAILED'], { starts: 1, credits: 2 }),
+    ];
+    expect(formatPlan(makePlan(tests, offers(), 0, false))).toMatch(
+      /^Plan: 3 tests, 1 to run \(and up to 2 more, on credits left at their turn\)\n/,
+    );
+    expect(formatPlan(makePlan(tests, offers(), 3, false))).toMatch(/^Plan: 3 tests, 3 to run\n/);
+  });
 });
 
 describe('the estimate', () => {

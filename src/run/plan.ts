@@ -148,7 +148,7 @@ function sum(tests: readonly PlannedTest[], key: 'starts' | 'polls' | 'uploads')
 /** The plan as text for a terminal. */
 export function formatPlan(plan: Plan): string {
   const lines = [
-    `Plan: ${plan.tests.length} tests, ${plan.tests.filter((t) => !t.skip).length} to run`,
+    `Plan: ${plan.tests.length} tests, ${plan.tests.filter((t) => !t.skip).length} to run${mayAlsoRun(plan)}`,
     `  requirements exercised: ${plan.exercised.length} of ${requirementIds.length}`,
     `  credits the run may spend: at most ${plan.credits} of the budget of ${plan.creditBudget}`,
     `  requests against the limits: ${plan.requests.starts} starts, ${plan.requests.polls} polls, ${plan.requests.uploads} uploads`,
@@ -169,6 +169,15 @@ export function formatPlan(plan: Plan): string {
     ...plan.uncovered.map((id) => `  ${id}`),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The tests the budget did not grant that still run when enough is left at their turn (a target that
+ * charges less than they declare): " (and up to 3 more, on credits left at their turn)", or nothing.
+ */
+export function mayAlsoRun(plan: Pick<Plan, 'allotment'>): string {
+  const n = plan.allotment.refused.length;
+  return n === 0 ? '' : ` (and up to ${n} more, on credits left at their turn)`;
 }
 
 /**
