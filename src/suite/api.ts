@@ -117,7 +117,12 @@ export class Api {
     this.#note429(actor, 'starts', ex);
     // Headers of the caller's own may replace the key: such a start is not compared by its key.
     if (ex.response?.status === 200 || ex.response?.status === 202)
-      noteStarted(o.headers === undefined ? key : null, answerId(ex));
+      noteStarted({
+        key: o.headers === undefined ? key : null,
+        body: o.rawBody ?? JSON.stringify(body) ?? '',
+        answer: ex.response.text,
+        id: answerId(ex),
+      });
     return ex;
   }
 

@@ -66,10 +66,10 @@ afterAll(() => {
 const fieldOf = (ex: Exchange, field: string): unknown =>
   (ex.response?.json as Record<string, unknown> | undefined)?.[field];
 
-/** The id a start answered. */
-async function started(fake: Fake): Promise<string> {
+/** The id a start answered (with `title`, when given, in its body). */
+async function started(fake: Fake, title?: string): Promise<string> {
   const target = fake.target as SuiteTarget;
-  const ex = await new Api(target).start(target.primary, { ...body, consent: true });
+  const ex = await new Api(target).start(target.primary, { ...body, consent: true, ...(title && { title }) });
   return String(fieldOf(ex, 'id'));
 }
 
@@ -97,10 +97,16 @@ describe('facts about a target that keeps try-ons pending', () => {
 });
 
 describe('facts about a target that answers everything with one example', () => {
-  test('two starts under different keys answering one try-on end a wait on it at once, in the same test', async () => {
-    const target = example.target as SuiteTarget;
+  test('two starts of one body under different keys answering one try-on are no such fact: a target may fold them', async () => {
     const id = await started(example);
     expect(await started(example)).toBe(id);
+    expect(runFacts().known('same-answer-every-time')).toBeUndefined();
+  });
+
+  test('two starts of different bodies under different keys with the same answer end a wait at once, in the same test', async () => {
+    const target = example.target as SuiteTarget;
+    const id = await started(example, 'a red shirt');
+    expect(await started(example, 'a blue shirt')).toBe(id);
     expect(runFacts().known('same-answer-every-time')?.seen).toMatch(/two different Idempotency-Keys/);
     const before = example.polls.length;
     await expect(new Api(target).waitFinal(target.primary, id)).rejects.toThrow(

@@ -1,28 +1,39 @@
 /**
  * Tells a target that answers every request with the same example (a static mock) by what it says
- * about try-on ids: two starts under different Idempotency-Keys name the same try-on (a new key
- * starts a new try-on), or a read of one try-on answers with another. Either is one exchange of the
- * run that shows it; the fact it establishes only stops waits that could never see a change.
+ * about try-on ids: two starts under different Idempotency-Keys and with different bodies got the
+ * very same answer (a new key starts a new try-on, and a target that folds equal bodies into one
+ * try-on is not taken for a mock), or a read of one try-on answers with another. Either is one
+ * exchange of the run that shows it; the fact it establishes only stops waits that could never see
+ * a change.
  */
 import { runFacts } from './run-facts.ts';
 
-/** Ids of try-ons this worker saw started, with the key that started each (bounded). */
-const startedBy = new Map<string, string>();
+/** A start the target accepted: the key and body sent, and its answer. */
+export interface AcceptedStart {
+  readonly key: string | null;
+  readonly body: string;
+  readonly answer: string;
+  readonly id: unknown;
+}
+
+/** The first start this worker saw answered with each try-on id (bounded). */
+const firstWith = new Map<string, AcceptedStart>();
 const maxRemembered = 10_000;
 const show = (id: string): string => JSON.stringify(id.slice(0, 80));
 
-/** A start under `key` that the target answered with try-on `id`. */
-export function noteStarted(key: string | null, id: unknown): void {
+/** A start that the target accepted (200 or 202). */
+export function noteStarted(start: AcceptedStart): void {
+  const { key, id } = start;
   if (key === null || typeof id !== 'string') return;
-  const earlier = startedBy.get(id);
+  const earlier = firstWith.get(id);
   if (earlier === undefined) {
-    if (startedBy.size < maxRemembered) startedBy.set(id, key);
+    if (firstWith.size < maxRemembered) firstWith.set(id, start);
     return;
   }
-  if (earlier !== key)
+  if (earlier.key !== key && earlier.body !== start.body && earlier.answer === start.answer)
     runFacts().learn(
       'same-answer-every-time',
-      `starts under two different Idempotency-Keys (${earlier}, ${key}) both answered try-on ${show(id)}`,
+      `starts under two different Idempotency-Keys (${earlier.key}, ${key}) with different bodies got the same answer, try-on ${show(id)}`,
     );
 }
 
