@@ -54,6 +54,12 @@ describe('estimateFromEarlier', () => {
     );
   });
 
+  it('counts the tests not granted credits that ran then on what was left, as long as they took', () => {
+    const e = estimateFromEarlier(earlier, steps(['a', 1]), ['a', 'b', 'c', 'never']);
+    expect(e?.wallSeconds).toBe(40);
+    expect(e?.basis).toMatch(/these tests as long as they took then, and 1 more that ran then on credits left/);
+  });
+
   it('keeps a skip that happens again (a capability, a fact learned) as quick as it was', () => {
     const learned: EarlierRun = {
       ...earlier,

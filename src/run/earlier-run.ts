@@ -48,10 +48,15 @@ const maxFactChars = 200;
  */
 const skipOfThatRun = /credit|budget|interrupted|--grep|marked skip/;
 
-/** What the tests `steps` (the model's, in seconds) are expected to take, going by `earlier` where it ran them. */
+/**
+ * What the tests `steps` (the model's, in seconds) are expected to take, going by `earlier` where it ran
+ * them; of `mayAlsoRun` (tests the budget did not grant that the model expects to skip), those that ran
+ * then count too: a target that charged less than they declare leaves them the credits again.
+ */
 export function estimateFromEarlier(
   earlier: EarlierRun,
   steps: ReadonlyArray<{ readonly name: string; readonly seconds: number }>,
+  mayAlsoRun: readonly string[] = [],
 ): { wallSeconds: number; basis: string } | undefined {
   const counted = earlier.tests.filter((t) => t.state !== 'skipped' || !skipOfThatRun.test(t.skipReason ?? ''));
   const testSeconds = counted.reduce((n, t) => n + t.durationMs, 0) / 1000;
@@ -60,12 +65,17 @@ export function estimateFromEarlier(
   if (found.length === 0 || found.length < steps.length / 4 || testSeconds <= 0) return undefined;
   // Its wall time per second of test time: start-up and file loading, and workers side by side.
   const ratio = earlier.durationMs / 1000 / testSeconds;
-  const seconds = steps.reduce((n, s) => n + (byName.get(s.name) ?? s.seconds), 0);
+  const ranThen = new Set(earlier.tests.filter((t) => t.state !== 'skipped').map((t) => t.name));
+  const alsoRan = mayAlsoRun.filter((name) => ranThen.has(name) && !steps.some((s) => s.name === name));
+  const seconds =
+    steps.reduce((n, s) => n + (byName.get(s.name) ?? s.seconds), 0) +
+    alsoRan.reduce((n, name) => n + (byName.get(name) ?? 0), 0);
   const others = steps.length - found.length;
   const learned = earlier.learned ?? [];
+  const also = alsoRan.length === 0 ? '' : `, and ${alsoRan.length} more that ran then on credits left at their turn`;
   return {
     wallSeconds: Math.round(seconds * ratio),
-    basis: `the earlier run in ${earlier.source}: ${found.length === steps.length ? 'these tests' : `${found.length} of these ${steps.length} tests`} as long as they took then${others === 0 ? '' : ` (the other ${others} as the model plays them)`}, and its ${Math.round(earlier.durationMs / 1000)} s of wall time for ${Math.round(testSeconds)} s of test time${learned.length === 0 ? '' : `; what it learned holds for them: ${learned.join('; ')}`}`,
+    basis: `the earlier run in ${earlier.source}: ${found.length === steps.length ? 'these tests' : `${found.length} of these ${steps.length} tests`} as long as they took then${others === 0 ? '' : ` (the other ${others} as the model plays them)`}${also}, and its ${Math.round(earlier.durationMs / 1000)} s of wall time for ${Math.round(testSeconds)} s of test time${learned.length === 0 ? '' : `; what it learned holds for them: ${learned.join('; ')}`}`,
   };
 }
 

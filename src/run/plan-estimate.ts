@@ -89,7 +89,8 @@ export function estimateOf(
     budget,
     a,
   );
-  const earlier = inputs.earlier && estimateFromEarlier(inputs.earlier, played.steps);
+  const mayAlsoRun = inRunOrder.map((t) => t.name);
+  const earlier = inputs.earlier && estimateFromEarlier(inputs.earlier, played.steps, mayAlsoRun);
   const leftovers =
     played.runOnLeftovers.length > 0
       ? ` (${played.runOnLeftovers.length} not granted up front expected to run on what is left)`
