@@ -66,9 +66,10 @@ describe('estimateFromEarlier', () => {
       tests: [
         ...earlier.tests.slice(0, 2),
         { name: 'd', state: 'skipped', durationMs: 5, skipReason: 'needs scenarios: no' },
+        { name: 'e', state: 'skipped', durationMs: 0, skipReason: 'not limited; reaching it takes 13 of its credits' },
       ],
     };
-    expect(estimateFromEarlier(learned, steps(['a', 1], ['d', 60]))?.wallSeconds).toBe(30);
+    expect(estimateFromEarlier(learned, steps(['a', 1], ['d', 60], ['e', 60]))?.wallSeconds).toBe(30);
   });
 
   it('goes by nothing when the earlier run ran under a quarter of the tests, or none', () => {

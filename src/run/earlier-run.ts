@@ -46,7 +46,8 @@ const maxFactChars = 200;
  * A skip that says nothing about how the test goes now: the budget or the grep of that run, or its
  * stop. Any other skip (a missing capability, a fact learned) happens again, as quickly.
  */
-const skipOfThatRun = /credit|budget|interrupted|--grep|marked skip/;
+const skipOfThatRun =
+  /^(needs (up to )?\d+ (more )?credit|the credit budget of \d+ is used up|not run: the run was interrupted|not selected by --grep|not run \(marked skip)/;
 
 /**
  * What the tests `steps` (the model's, in seconds) are expected to take, going by `earlier` where it ran
