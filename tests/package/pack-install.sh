@@ -47,7 +47,7 @@ tarball=$(ls "$work"/tryon-conformance-*.tgz)
 tar -tzf "$tarball" >"$work/contents.txt"
 for must in package/dist/cli/main.js package/dist/index.js package/dist/index.d.ts package/dist/server/index.js package/dist/sdk/index.js \
   package/dist/run/vitest.package.config.js package/dist/suite/auth.suite.js package/dist/server/domain/images/decode-worker.mjs \
-  package/dist/report/report.schema.json package/dist/fixtures/prebuilt/person-768x1024.jpeg package/openapi.yaml package/openapi-control.yaml package/redocly.yaml package/src/contract/lint/tryon-rules.js; do
+  package/dist/report/report.schema.json package/dist/fixtures/prebuilt/person-768x1024.jpeg package/examples/prism-expectations.yaml package/openapi.yaml package/openapi-control.yaml package/redocly.yaml package/src/contract/lint/tryon-rules.js; do
   grep -qx "$must" "$work/contents.txt" || fail "the tarball has no $must"
 done
 if grep -E '\.test\.|^package/tests/|^package/src/.*\.ts$|__fixtures__|__snapshots__' "$work/contents.txt"; then fail "the tarball ships tests or TypeScript sources (above)"; fi
