@@ -4,7 +4,7 @@
  * and 503 answers as the spec's client does). Tests that probe a limit on purpose pass `pace: false`
  * and get every 429 as it came; tests that ask for a transient error name it in `keep`.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { TestRunner } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import type { Bucket } from '../client/pacer.ts';
@@ -14,7 +14,7 @@ import { progressEvents } from '../shared/progress-events.ts';
 import { describeBalance } from './account-balance.ts';
 import { Inconclusive } from './rules.ts';
 import { becauseOf, runFacts, type LearnedFact } from './run-facts.ts';
-import { noteRead, noteStarted } from './same-answer.ts';
+import { noteRead, noteStarted, noteUploaded } from './same-answer.ts';
 import { noBalanceReading, type Actor, type SuiteTarget } from './target.ts';
 
 export interface StartOptions {
@@ -165,6 +165,7 @@ export class Api {
       keep: Api.#keep(o.pace),
     });
     this.#note429(actor, 'uploads', ex);
+    if (ex.response?.status === 200) noteUploaded(createHash('sha256').update(bytes).digest('hex'), answerId(ex));
     return ex;
   }
 

@@ -42,3 +42,21 @@ export function noteRead(asked: string, answered: unknown): void {
   if (typeof answered !== 'string' || answered === asked) return;
   runFacts().learn('same-answer-every-time', `GET /tryons/${show(asked)} answered try-on ${show(answered)}`);
 }
+
+/** The digest of the first image this worker saw answered with each image id (bounded). */
+const uploadedAs = new Map<string, string>();
+
+/**
+ * An upload the target accepted (200): a digest of the bytes sent and the image id it answered. Two different
+ * images answered with one id is an example answered whatever was sent (the same image twice may rightly be).
+ */
+export function noteUploaded(digest: string, id: unknown): void {
+  if (typeof id !== 'string') return;
+  const earlier = uploadedAs.get(id);
+  if (earlier === undefined) {
+    if (uploadedAs.size < maxRemembered) uploadedAs.set(id, digest);
+    return;
+  }
+  if (earlier !== digest)
+    runFacts().learn('same-answer-every-time', `two different images uploaded were both answered image ${show(id)}`);
+}
