@@ -75,3 +75,29 @@ describe('Pacer counts', () => {
     });
   });
 });
+
+describe('Pacer unpaced', () => {
+  it('waits for nothing while unpaced() says so (the target counts nothing), and counts what it let through', async () => {
+    let unpaced = false;
+    let now = 0;
+    const waits: number[] = [];
+    const p = new Pacer({
+      limits: { starts: 1, polls: 1, uploads: 1 },
+      marginMs: 0,
+      now: () => now,
+      sleep: async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+      unpaced: () => unpaced,
+    });
+    await p.take('acc', 'starts');
+    unpaced = true;
+    for (let i = 0; i < 5; i++) await p.take('acc', 'starts');
+    await p.idle('acc', 'starts');
+    expect(waits).toEqual([]);
+    unpaced = false;
+    await p.take('acc', 'starts');
+    expect(waits).toEqual([60_000]);
+  });
+});

@@ -1,14 +1,13 @@
 /**
  * The suite's Api paces each request under its account's limit, obeys what an answer says of the limit
- * (a 429's Retry-After, a RateLimit with nothing left), and stops pacing a target the run learned answers
- * every body with the same example. A fake clock: every wait is a number the pacer asked for.
+ * (a 429's Retry-After, a RateLimit with nothing left, an advertised RateLimit-Policy). A fake clock: every
+ * wait is a number the pacer asked for.
  */
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../client/exchange.ts';
 import type { Send } from '../client/http-client.ts';
 import { Pacer } from '../client/pacer.ts';
 import { Api } from './api.ts';
-import { runFacts } from './run-facts.ts';
 import type { SuiteTarget } from './target.ts';
 
 /** A target whose every start is answered with `headers`, behind a pacer of one start a minute. */
@@ -56,12 +55,5 @@ describe('Api pacing', () => {
     // One a minute by its own limit; three by the target's word: the fourth is the first to wait.
     for (let i = 0; i < 4; i++) await api.start(actor, {});
     expect(waits).toEqual([60_000]);
-  });
-
-  it('no longer paces once the run learned that the target answers every body with the same example', async () => {
-    const { api, waits } = target(200);
-    runFacts().learn('same-answer-every-time', 'two keys, one try-on', 'an earlier test');
-    for (let i = 0; i < 5; i++) await api.start(actor, {});
-    expect(waits).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { createSend, type Send } from '../client/http-client.ts';
 import { runStopSignal } from '../client/run-stop.ts';
 import { Pacer, type Bucket, type Limits } from '../client/pacer.ts';
 import { effectiveLimits } from './declared-limits.ts';
+import { runFacts } from './run-facts.ts';
 import { withRetry } from '../client/retry.ts';
 import { balanceOf, decideBalance, type BalanceDecision, type BalanceSource } from './account-balance.ts';
 import { configuredOffers, type Offers } from './capabilities.ts';
@@ -149,6 +150,9 @@ export async function connectTarget(
   };
   const pacer = new Pacer({
     limits: effectiveLimits(config.limits),
+    // A target that answers every body with the same example counts nothing: waiting out its windows only
+    // costs time (a 429 it might still send is obeyed all the same).
+    unpaced: () => runFacts().known('same-answer-every-time') !== undefined,
     onWait: (bucket, ms) => progressEvents.emit('wait', { what: `the ${bucket} rate limit`, ms, exact: true }),
   });
   // Credits the run's plan holds for tests in the order of value (budget-order.ts), until each starts.
