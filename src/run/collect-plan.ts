@@ -14,7 +14,7 @@ import type { SuiteConfig } from '../suite/config.ts';
 import type { CreditPlan } from '../suite/conformance.ts';
 import { controlClient } from '../suite/control-client.ts';
 import type { Cost, Value } from '../suite/cost.ts';
-import { earlierRunCandidates, readEarlierRun } from './earlier-run.ts';
+import { earlierRunCandidates, readEarlierRuns } from './earlier-run.ts';
 import { embeddedSettings } from './embedded-target.ts';
 import type { DeclaredTimings } from './estimate.ts';
 import { makePlan, type EstimateInputs, type Plan, type PlannedTest } from './plan.ts';
@@ -93,8 +93,8 @@ export function planOf(tests: PlannedTest[], config: SuiteConfig, inputs: Estima
 /**
  * What the estimate of a run of `config` starts from: the generation time when the request gives one,
  * the limits the user declared, with test control the timings the target declares (the embedded
- * target's own; a remote one's GET /_control/settings, unless the plan may send nothing), and an
- * earlier run of the same kind (earlier-run.ts): under the report root, else the repository's reference run.
+ * target's own; a remote one's GET /_control/settings, unless the plan may send nothing), and the
+ * latest earlier runs of the same kind (earlier-run.ts): under the report root, else the repository's reference run.
  */
 export async function estimateInputsFor(
   config: SuiteConfig,
@@ -103,7 +103,7 @@ export async function estimateInputsFor(
 ): Promise<EstimateInputs> {
   const { limits } = config;
   const candidates = await earlierRunCandidates(resolve(request.reportRoot), packageRoot);
-  const earlier = await readEarlierRun(candidates, {
+  const earlier = await readEarlierRuns(candidates, {
     embedded: request.embedded,
     profile: config.profile,
     baseUrl: config.baseUrl,
@@ -113,7 +113,7 @@ export async function estimateInputsFor(
   return {
     ...(request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds }),
     ...(limits !== undefined && { limits }),
-    ...(earlier !== undefined && { earlier }),
+    ...(earlier.length > 0 && { earlier }),
     ...(timings !== undefined && { timings }),
     ...(request.embedded && { workers: embeddedWorkers }),
   };

@@ -3,7 +3,14 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { earlierRunCandidates, estimateFromEarlier, readEarlierRun, type EarlierRun } from './earlier-run.ts';
+import {
+  earlierRunCandidates,
+  estimateFromEarlier,
+  estimateFromEarlierRuns,
+  readEarlierRun,
+  readEarlierRuns,
+  type EarlierRun,
+} from './earlier-run.ts';
 
 const earlier: EarlierRun = {
   source: 'reports/latest/report.json',
@@ -78,6 +85,24 @@ describe('estimateFromEarlier', () => {
   });
 });
 
+describe('estimateFromEarlierRuns', () => {
+  const took = (seconds: number, source: string): EarlierRun => ({ ...earlier, source, durationMs: seconds * 1000 });
+
+  it('takes the median of three or more runs, so one slowed by a busy machine does not decide alone', () => {
+    const runs = [took(24, 'busy'), took(16, 'quiet'), took(19, 'usual')];
+    const e = estimateFromEarlierRuns(runs, steps(['a', 1], ['b', 1]));
+    expect(e?.wallSeconds).toBe(19);
+    expect(e?.basis).toMatch(
+      /^the median of 3 earlier runs \(24 s, 16 s, 19 s, newest first\), the earlier run in usual:/,
+    );
+  });
+
+  it('takes the newer of two, and nothing of none', () => {
+    expect(estimateFromEarlierRuns([took(24, 'newer'), took(16, 'older')], steps(['a', 1]))?.basis).toMatch(/in newer/);
+    expect(estimateFromEarlierRuns([], steps(['a', 1]))).toBeUndefined();
+  });
+});
+
 describe('readEarlierRun', () => {
   const kind = { embedded: true, profile: 'full', baseUrl: 'http://127.0.0.1:1/api/v1', control: true };
 
@@ -135,6 +160,30 @@ describe('readEarlierRun', () => {
       const plain = { embedded: false, profile: 'full', baseUrl: 'http://127.0.0.1:1/api/v1/', control: false };
       expect((await readEarlierRun(files, plain))?.source).toMatch(/same\.json$/);
       expect((await readEarlierRun(files, { ...plain, control: true }))?.source).toMatch(/controlled\.json$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads up to three distinct runs: the latest copy counts once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'earlier-runs-'));
+    try {
+      const run = (startedAt: string) =>
+        JSON.stringify({ target: { embedded: true }, profile: 'full', startedAt, durationMs: 1, tests: [] });
+      const names = ['latest', 'new', 'old', 'older', 'oldest'];
+      const started = [
+        '2026-11-27T03:00:00Z',
+        '2026-11-27T03:00:00Z',
+        '2026-11-27T02:00:00Z',
+        '2026-11-27T01:00:00Z',
+        '2026-11-27T00:00:00Z',
+      ];
+      for (const [i, name] of names.entries()) await writeFile(join(dir, `${name}.json`), run(started[i] ?? ''));
+      const runs = await readEarlierRuns(
+        names.map((n) => join(dir, `${n}.json`)),
+        kind,
+      );
+      expect(runs.map((r) => r.source.replace(/.*\//, ''))).toEqual(['latest.json', 'old.json', 'older.json']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -22,6 +22,8 @@ export interface EarlierRun {
   readonly profile: string;
   readonly durationMs: number;
   readonly tests: readonly EarlierTest[];
+  /** When it started (report.json's `startedAt`), to count a run once. */
+  readonly startedAt?: string;
   /** What that run learned about the target (run-facts.ts), in words; its tests' durations carry the effect. */
   readonly learned?: readonly string[];
 }
@@ -80,28 +82,70 @@ export function estimateFromEarlier(
   };
 }
 
+/**
+ * What `runs` (newest first) say of the tests `steps`, each as estimateFromEarlier reads it: their median,
+ * so that one run a busy machine slowed, or a quiet one sped up, does not decide alone; of two, the newer.
+ */
+export function estimateFromEarlierRuns(
+  runs: readonly EarlierRun[],
+  steps: ReadonlyArray<{ readonly name: string; readonly seconds: number }>,
+  mayAlsoRun: readonly string[] = [],
+): { wallSeconds: number; basis: string } | undefined {
+  const each = runs.flatMap((run) => estimateFromEarlier(run, steps, mayAlsoRun) ?? []);
+  const [newest] = each;
+  if (each.length <= 2) return newest;
+  const median = [...each].sort((x, y) => x.wallSeconds - y.wallSeconds)[Math.floor(each.length / 2)] ?? newest;
+  const figures = each.map((e) => `${e.wallSeconds} s`).join(', ');
+  return (
+    median && {
+      ...median,
+      basis: `the median of ${each.length} earlier runs (${figures}, newest first), ${median.basis}`,
+    }
+  );
+}
+
 /** The first report of `candidates` that checked the same kind of target at the same profile, whole; nothing when none did. */
 export async function readEarlierRun(candidates: readonly string[], kind: RunKind): Promise<EarlierRun | undefined> {
+  return (await readEarlierRuns(candidates, kind, 1))[0];
+}
+
+/**
+ * The `most` first runs of `candidates` that checked the same kind of target at the same profile, whole,
+ * each once (the latest copy is also under its timestamp).
+ */
+export async function readEarlierRuns(candidates: readonly string[], kind: RunKind, most = 3): Promise<EarlierRun[]> {
+  const runs: EarlierRun[] = [];
+  const seen = new Set<string>();
   for (const file of candidates) {
-    const r = await readReport(file);
-    if (r === undefined || !sameKind(r, kind) || typeof r.durationMs !== 'number' || !Array.isArray(r.tests)) continue;
-    if (r.interrupted !== undefined) continue;
-    const tests = r.tests.filter(
-      (t): t is EarlierTest => typeof t?.name === 'string' && typeof t.durationMs === 'number' && t.durationMs >= 0,
-    );
-    const learned = (Array.isArray(r.learned) ? r.learned : [])
-      .slice(0, maxFacts)
-      .flatMap((f) => (typeof f?.statement === 'string' ? [f.statement.slice(0, maxFactChars)] : []));
-    return {
-      source: relative(process.cwd(), file) || file,
-      embedded: kind.embedded,
-      profile: kind.profile,
-      durationMs: r.durationMs,
-      tests,
-      ...(learned.length > 0 && { learned }),
-    };
+    if (runs.length >= most) break;
+    const run = await readRun(file, kind);
+    if (run === undefined || seen.has(run.startedAt ?? file)) continue;
+    seen.add(run.startedAt ?? file);
+    runs.push(run);
   }
-  return undefined;
+  return runs;
+}
+
+/** The run in `file` when it checked the same kind of target, whole; nothing otherwise. */
+async function readRun(file: string, kind: RunKind): Promise<EarlierRun | undefined> {
+  const r = await readReport(file);
+  if (r === undefined || !sameKind(r, kind) || typeof r.durationMs !== 'number' || !Array.isArray(r.tests)) return;
+  if (r.interrupted !== undefined) return;
+  const tests = r.tests.filter(
+    (t): t is EarlierTest => typeof t?.name === 'string' && typeof t.durationMs === 'number' && t.durationMs >= 0,
+  );
+  const learned = (Array.isArray(r.learned) ? r.learned : [])
+    .slice(0, maxFacts)
+    .flatMap((f) => (typeof f?.statement === 'string' ? [f.statement.slice(0, maxFactChars)] : []));
+  return {
+    source: relative(process.cwd(), file) || file,
+    embedded: kind.embedded,
+    profile: kind.profile,
+    durationMs: r.durationMs,
+    tests,
+    ...(typeof r.startedAt === 'string' && { startedAt: r.startedAt }),
+    ...(learned.length > 0 && { learned }),
+  };
 }
 
 /** A report as this file reads it: everything optional, since any file may be anything. */
@@ -112,6 +156,7 @@ interface ReportLike {
   readonly durationMs?: unknown;
   readonly tests?: ReadonlyArray<Partial<EarlierTest> | null>;
   readonly interrupted?: unknown;
+  readonly startedAt?: unknown;
   readonly learned?: ReadonlyArray<{ readonly statement?: unknown } | null>;
 }
 

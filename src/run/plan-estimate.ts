@@ -6,7 +6,7 @@
 import { documentedLimits } from '../contract/rate-limits.ts';
 import type { Cost, Typical } from '../suite/cost.ts';
 import type { Allotment } from './budget-order.ts';
-import { estimateFromEarlier, type EarlierRun } from './earlier-run.ts';
+import { estimateFromEarlierRuns, type EarlierRun } from './earlier-run.ts';
 import {
   controlAssumptions,
   estimateRun,
@@ -25,8 +25,8 @@ export interface PlanEstimate {
 
 /** What the estimate may go by besides the tests' declarations. */
 export interface EstimateInputs {
-  /** An earlier run of the same kind (earlier-run.ts): what the same tests took there, on this machine. */
-  readonly earlier?: EarlierRun;
+  /** Earlier runs of the same kind, newest first (earlier-run.ts): what the same tests took there, on this machine. */
+  readonly earlier?: readonly EarlierRun[];
   /** Seconds the target takes to make a try-on (`run --generation-seconds`); estimate.ts's default when absent. */
   readonly generationSeconds?: number;
   /** With test control: the timings the target declares (the embedded target's, or GET /_control/settings). */
@@ -90,7 +90,7 @@ export function estimateOf(
     a,
   );
   const mayAlsoRun = inRunOrder.map((t) => t.name);
-  const earlier = inputs.earlier && estimateFromEarlier(inputs.earlier, played.steps, mayAlsoRun);
+  const earlier = inputs.earlier && estimateFromEarlierRuns(inputs.earlier, played.steps, mayAlsoRun);
   const leftovers =
     played.runOnLeftovers.length > 0
       ? ` (${played.runOnLeftovers.length} not granted up front expected to run on what is left)`

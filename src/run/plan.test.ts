@@ -239,7 +239,7 @@ describe('the estimate', () => {
       durationMs: 21_400,
       tests: [{ name: 'a', state: 'passed', durationMs: 900 }],
     };
-    expect(makePlan(tests, offers(), 10_000, true, { earlier }).estimate).toMatchObject({
+    expect(makePlan(tests, offers(), 10_000, true, { earlier: [earlier] }).estimate).toMatchObject({
       wallSeconds: 21,
       basis: expect.stringContaining('the earlier run in reports/latest/report.json: these tests as long as they'),
     });
