@@ -106,7 +106,7 @@ describe('estimateFromEarlierRuns', () => {
 describe('readEarlierRun', () => {
   const kind = { embedded: true, profile: 'full', baseUrl: 'http://127.0.0.1:1/api/v1', control: true };
 
-  it('reads the first report of the same kind of target and profile, and passes over others and interrupted runs', async () => {
+  it('reads the first report of the same kind of target and profile, not others or interrupted runs', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'earlier-run-'));
     try {
       const report = (o: Record<string, unknown>) =>

@@ -48,8 +48,17 @@ const maxFactChars = 200;
  * A skip that says nothing about how the test goes now: the budget or the grep of that run, or its
  * stop. Any other skip (a missing capability, a fact learned) happens again, as quickly.
  */
-const skipOfThatRun =
-  /^(needs (up to )?\d+ (more )?credit|the credit budget of \d+ is used up|not run: the run was interrupted|not selected by --grep|not run \(marked skip)/;
+const skipOfThatRun = new RegExp(
+  [
+    /^needs (up to )?\d+ (more )?credit/,
+    /^the credit budget of \d+ is used up/,
+    /^not run: the run was interrupted/,
+    /^not selected by --grep/,
+    /^not run \(marked skip/,
+  ]
+    .map((r) => r.source)
+    .join('|'),
+);
 
 /**
  * What the tests `steps` (the model's, in seconds) are expected to take, going by `earlier` where it ran
@@ -75,11 +84,15 @@ export function estimateFromEarlier(
     alsoRan.reduce((n, name) => n + (byName.get(name) ?? 0), 0);
   const others = steps.length - found.length;
   const learned = earlier.learned ?? [];
-  const also = alsoRan.length === 0 ? '' : `, and ${alsoRan.length} more that ran then on credits left at their turn`;
-  return {
-    wallSeconds: Math.round(seconds * ratio),
-    basis: `the earlier run in ${earlier.source}: ${found.length === steps.length ? 'these tests' : `${found.length} of these ${steps.length} tests`} as long as they took then${others === 0 ? '' : ` (the other ${others} as the model plays them)`}${also}, and its ${Math.round(earlier.durationMs / 1000)} s of wall time for ${Math.round(testSeconds)} s of test time${learned.length === 0 ? '' : `; what it learned holds for them: ${learned.join('; ')}`}`,
-  };
+  const which = found.length === steps.length ? 'these tests' : `${found.length} of these ${steps.length} tests`;
+  const basis = [
+    `the earlier run in ${earlier.source}: ${which} as long as they took then`,
+    others === 0 ? '' : ` (the other ${others} as the model plays them)`,
+    alsoRan.length === 0 ? '' : `, and ${alsoRan.length} more that ran then on credits left at their turn`,
+    `, and its ${Math.round(earlier.durationMs / 1000)} s of wall time for ${Math.round(testSeconds)} s of test time`,
+    learned.length === 0 ? '' : `; what it learned holds for them: ${learned.join('; ')}`,
+  ];
+  return { wallSeconds: Math.round(seconds * ratio), basis: basis.join('') };
 }
 
 /**
@@ -104,7 +117,7 @@ export function estimateFromEarlierRuns(
   );
 }
 
-/** The first report of `candidates` that checked the same kind of target at the same profile, whole; nothing when none did. */
+/** The first report of `candidates` that checked the same kind of target at the same profile, whole. */
 export async function readEarlierRun(candidates: readonly string[], kind: RunKind): Promise<EarlierRun | undefined> {
   return (await readEarlierRuns(candidates, kind, 1))[0];
 }

@@ -130,7 +130,13 @@ function modelBasis(a: EstimateAssumptions, limitsRaised: boolean, inputs: Estim
   })`;
   if (limitsRaised) {
     const declared = inputs.timings !== undefined ? 'the timings the target declares' : 'the spec timings';
-    return `with test control, each test's typical requests at raised limits and ${declared}: ${generation}, a sync wait of ${a.timedWaits['sync-wait']} s, a slow generation of ${a.timedWaits['slow-generation']} s, polls every ${a.pollIntervalSeconds} s, about ${a.testSeconds} s of each test's own work, no rate window waited out, ${a.workers} worker${a.workers === 1 ? '' : 's'} side by side; no earlier run of these tests on this machine to go by`;
+    return [
+      `with test control, each test's typical requests at raised limits and ${declared}: ${generation}`,
+      `, a sync wait of ${a.timedWaits['sync-wait']} s, a slow generation of ${a.timedWaits['slow-generation']} s`,
+      `, polls every ${a.pollIntervalSeconds} s, about ${a.testSeconds} s of each test's own work`,
+      `, no rate window waited out, ${a.workers} worker${a.workers === 1 ? '' : 's'} side by side`,
+      '; no earlier run of these tests on this machine to go by',
+    ].join('');
   }
   const limits =
     inputs.limits === 'none'
@@ -138,5 +144,9 @@ function modelBasis(a: EstimateAssumptions, limitsRaised: boolean, inputs: Estim
       : inputs.limits !== undefined
         ? 'through the declared limits (--limits)'
         : 'through the documented limits';
-  return `each test's typical requests ${limits}, in run order; ${generation}, polls every ${a.pollIntervalSeconds} s, ${a.roundTripSeconds * 1000} ms a request, ${a.fileSeconds} s to load a file; the budget left at each test's turn decides whether it runs`;
+  return [
+    `each test's typical requests ${limits}, in run order; ${generation}, polls every ${a.pollIntervalSeconds} s`,
+    `, ${a.roundTripSeconds * 1000} ms a request, ${a.fileSeconds} s to load a file`,
+    "; the budget left at each test's turn decides whether it runs",
+  ].join('');
 }

@@ -145,6 +145,11 @@ function sum(tests: readonly PlannedTest[], key: 'starts' | 'polls' | 'uploads')
   return tests.reduce((n, t) => n + t.cost[key], 0);
 }
 
+/** How the bound is made and what reaching it does, in the plan's words. */
+const boundWords =
+  'three times the estimate and at least 10 min more, with the set-up; ' +
+  'the run stops there, with a partial report of what ran and exit 2';
+
 /** The plan as text for a terminal. */
 export function formatPlan(plan: Plan): string {
   const lines = [
@@ -153,7 +158,7 @@ export function formatPlan(plan: Plan): string {
     `  credits the run may spend: at most ${plan.credits} of the budget of ${plan.creditBudget}`,
     `  requests against the limits: ${plan.requests.starts} starts, ${plan.requests.polls} polls, ${plan.requests.uploads} uploads`,
     `  least wall time the documented limits allow: ${formatSeconds(plan.leastWallSeconds)} (for every declared request; tests skipped at run time send fewer)`,
-    `  wall-time bound: ${formatSeconds(plan.wallBoundSeconds)} (three times the estimate and at least 10 min more, with the set-up; the run stops there, with a partial report of what ran and exit 2)`,
+    `  wall-time bound: ${formatSeconds(plan.wallBoundSeconds)} (${boundWords})`,
     formatEstimate(plan.estimate),
     '',
     ...formatBudget(plan),
