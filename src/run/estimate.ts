@@ -84,8 +84,8 @@ export interface DeclaredTimings {
 /**
  * A run with test control: each test on accounts of its own at raised limits (no pacing), try-ons that
  * take the declared generation latency, polled every 100 ms (target.ts), no rate window waited out (the
- * test clock moves instead), and each test's own work: about 0.2 s on a quiet 2-core machine, as the
- * reference run's tests that wait for nothing take.
+ * test clock moves instead), 3 ms a request on loopback, and each test's own work: about 0.15 s on a
+ * quiet 2-core machine (fitted to the reference run, whose few longest tests wait out a declared timing).
  */
 export function controlAssumptions(timings: DeclaredTimings, workers: number): EstimateAssumptions {
   return {
@@ -97,11 +97,11 @@ export function controlAssumptions(timings: DeclaredTimings, workers: number): E
       'fetch-deadline': (timings.fetchTimeoutMs ?? 12_000) / 1000,
     },
     pollIntervalSeconds: 0.1,
-    roundTripSeconds: 0.005,
+    roundTripSeconds: 0.003,
     startupSeconds: 3,
     fileSeconds: 0.3,
     limits: { starts: Infinity, polls: Infinity, uploads: Infinity },
-    testSeconds: 0.2,
+    testSeconds: 0.15,
     workers: Math.max(1, workers),
     waitsOutWindows: false,
   };

@@ -259,14 +259,14 @@ describe('the estimate', () => {
     });
     const timings = { syncWaitMs: 1_500, generationLatencyMs: 100, slowGenerationMs: 2_500 };
     const controlled = makePlan([limitTest, waiting], offers(), 10_000, true, { timings });
-    // Start-up 3 s, two files 0.6 s, each test's own 0.2 s, 14 + 1 starts, a try-on of 0.1 s seen at 0.1 s, the 1.5 s wait.
+    // Start-up 3 s, two files 0.6 s, each test's own 0.15 s, 14 + 1 starts, a try-on of 0.1 s seen at 0.1 s, the 1.5 s wait.
     expect(controlled.estimate.wallSeconds).toBe(6);
     expect(controlled.estimate.basis).toMatch(/the timings the target declares: generation taking 0.1 s/);
     const declaredWait = makePlan([waiting], offers(), 10_000, true, { timings: { ...timings, syncWaitMs: 55_000 } });
     expect(declaredWait.estimate.wallSeconds).toBe(59);
     // Three workers share the tests' time.
     const many = Array.from({ length: 30 }, (_, i) => k(`t${i}`, 'src/suite/auth.suite.ts', { starts: 1 }));
-    expect(makePlan(many, offers(), 10_000, true, { timings }).estimate.wallSeconds).toBe(9);
+    expect(makePlan(many, offers(), 10_000, true, { timings }).estimate.wallSeconds).toBe(8);
     expect(makePlan(many, offers(), 10_000, true, { timings, workers: 3 }).estimate.wallSeconds).toBe(5);
   });
 

@@ -24,7 +24,15 @@ const immediateShare = 0.5;
 describe('asynchrony', () => {
   conformance(
     'answers a create long before a slow generation could end, and the try-on is pending when first read',
-    { covers: ['CREATE-RETURNS-IMMEDIATELY'], needs: ['scenarios'], credits: 1, starts: 1, polls: 60, uploads: 2 },
+    {
+      covers: ['CREATE-RETURNS-IMMEDIATELY'],
+      needs: ['scenarios'],
+      credits: 1,
+      starts: 1,
+      polls: 60,
+      uploads: 2,
+      typical: { waits: ['slow-generation'] },
+    },
     async (t) => {
       const api = new Api(t.target);
       const actor = await t.ownAccount();

@@ -191,6 +191,7 @@ describe('several requests at once', () => {
       polls: 1,
       uploads: 3,
       timeoutMs: slowTestMs,
+      typical: { waits: ['slow-generation'] },
     },
     async (t) => {
       const api = new Api(t.target);

@@ -274,6 +274,7 @@ describe('idempotency', () => {
       polls: pollsPerSlowWait,
       uploads: 2,
       timeoutMs: slowTestMs,
+      typical: { waits: ['slow-generation'] },
     },
     async (t) => {
       const api = new Api(t.target);

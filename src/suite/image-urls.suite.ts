@@ -403,7 +403,14 @@ describe('image URL rules when fetching', () => {
 
   conformance(
     'refuses an image URL whose headers come after the fetch deadline with 400 IMAGE_DOWNLOAD_FAILED',
-    { covers: ['CREATE-URL-12-SECOND-DEADLINE'], needs: ['fixture-host'], starts: 1, uploads: 2, timeoutMs: 90_000 },
+    {
+      covers: ['CREATE-URL-12-SECOND-DEADLINE'],
+      needs: ['fixture-host'],
+      starts: 1,
+      uploads: 2,
+      timeoutMs: 90_000,
+      typical: { waits: ['fetch-deadline'] },
+    },
     async (t) => {
       requireBehaviours(t);
       const api = new Api(t.target);
@@ -434,6 +441,7 @@ describe('image URL rules when fetching', () => {
       starts: 1,
       uploads: 2,
       timeoutMs: 90_000,
+      typical: { waits: ['fetch-deadline'] },
     },
     async (t) => {
       requireBehaviours(t);

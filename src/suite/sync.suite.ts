@@ -330,6 +330,7 @@ describe('POST /tryons/sync', () => {
       polls: pollsPerSlowWait,
       uploads: 2,
       timeoutMs: slowTestMs,
+      typical: { waits: ['slow-generation'] },
     },
     async (t) => {
       const { api, actor, body, key, ex } = await slowSync(t);
@@ -418,6 +419,7 @@ describe('POST /tryons/sync', () => {
       polls: 2 * dropTrials * pollsPerSlowWait,
       uploads: 2,
       timeoutMs: dropTrials * slowTestMs,
+      typical: { waits: ['slow-generation'] },
     },
     async (t) => {
       const api = new Api(t.target);
