@@ -16,6 +16,7 @@ import { controlClient } from '../suite/control-client.ts';
 import type { Cost, Value } from '../suite/cost.ts';
 import { earlierRunCandidates, readEarlierRuns } from './earlier-run.ts';
 import { embeddedSettings } from './embedded-target.ts';
+import { exampleMockSign } from './example-mock.ts';
 import type { DeclaredTimings } from './estimate.ts';
 import { makePlan, type EstimateInputs, type Plan, type PlannedTest } from './plan.ts';
 import type { RunRequest } from './run-request.ts';
@@ -110,11 +111,13 @@ export async function estimateInputsFor(
     control: config.control !== undefined,
   });
   const timings = request.embedded ? embeddedTimings() : o.sendNothing ? undefined : await declaredTimings(config);
+  const exampleMock = request.embedded || o.sendNothing ? undefined : await exampleMockSign(config);
   return {
     ...(request.generationSeconds !== undefined && { generationSeconds: request.generationSeconds }),
     ...(limits !== undefined && { limits }),
     ...(earlier.length > 0 && { earlier }),
     ...(timings !== undefined && { timings }),
+    ...(exampleMock !== undefined && { exampleMock }),
     ...(request.embedded && { workers: embeddedWorkers }),
   };
 }

@@ -51,6 +51,11 @@ export interface EstimateAssumptions {
    * control they do not: each has fresh accounts, and the test clock moves instead.
    */
   readonly waitsOutWindows: boolean;
+  /**
+   * Whether tests wait for their try-ons to finish; a mock that answers every read with its example has
+   * nothing to wait for, so each try-on is read once at most.
+   */
+  readonly waitsForTryons?: boolean;
 }
 
 /** Seconds a try-on is assumed to take on a remote target: the spec gives no typical figure (only that most results come within 30 s); `run --generation-seconds` sets it. */
@@ -181,7 +186,8 @@ export function estimateRun(
     for (let i = 0; i < typical.starts; i++) take('starts', paced);
     // Each try-on waited for: polled at once, then each interval until generation has ended (api.ts `waitFinal`).
     now += typical.finishes * finishSeconds(a);
-    for (let i = 0; i < typical.polls; i++) take('polls');
+    const polls = a.waitsForTryons === false ? Math.min(typical.polls, typical.starts) : typical.polls;
+    for (let i = 0; i < polls; i++) take('polls');
     now += (a.waitsOutWindows ? typical.waitsSeconds : 0) + typical.waits.reduce((n, w) => n + a.timedWaits[w], 0);
     steps.push({ ...step, seconds: Math.round((now - began) * 100) / 100 });
   }

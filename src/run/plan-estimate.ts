@@ -33,6 +33,11 @@ export interface EstimateInputs {
   readonly timings?: DeclaredTimings;
   /** Workers running files side by side (the embedded run's); 1 when absent. */
   readonly workers?: number;
+  /**
+   * What showed, before the run, that the target answers every request with its example (example-mock.ts):
+   * once a test learns it, the run paces nothing and waits for nothing.
+   */
+  readonly exampleMock?: string;
   /** The limits the user declared (`run --limits`): per bucket, or none; the documented ones when absent. */
   readonly limits?: Readonly<Partial<Record<'starts' | 'polls' | 'uploads', number>>> | 'none';
 }
@@ -78,6 +83,7 @@ export function estimateOf(
 ): PlanEstimate {
   const holds = new Map(allotment.granted.map((g) => [g.name, g.credits]));
   const a = assumptionsOf(limitsRaised, inputs);
+  const mock = !limitsRaised && inputs.exampleMock !== undefined;
   const played = estimateRun(
     inRunOrder.map((t) => ({
       name: t.name,
@@ -86,7 +92,8 @@ export function estimateOf(
       held: holds.get(t.name) ?? 0,
       ...(t.typical && { typical: t.typical }),
     })),
-    budget,
+    // An example mock's balance never moves: every test the budget did not grant runs on what is left.
+    mock ? Infinity : budget,
     a,
   );
   const mayAlsoRun = inRunOrder.map((t) => t.name);
@@ -96,7 +103,7 @@ export function estimateOf(
       ? ` (${played.runOnLeftovers.length} not granted up front expected to run on what is left)`
       : '';
   return {
-    credits: played.credits,
+    credits: mock ? 0 : played.credits,
     wallSeconds: earlier?.wallSeconds ?? played.wallSeconds,
     basis: `${earlier?.basis ?? modelBasis(a, limitsRaised, inputs)}${leftovers}`,
   };
@@ -116,8 +123,27 @@ function assumptionsOf(limitsRaised: boolean, inputs: EstimateInputs): EstimateA
     };
     return { ...controlAssumptions(spec, inputs.workers ?? 1), ...generation };
   }
+  if (inputs.exampleMock !== undefined) return exampleMockAssumptions;
   return { ...remoteAssumptions, limits: pacedLimits(inputs.limits), ...generation };
 }
+
+/**
+ * A mock that answers every request with its example: no pacing, no try-on to wait for, no timing
+ * waited out; a few milliseconds a request on loopback and a little work of each test's own.
+ */
+const exampleMockAssumptions: EstimateAssumptions = {
+  ...remoteAssumptions,
+  generationSeconds: 0,
+  pollIntervalSeconds: 0.01,
+  roundTripSeconds: 0.005,
+  timedWaits: { 'sync-wait': 0, 'slow-generation': 0, 'fetch-deadline': 0 },
+  startupSeconds: 2,
+  fileSeconds: 0.05,
+  limits: { starts: Infinity, polls: Infinity, uploads: Infinity },
+  testSeconds: 0.03,
+  waitsOutWindows: false,
+  waitsForTryons: false,
+};
 
 /** What the model assumed, in words. */
 function modelBasis(a: EstimateAssumptions, limitsRaised: boolean, inputs: EstimateInputs): string {
@@ -128,6 +154,14 @@ function modelBasis(a: EstimateAssumptions, limitsRaised: boolean, inputs: Estim
         ? 'as the target declares'
         : 'the spec gives no typical figure, only that most results come within 30 s; --generation-seconds sets it'
   })`;
+  if (!limitsRaised && inputs.exampleMock !== undefined) {
+    return [
+      `the target looks like a mock that answers every request with its example (${inputs.exampleMock})`,
+      ': once a test learns that, the run paces nothing and waits for nothing, and its balance never moves',
+      `, so every test that can runs at once, each try-on read once: ${a.roundTripSeconds * 1000} ms a request`,
+      `, about ${a.testSeconds} s of each test's own work`,
+    ].join('');
+  }
   if (limitsRaised) {
     const declared = inputs.timings !== undefined ? 'the timings the target declares' : 'the spec timings';
     return [

@@ -270,6 +270,20 @@ describe('the estimate', () => {
     expect(makePlan(many, offers(), 10_000, true, { timings, workers: 3 }).estimate.wallSeconds).toBe(5);
   });
 
+  it('plays an example mock unpaced, every test at once and each try-on read once, spending nothing', () => {
+    const tests = [
+      k('probe', 'src/suite/body-rules.suite.ts', { starts: 25 }),
+      k('costly', 'src/suite/credits.suite.ts', { credits: 20, starts: 3, typical: { finishes: 3, waitsSeconds: 60 } }),
+    ];
+    const conforming = makePlan(tests, offers(), 8, false);
+    expect(conforming.estimate.wallSeconds).toBe(127);
+    const mock = makePlan(tests, offers(), 8, false, { exampleMock: 'two ids read as one try-on' });
+    // Start-up 2 s, two files 0.1 s, each test's own 0.03 s, 28 starts and 3 reads at 5 ms.
+    expect(mock.estimate).toMatchObject({ credits: 0, wallSeconds: 2 });
+    expect(mock.estimate.basis).toMatch(/^the target looks like a mock .*\(two ids read as one try-on\)/);
+    expect(mock.estimate.basis).toMatch(/\(1 not granted up front expected to run on what is left\)$/);
+  });
+
   it('paces by the limits the user declared, and not at all for --limits none', () => {
     const tests = [k('a', 'src/suite/body-rules.suite.ts', { starts: 25 })];
     expect(makePlan(tests, offers(), 8, false).estimate.wallSeconds).toBe(126);
