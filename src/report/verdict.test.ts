@@ -281,6 +281,20 @@ describe('judge: a requirement across the tests of a run', () => {
     expect(r.summary.outcome).not.toBe('fail');
   });
 
+  it('gives no pass for a passing test the target answered nothing (a target that went away mid-run)', () => {
+    const noAnswer = { curl: 'curl http://127.0.0.1:1/api/v1/images', status: null, body: 'ECONNREFUSED' };
+    const r = report([
+      { name: 'uploads a burst', state: 'passed', requirements: [A], meta: { evidence: [noAnswer], answered: 0 } },
+      { name: 'reads it', state: 'passed', requirements: [B], meta: { evidence: [noAnswer], answered: 3 } },
+    ]);
+    expect(r.requirements.find((q) => q.id === A)).toMatchObject({
+      verdict: 'not-observable',
+      reason:
+        '"uploads a burst" ran to its end without an answer from the target to any of its requests, so nothing of the target was observed',
+    });
+    expect(verdictOf(r, B)).toBe('pass');
+  });
+
   it('says why a requirement is inconclusive, and gives it no failure', () => {
     const r = report([breaksA('a'), stops('b', [C])]);
     const b = r.requirements.find((q) => q.id === B);

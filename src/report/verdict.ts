@@ -126,13 +126,15 @@ export function judge(
   let verdict: Verdict;
   let reason: string | undefined;
   if (failing.length > 0) verdict = 'fail';
-  else if (having('pass').some(sentSomething)) verdict = 'pass';
+  else if (having('pass').some(gotAnswers)) verdict = 'pass';
   else if (having('pass').length > 0) {
-    // A verdict is earned by an exchange: a test that sent nothing observed nothing.
+    // A verdict is earned by an answer: a test that sent nothing, or was answered nothing, observed nothing.
     verdict = 'not-observable';
-    reason = `${having('pass')
-      .map((r) => `"${r.entry.name}"`)
-      .join(', ')} ran to its end without sending anything to the target, so nothing of the target was observed`;
+    const names = having('pass').map((r) => `"${r.entry.name}"`);
+    reason = having('pass').some(sentSomething)
+      ? `${names.join(', ')} ran to its end without an answer from the target to any of its requests, ` +
+        'so nothing of the target was observed'
+      : `${names.join(', ')} ran to its end without sending anything to the target, so nothing of the target was observed`;
   } else if (having('inconclusive').length > 0) {
     verdict = 'inconclusive';
     reason = [...new Set(having('inconclusive').map(inconclusiveReason))].join('; ');
@@ -180,6 +182,11 @@ export function judge(
 /** Whether a test sent the target at least one request (its recorded exchanges, `meta.evidence`). */
 function sentSomething(r: Ran): boolean {
   return (r.meta.evidence ?? []).length > 0;
+}
+
+/** The target answered at least one of the test's requests (a report without the count: it sent something). */
+function gotAnswers(r: Ran): boolean {
+  return r.meta.answered === undefined ? sentSomething(r) : r.meta.answered > 0;
 }
 
 function evidenceOf(all: readonly ExchangeSummary[]): { evidence: Evidence[]; evidenceOmitted?: number } {

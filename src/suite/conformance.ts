@@ -34,6 +34,8 @@ declare module 'vitest' {
     skipReason?: string;
     findings?: Finding[];
     evidence?: ExchangeSummary[];
+    /** How many of the test's exchanges the target answered (evidence keeps only the last ones). */
+    answered?: number;
     counterexample?: string;
     /** The requirement whose assertion failed (`t.must`), with what was expected and received. */
     broken?: BrokenRule[];
@@ -322,6 +324,7 @@ export function conformance(name: string, spec: ConformanceSpec, fn: (t: Conform
       meta.requestsCounted = requestsCounted(target.pacer.counts());
       endEvidence();
       meta.findings = evidence.findings;
+      meta.answered = evidence.exchanges.filter((ex) => ex.response !== undefined).length;
       meta.evidence = evidence.exchanges.slice(-30).map((ex) => ({
         curl: toCurl(ex.request, target.secrets),
         status: ex.response?.status ?? null,
