@@ -73,6 +73,8 @@ export class Traffic {
   clockOffsetMs = 0;
   /** Accounts in creation order. */
   readonly accounts: string[] = [];
+  /** The first key the API answered with a 2xx: the run's own, whose account may have been made out of sight. */
+  firstAnsweredKey: string | undefined;
 
   accountOf(key: string | undefined): string | undefined {
     return key === undefined ? undefined : this.#accountOfKey.get(key);
@@ -102,6 +104,14 @@ export class Traffic {
     const body = /json/.test(res.headers['content-type'] ?? '') ? jsonOf(res.body) : undefined;
     if (path.startsWith('/_control')) return this.#observeControl(req, path, res, body);
     const key = keyOf(req);
+    if (
+      key &&
+      this.firstAnsweredKey === undefined &&
+      path.startsWith('/api/v1/') &&
+      res.status >= 200 &&
+      res.status < 300
+    )
+      this.firstAnsweredKey = key;
     if (
       req.method === 'POST' &&
       createPath.test(path) &&

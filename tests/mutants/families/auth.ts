@@ -53,7 +53,11 @@ export const authMutants: readonly Mutation[] = [
     does: 'a request with no Authorization header at all is served as the first account',
     request: (req, ctx) => {
       if (!isApi(req) || req.headers.authorization !== undefined) return req;
-      const first = ctx.traffic.accounts.map((a) => ctx.traffic.currentKeyOf(a)).find((k) => ctx.traffic.isLive(k));
+      // The first account the proxy saw made, else the first key it saw answered (made before the proxy looked).
+      const seen = ctx.traffic.firstAnsweredKey;
+      const first =
+        ctx.traffic.accounts.map((a) => ctx.traffic.currentKeyOf(a)).find((k) => ctx.traffic.isLive(k)) ??
+        (seen !== undefined && !ctx.traffic.revoked.has(seen) && !ctx.traffic.rotated.has(seen) ? seen : undefined);
       return first === undefined ? req : { ...req, headers: { ...req.headers, authorization: `Bearer ${first}` } };
     },
   },
