@@ -167,11 +167,12 @@ function planLines(plan: Plan, config: SuiteConfig, kept: boolean): string[] {
   const from = kept ? ' (from the collection kept for these files, checked against the run)' : '';
   const credits = `${plan.credits} of ${config.creditBudget} credits granted up front`;
   const bound = `wall-time bound ${Math.ceil(plan.wallBoundSeconds / 60)} min${from}`;
+  // The estimate's basis may quote a target (an example mock's try-on id, what an earlier run learned).
   return [
     `Plan: ${run} of ${plan.tests.length} tests to run${mayAlsoRun(plan)}, ${credits}; ${bound}`,
     formatEstimate(plan.estimate).trim(),
     `Seed ${config.seed} (replay a failure with --seed ${config.seed} --path <path>)`,
-  ];
+  ].map(terminalLine);
 }
 
 /** The report of the run, written when asked, and the exit status: the report's outcome, or the stop's. */
