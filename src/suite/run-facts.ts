@@ -5,7 +5,7 @@
  * test early as inconclusive or skipped, with the fact and the test that learned it as the reason;
  * it never fails one, and no fact is held that no exchange showed.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { inject, TestRunner } from 'vitest';
 
 /** The facts a run may learn. */
@@ -48,6 +48,8 @@ const maxSeenChars = 300;
 /** The facts of one run, read from and appended to `file` (undefined: this process's memory only). */
 export class RunFacts {
   readonly #known = new Map<FactName, LearnedFact>();
+  /** Bytes of the file already read: the pacer asks on every request, so only what was appended is read. */
+  #offset = 0;
   constructor(readonly file: string | undefined) {}
 
   /** The fact, once any test of the run learned it. */
@@ -74,7 +76,10 @@ export class RunFacts {
 
   #read(): LearnedFact[] {
     if (this.file === undefined) return [];
-    return readHead(this.file)
+    const lines = completeLinesFrom(this.file, this.#offset);
+    this.#offset += lines.length;
+    return lines
+      .toString('utf8')
       .split('\n')
       .flatMap((line) => {
         const fact = parsed(line);
@@ -134,18 +139,23 @@ function appendLine(file: string, line: string): void {
   }
 }
 
-/** The first `maxFileBytes` of `file`, or nothing when it is not there yet. */
-function readHead(file: string): string {
+/**
+ * The complete lines of `file` from byte `offset` on, within its first `maxFileBytes`; nothing when it is not there
+ * yet or has nothing new (a line still being written is left for the next read).
+ */
+function completeLinesFrom(file: string, offset: number): Buffer {
   let fd: number;
   try {
     fd = openSync(file, 'r');
   } catch {
-    return '';
+    return Buffer.alloc(0);
   }
   try {
-    const buffer = Buffer.alloc(maxFileBytes);
-    const n = readSync(fd, buffer, 0, maxFileBytes, 0);
-    return buffer.subarray(0, n).toString('utf8');
+    const length = Math.min(fstatSync(fd).size, maxFileBytes) - offset;
+    if (length <= 0) return Buffer.alloc(0);
+    const buffer = Buffer.alloc(length);
+    const n = readSync(fd, buffer, 0, length, offset);
+    return buffer.subarray(0, buffer.lastIndexOf(0x0a, n - 1) + 1);
   } finally {
     closeSync(fd);
   }
