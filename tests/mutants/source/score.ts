@@ -160,16 +160,17 @@ export function markdown(s: SourceRunSummary): string {
 
 /** The published JSON: the same, as data. */
 export function json(s: SourceRunSummary): unknown {
+  const c = counts(s.outcomes);
   return {
     at: s.at,
     seed: s.seed,
     scope: s.scope,
     wallMinutes: Number(s.wallMinutes.toFixed(2)),
     ...(s.baselineSeconds !== undefined && { baselineSeconds: Math.round(s.baselineSeconds) }),
-    killed: counts(s.outcomes).killed,
-    total: counts(s.outcomes).bugs,
+    killed: c.killed,
+    total: c.bugs,
     behaviourTotal: behaviourScore(s.outcomes).total,
-    conformingEdits: { passed: counts(s.outcomes).passed, total: counts(s.outcomes).edits },
+    conformingEdits: { passed: c.passed, total: c.edits },
     byClass: byClass(s.outcomes),
     byFile: byFile(s.outcomes),
     mutants: s.outcomes.map((o) => ({
