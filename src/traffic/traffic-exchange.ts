@@ -1,0 +1,36 @@
+/**
+ * One exchange of live traffic, as the proxy saw it or a recording holds it: the unit that passive
+ * judgement (the server's side) and the client grader (the client's side) both read. The API key is
+ * never kept: `account` is a digest of it, and the recorded headers carry it redacted.
+ */
+import { createHash } from 'node:crypto';
+import type { Answered } from '../client/exchange.ts';
+
+export interface TrafficExchange {
+  /** The request and its answer, in the shape the suite's per-exchange checks read; secrets redacted. */
+  readonly exchange: Answered;
+  /** `key:` and the first 16 hex digits of sha256 of the bearer key, or `none` when the request had no key. */
+  readonly account: string;
+  /** Who sent it: the client's address as the proxy saw it (a recording may leave it out). */
+  readonly client?: string;
+  /** Wall-clock milliseconds (epoch) when the request's first byte arrived and when the answer ended. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** The client went away before the whole answer was sent. */
+  readonly dropped?: boolean;
+  /**
+   * Bodies the proxy saw only in part: the request's or the answer's bytes past the capture bound were
+   * passed on unseen (a rule that needs the whole body treats this exchange as not exercising it).
+   */
+  readonly partial?: { readonly request: boolean; readonly response: boolean };
+}
+
+/** The digest that names an account in traffic: never the key itself. */
+export type AccountDigest = string;
+
+/** The account digest of a request's Authorization header (`Bearer <key>`), or `none` without one. */
+export function accountOf(authorization: string | undefined): AccountDigest {
+  const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (key === undefined) return 'none';
+  return `key:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+}
