@@ -24,6 +24,7 @@ import { SyncWaiters } from './domain/sync-waiters.ts';
 import { accountRoutes } from './routes/account.ts';
 import type { ServerContext } from './routes/context.ts';
 import { installErrorHandling } from './routes/errors.ts';
+import { healthRoutes } from './routes/health.ts';
 import { imageRoutes } from './routes/images.ts';
 import { resultRoutes } from './routes/results.ts';
 import { installTransportGuards, transportOptions } from './routes/transport.ts';
@@ -134,6 +135,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   });
   accountRoutes(app, context);
   resultRoutes(app, context);
+  healthRoutes(app, { store, instance: options.instance ?? `pid-${process.pid}` });
   if (options.controlToken) controlRoutes(app, context, options.controlToken);
   if (options.controlToken) gradeRoutes(app, context, options.controlToken);
 

@@ -164,6 +164,8 @@ export interface ServerOptions {
   readonly logger?: boolean;
   /** Records every caller's requests and grades them against the spec's client rules (`serve --grade-clients`). */
   readonly gradeClients?: boolean;
+  /** This instance's name in GET /healthz and /readyz (several instances behind one balancer); default `pid-<pid>`. */
+  readonly instance?: string;
 }
 
 /** Fills the settings a caller left out. */

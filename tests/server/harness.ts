@@ -83,6 +83,8 @@ export interface HarnessOptions {
   readonly control?: boolean;
   /** Grades the callers against the spec's client rules (src/server/client-grade). */
   readonly gradeClients?: boolean;
+  /** The instance's name in /healthz and /readyz. */
+  readonly instance?: string;
 }
 
 /** Starts a fixture host and a reference server wired to it. */
@@ -110,6 +112,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     }),
     ...(options.control !== false && { controlToken }),
     ...(options.gradeClients === true && { gradeClients: true }),
+    ...(options.instance !== undefined && { instance: options.instance }),
     resolver: staticResolver({ 'fixtures.test': ['127.0.0.1'] }),
     connectGuard: (ip) => {
       const ok = isLoopback(ip);
