@@ -70,6 +70,20 @@ module.exports = {
       from: { path: '^src/shared/' },
       to: { path: '^src/', pathNot: ['^src/shared/', '^src/contract/'] },
     },
+    {
+      name: 'sandbox-apart',
+      severity: 'error',
+      comment: 'sandbox/ (a throwaway PostgreSQL cluster) imports only shared/.',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/', pathNot: ['^src/sandbox/', '^src/shared/'] },
+    },
+    {
+      name: 'sandbox-apart',
+      severity: 'error',
+      comment: "The server's PostgreSQL store never imports sandbox/ (the cluster is for tests and the sandbox).",
+      from: { path: '^src/server/store/pg-' },
+      to: { path: '^src/sandbox/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

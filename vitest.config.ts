@@ -4,7 +4,8 @@ import { conformanceProject } from './src/run/vitest-project.ts';
 
 // Projects: `unit` runs in `npm test`; `conformance` is the suite (`npm run conformance`), and
 // `conformance-embedded` the same suite, files in parallel, against the embedded server only;
-// `browser` needs Debian's chromium and runs in `npm run test:browser` (and in .ci/run).
+// `browser` needs Debian's chromium and runs in `npm run test:browser` (and in .ci/run); `sandbox` needs
+// Debian's postgresql (and haproxy) and runs in `npm run test:sandbox` (and in .ci/run).
 export default defineConfig({
   test: {
     // Only reorders the conformance files (cheap first); every other file keeps its rank.
@@ -14,7 +15,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'tests/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: ['tests/browser/**', 'node_modules/**'],
+          exclude: ['tests/browser/**', 'tests/sandbox/**', 'node_modules/**'],
           testTimeout: 30_000,
         },
       },
@@ -27,6 +28,14 @@ export default defineConfig({
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
           testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'sandbox',
+          include: ['tests/sandbox/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],
