@@ -24,7 +24,9 @@ module.exports = {
     {
       name: 'server-stands-alone',
       severity: 'error',
-      comment: 'The reference server shares only the contract with the rest: no suite, run, report, CLI or docs.',
+      comment:
+        'The reference server shares only the contract, shared/ and the client grader (grade/) with the rest: ' +
+        'no suite, run, report, CLI or docs.',
       from: { path: '^src/server/' },
       to: { path: '^src/(suite|run|report|cli|docs|checks|client)/' },
     },
@@ -62,6 +64,22 @@ module.exports = {
       comment: 'The docs builder is called by the CLI, never the other way round.',
       from: { path: '^src/docs/' },
       to: { path: '^src/cli/' },
+    },
+    {
+      name: 'grade-stands-alone',
+      severity: 'error',
+      comment:
+        'The client grader serves both the server and the proxy: it imports only contract/ and shared/, and ' +
+        'the traffic record (traffic/traffic-exchange.ts) as a type.',
+      from: { path: '^src/grade/' },
+      to: { path: '^src/', pathNot: ['^src/(grade|contract|shared)/', '^src/traffic/traffic-exchange\\.ts$'] },
+    },
+    {
+      name: 'grade-stands-alone',
+      severity: 'error',
+      comment: 'The client grader reads the traffic record as a type only.',
+      from: { path: '^src/grade/' },
+      to: { path: '^src/traffic/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'shared-at-the-bottom',

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gradeCallLog, type ClientGrade } from '../server/client-grade/grade.ts';
-import { gradeFileNames, gradeFormats, writeGrade } from '../server/client-grade/write-grade.ts';
+import { gradeCallLog, type ClientGrade } from '../grade/grade.ts';
+import { gradeFileNames, gradeFormats, writeGrade } from '../grade/write-grade.ts';
 import { createReferenceServer } from '../server/app.ts';
 import { withDefaults, type ServerOptions } from '../server/config.ts';
 import { isLoopback } from '../server/domain/image-fetch/address-policy.ts';

@@ -3,8 +3,8 @@
  * function per requirement of the catalogue; each returns every occasion it could judge (a pass or a failure
  * with the requests as evidence). A rule that found no occasion is "not exercised", never a pass.
  */
-import type { RequirementId } from '../../contract/requirements.ts';
-import type { CallRecord } from './call-log.ts';
+import type { RequirementId } from '../contract/requirements.ts';
+import type { CallRecord } from './call-record.ts';
 
 export interface Occasion {
   readonly ok: boolean;

@@ -3,9 +3,10 @@
  * least one failing occasion fails; with passing occasions only, passes; with none, is "not
  * exercised". Evidence is the requests themselves, redacted (no API key; a body only as a digest).
  */
-import { requirement, type RequirementId } from '../../contract/requirements.ts';
+import { requirement, type RequirementId } from '../contract/requirements.ts';
 import type { NotKept } from './call-buckets.ts';
-import type { CallLog, CallRecord } from './call-log.ts';
+import type { CallLog } from './call-log.ts';
+import type { CallRecord } from './call-record.ts';
 import { clientRules, type Occasion } from './client-rules.ts';
 
 export type GradeVerdict = 'pass' | 'fail' | 'not-exercised';

@@ -3,7 +3,7 @@
  * shown as text, never as an image, a link, raw HTML or a control byte, and never closing its fence.
  */
 import { describe, expect, it } from 'vitest';
-import { activeMarkdown, outsideFences } from '../../shared/markdown-scan.ts';
+import { activeMarkdown, outsideFences } from '../shared/markdown-scan.ts';
 import type { ClientGrade } from './grade.ts';
 import { writeGrade } from './write-grade.ts';
 

@@ -4,7 +4,7 @@
  * (paths, keys of idempotency) is untrusted text and is escaped, after one redaction for every
  * format (redact.ts: nothing shaped like an API key).
  */
-import { escapeHtml, escapeXmlAttr, fence, markdownCell, markdownText, xmlSafe } from '../../shared/escape.ts';
+import { escapeHtml, escapeXmlAttr, fence, markdownCell, markdownText, xmlSafe } from '../shared/escape.ts';
 import type { CallerGrade, ClientGrade, GradedRule } from './grade.ts';
 import { redactGrade } from './redact.ts';
 

@@ -4,7 +4,8 @@
  */
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { CallLog } from './client-grade/call-log.ts';
+import { CallLog } from '../grade/call-log.ts';
+import { installCallLog } from './client-grade/call-log-hook.ts';
 import { gradeRoutes } from './client-grade/grade-routes.ts';
 import { controlRoutes } from './control/control-routes.ts';
 import type { ServerOptions } from './config.ts';
@@ -37,7 +38,7 @@ export interface ReferenceServer {
   readonly context: ServerContext;
   /**
    * The callers' requests, when the server grades them (`gradeClients`); `gradeClients(…)` in
-   * client-grade/grade.ts judges them.
+   * grade/grade.ts judges them.
    */
   readonly callLog: CallLog | undefined;
   /** Listens on `host:port` (port 0: ephemeral) and returns the base URL, e.g. `http://127.0.0.1:8787`. */
@@ -121,7 +122,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   // request.accountId is set by authentication, not declared as a request decoration: fastify's request
   // constructor would set every decoration on every request, a cost on the hot path.
   installTransportGuards(app, settings);
-  callLog?.install(app);
+  if (callLog) installCallLog(app, callLog);
   // Other routes take a multipart body as multipart's parser did (unread, no body), and refuse it themselves.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   installErrorHandling(app, (error) => app.log.error({ err: error }, 'unexpected error'));

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pool, request } from 'undici';
 import { TryOnClient, type ClientClock, type TryOnInput } from '../../src/sdk/index.ts';
 import type { ScenarioName } from '../../src/fixtures/scenarios.ts';
-import { clientRules } from '../../src/server/client-grade/client-rules.ts';
-import type { ClientGrade, GradedRule } from '../../src/server/client-grade/grade.ts';
-import { gradeFormats } from '../../src/server/client-grade/write-grade.ts';
+import { clientRules } from '../../src/grade/client-rules.ts';
+import type { ClientGrade, GradedRule } from '../../src/grade/grade.ts';
+import { gradeFormats } from '../../src/grade/write-grade.ts';
 import { allRequirements, type RequirementId } from '../../src/contract/requirements.ts';
 import { startHarness, urlBody, type Harness } from '../server/harness.ts';
 

@@ -1,14 +1,15 @@
-/** The call log names each request's operation by openapi.yaml's routes, over real HTTP on loopback. */
+/** The server's hook of the call log names each request's operation by openapi.yaml's routes, over real HTTP on loopback. */
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallLog } from './call-log.ts';
+import { CallLog } from '../../grade/call-log.ts';
+import { installCallLog } from './call-log-hook.ts';
 
 const log = new CallLog({ now: () => Date.now() });
 const app = Fastify({ logger: false });
 let origin = '';
 
 beforeAll(async () => {
-  log.install(app);
+  installCallLog(app, log);
   app.all('/*', async (_request, reply) => reply.code(404).send({ error: 'nothing here', code: 'NOT_FOUND' }));
   origin = await app.listen({ host: '127.0.0.1', port: 0 });
 });

@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api-errors.ts';
 import { bearerToken } from '../domain/api-keys.ts';
 import type { ServerContext } from '../routes/context.ts';
-import { gradeCallLog } from './grade.ts';
-import { gradeFormats, gradeMediaTypes, writeGrade, type GradeFormat } from './write-grade.ts';
+import { gradeCallLog } from '../../grade/grade.ts';
+import { gradeFormats, gradeMediaTypes, writeGrade, type GradeFormat } from '../../grade/write-grade.ts';
 
 type GradeQuery = { Querystring: { format?: string; caller?: string } };
 

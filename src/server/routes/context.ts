@@ -7,7 +7,7 @@ import type { SyncWaiters } from '../domain/sync-waiters.ts';
 import type { TestNames } from '../domain/image-fetch/test-names.ts';
 import type { StartDeps } from '../domain/tryon-starts.ts';
 import type { Store } from '../store/store.ts';
-import type { CallLog } from '../client-grade/call-log.ts';
+import type { CallLog } from '../../grade/call-log.ts';
 
 export interface ServerContext {
   readonly store: Store;
