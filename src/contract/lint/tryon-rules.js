@@ -11,11 +11,13 @@
 //   operation-examples                every request/response media type has an example
 //   error-code-enum                   error bodies pin `code` to ErrorCode values
 //   implementation-defined            x-implementation-defined carries x-point & co.
+//   links-resolve                     response links name real operations, parameters and fields
 
 import DocumentsSpecErrors from './documents-spec-errors.js';
 import ErrorCodeEnum from './error-code-enum.js';
 import ErrorResponsesUseErrorSchema from './error-responses-use-error-schema.js';
 import ImplementationDefined from './implementation-defined.js';
+import LinksResolve from './links-resolve.js';
 import OperationExamples from './operation-examples.js';
 
 /** Redocly plugin entry: `plugins: [src/contract/lint/tryon-rules.js]` in redocly.yaml. */
@@ -29,6 +31,7 @@ export default function tryonRules() {
         'operation-examples': OperationExamples,
         'error-code-enum': ErrorCodeEnum,
         'implementation-defined': ImplementationDefined,
+        'links-resolve': LinksResolve,
       },
     },
   };

@@ -230,6 +230,71 @@ const cases: Array<[string, Case]> = [
       },
     },
   ],
+  [
+    'a link to an operationId that does not exist',
+    {
+      rule: 'tryon/links-resolve',
+      pointer: '#/components/links/GetTryOn/operationId',
+      mutate: (d) => {
+        d.components.links.GetTryOn.operationId = 'getTryon';
+      },
+    },
+  ],
+  [
+    'a link that sets a parameter the target does not have',
+    {
+      rule: 'tryon/links-resolve',
+      pointer: '#/components/links/GetTryOn/parameters/tryOnId',
+      count: 2,
+      mutate: (d) => {
+        d.components.links.GetTryOn.parameters = { tryOnId: '$response.body#/id' };
+      },
+    },
+  ],
+  [
+    'a link that reads a body field the response does not require',
+    {
+      rule: 'tryon/links-resolve',
+      pointer: '#/components/links/GetTryOn/parameters/id',
+      mutate: (d) => {
+        d.components.links.GetTryOn.parameters.id = '$response.body#/tryOnId';
+      },
+    },
+  ],
+  [
+    'a link whose request body names a field the target does not declare',
+    {
+      rule: 'tryon/links-resolve',
+      pointer: '#/paths/~1images/post/responses/200/links/StartWithPerson/requestBody/personImage',
+      mutate: (d) => {
+        d.paths['/images'].post.responses['200'].links.StartWithPerson.requestBody = {
+          personImage: '$response.body#/id',
+        };
+      },
+    },
+  ],
+  [
+    'a link that gives a request body to an operation that takes none',
+    {
+      rule: 'tryon/links-resolve',
+      pointer: '#/paths/~1images/post/responses/200/links/StartWithPerson/requestBody',
+      mutate: (d) => {
+        const link = d.paths['/images'].post.responses['200'].links.StartWithPerson;
+        link.operationId = 'getTryOn';
+        link.parameters = { id: '$response.body#/id' };
+      },
+    },
+  ],
+  [
+    'a link with a malformed runtime expression',
+    {
+      rule: 'tryon/links-resolve',
+      pointer: '#/components/links/GetTryOn/parameters/id',
+      mutate: (d) => {
+        d.components.links.GetTryOn.parameters.id = '$response.id';
+      },
+    },
+  ],
 ];
 
 let dir: string;
