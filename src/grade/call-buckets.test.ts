@@ -3,7 +3,7 @@ import { CallBuckets, Ring } from './call-buckets.ts';
 
 // What the call log keeps is bounded per account, and one caller's requests never push out another's.
 
-const rec = (seq: number, caller: string) => ({ seq, caller });
+const rec = (seq: number, caller: string) => ({ seq, startedAt: 1_000 + seq, caller });
 
 describe('Ring', () => {
   it('keeps the latest `limit` items, oldest first, and counts the ones let go', () => {

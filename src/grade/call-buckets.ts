@@ -58,7 +58,7 @@ export class Ring<T> {
 }
 
 /** The records of the call log, by the account that owns them. */
-export class CallBuckets<T extends { readonly seq: number; readonly caller: string }> {
+export class CallBuckets<T extends Started & { readonly caller: string }> {
   readonly #accounts = new Map<string, Ring<T>>();
   readonly #others: Ring<T>;
   #beyondAccounts = 0;
@@ -85,10 +85,10 @@ export class CallBuckets<T extends { readonly seq: number; readonly caller: stri
   /** The kept records of one caller, or of all, in the order they started. */
   records(onlyCaller?: string): T[] {
     if (onlyCaller === undefined) {
-      return bySeq([...this.#accounts.values(), this.#others].flatMap((ring) => ring.toArray()));
+      return inStartOrder([...this.#accounts.values(), this.#others].flatMap((ring) => ring.toArray()));
     }
     const ring = this.#accounts.get(onlyCaller);
-    return bySeq(ring ? ring.toArray() : this.#others.toArray().filter((r) => r.caller === onlyCaller));
+    return inStartOrder(ring ? ring.toArray() : this.#others.toArray().filter((r) => r.caller === onlyCaller));
   }
 
   notKept(): NotKept {
@@ -99,7 +99,18 @@ export class CallBuckets<T extends { readonly seq: number; readonly caller: stri
   }
 }
 
+/** What orders records: when each started, then the order they were numbered in (for the same instant). */
+export interface Started {
+  readonly seq: number;
+  readonly startedAt: number;
+}
+
+/** Compares two records by when they started: the server numbers them as they arrive, a proxy as they end. */
+export function byStart(a: Started, b: Started): number {
+  return a.startedAt - b.startedAt || a.seq - b.seq;
+}
+
 /** A ring keeps the order records finished in; the rules read them in the order they started. */
-function bySeq<T extends { readonly seq: number }>(records: T[]): T[] {
-  return records.sort((a, b) => a.seq - b.seq);
+function inStartOrder<T extends Started>(records: T[]): T[] {
+  return records.sort(byStart);
 }

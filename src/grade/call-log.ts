@@ -3,7 +3,7 @@
  * request is visible from when it begins; once it ends it is kept under its account (or with the
  * callers without one), within the bounds of call-buckets.ts, the oldest going first.
  */
-import { CallBuckets, defaultRecordLimits, type NotKept, type RecordLimits } from './call-buckets.ts';
+import { byStart, CallBuckets, defaultRecordLimits, type NotKept, type RecordLimits } from './call-buckets.ts';
 import type { CallRecord } from './call-record.ts';
 
 /** Where the log reads the time: the server's clock, or the time of the traffic seen. */
@@ -26,7 +26,7 @@ export class CallLog {
     this.#buckets = new CallBuckets(limits);
   }
 
-  /** The number of the next record: records are read in the order they started. */
+  /** The number of the next record: it orders records that started at the same instant. */
   nextSeq(): number {
     return ++this.#seq;
   }
@@ -50,7 +50,7 @@ export class CallLog {
   records(onlyCaller?: string): CallRecord[] {
     const inFlight = [...this.#inFlight].filter((r) => onlyCaller === undefined || r.caller === onlyCaller);
     const kept = this.#buckets.records(onlyCaller);
-    return inFlight.length === 0 ? kept : [...kept, ...inFlight].sort((a, b) => a.seq - b.seq);
+    return inFlight.length === 0 ? kept : [...kept, ...inFlight].sort(byStart);
   }
 
   /** What was recorded and let go since, for the grade to say so. */

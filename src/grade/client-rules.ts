@@ -63,16 +63,16 @@ interface Retry {
 
 /** Every retry: a request whose previous same-identity request failed retryably. */
 export function retriesOf(records: readonly CallRecord[]): Retry[] {
-  const last = new Map<string, { record: CallRecord; n: number }>();
+  const last = new Map<string, { record: CallRecord; n: number; at: number }>();
   const out: Retry[] = [];
-  for (const r of records) {
+  records.forEach((r, at) => {
     const ids = identities(r);
-    if (ids.length === 0) continue;
+    if (ids.length === 0) return;
     // The latest earlier request with any of the same identities is the one this may repeat.
     const prev = ids
       .map((id) => last.get(id))
-      .reduce<{ record: CallRecord; n: number } | undefined>(
-        (a, b) => (b && (!a || b.record.seq > a.record.seq) ? b : a),
+      .reduce<{ record: CallRecord; n: number; at: number } | undefined>(
+        (a, b) => (b && (!a || b.at > a.at) ? b : a),
         undefined,
       );
     let n = 0;
@@ -80,8 +80,8 @@ export function retriesOf(records: readonly CallRecord[]): Retry[] {
       out.push({ failed: prev.record, retry: r, n: prev.n });
       n = prev.n + 1;
     }
-    for (const id of ids) last.set(id, { record: r, n });
-  }
+    for (const id of ids) last.set(id, { record: r, n, at });
+  });
   return out;
 }
 
