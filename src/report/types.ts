@@ -186,6 +186,23 @@ export interface Report {
   readonly learned?: readonly LearnedFact[];
   /** The requests the run sent against each rate limit and the 429s among them (requests-counted.ts). */
   readonly requestCounts?: RequestCounts;
+  /** Where the verdicts come from: the run's own requests (absent: a run), or traffic judged passively. */
+  readonly source?: 'run' | 'traffic';
+  /** For a report of traffic: what was judged and what was let go (src/traffic/). */
+  readonly traffic?: TrafficSummary;
+  /** For a report of traffic: the client grade of the same traffic, the report's second half (src/grade/). */
+  readonly clientGrade?: Readonly<Record<string, unknown>>;
+}
+
+/** What a report of traffic judged. */
+export interface TrafficSummary {
+  readonly exchanges: number;
+  /** State let go past the judge's caps (accounts, try-ons, keys): what it held no longer judges anything. */
+  readonly notKept: number;
+  /** Records of a recording that could not be read (over a bound, or malformed). */
+  readonly unreadRecords?: number;
+  readonly firstAt?: string;
+  readonly lastAt?: string;
 }
 
 /** Why and when a run was stopped before its end. */

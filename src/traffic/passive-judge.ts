@@ -1,0 +1,122 @@
+/**
+ * Passive judgement of the server's side of live traffic: every exchange the proxy sees (or a
+ * recording holds) goes through the suite's per-exchange checks and the behavioural rules traffic can
+ * show without sending anything (rules/). Verdicts use the run's requirement IDs and verdict rules
+ * (passive-report.ts), so a run and the proxy read the same way. Per-exchange work is a few lookups;
+ * state is bounded per account and per try-on, and what was let go is counted.
+ */
+import { apiPrefix } from '../contract/operation-of.ts';
+import { documentedLimits, type RateBucket, type RateLimits } from '../contract/rate-limits.ts';
+import type { ClientGrade } from '../grade/grade.ts';
+import type { Report, Verdict } from '../report/types.ts';
+import { Ledger } from './ledger.ts';
+import { buildPassiveReport, type PassiveReportInfo } from './passive-report.ts';
+import { balances } from './rules/balance.ts';
+import { controlCallOf } from './rules/control-calls.ts';
+import { exchangeCheckRequirements, exchangeChecks } from './rules/exchange-checks.ts';
+import { idempotentReplays } from './rules/idempotency.ts';
+import { rateWindows } from './rules/rate-windows.ts';
+import { resultImages } from './rules/result-images.ts';
+import { defaultCaps, type JudgeCaps, type PassiveRule, type RuleSetup } from './rules/rule.ts';
+import { tryOnStates } from './rules/tryon-state.ts';
+import type { TrafficExchange } from './traffic-exchange.ts';
+import { viewOf } from './traffic-view.ts';
+
+export interface PassiveJudgeOptions {
+  /** The path of the base URL the client uses (default `/api/v1`); a proxy's upstream may differ. */
+  readonly basePath?: string;
+  /** The limits declared for the target (`--limits`, as `run` takes them); `none`: it does not limit. */
+  readonly limits?: Readonly<Partial<Record<RateBucket, number>>> | 'none';
+  /** Where GET /account keeps the balance (a JSON pointer); else its one numeric field. */
+  readonly balancePath?: string;
+  /** Hosts a resultUrl may name besides the one each request went to (a proxy's upstream host). */
+  readonly hosts?: readonly string[];
+  readonly caps?: Partial<JudgeCaps>;
+}
+
+/** What the judge has seen so far, for the report and the proxy's status. */
+export interface TrafficSeen {
+  readonly exchanges: number;
+  /** State let go past the caps (accounts, try-ons, keys), summed over the rules. */
+  readonly notKept: number;
+  readonly firstAt?: number;
+  readonly lastAt?: number;
+}
+
+export class PassiveJudge {
+  readonly #ledger = new Ledger();
+  readonly #rules: readonly PassiveRule[];
+  readonly #basePath: string;
+  #exchanges = 0;
+  #firstAt: number | undefined;
+  #lastAt: number | undefined;
+
+  constructor(options: PassiveJudgeOptions = {}) {
+    this.#basePath = options.basePath ?? apiPrefix;
+    const limits: RateLimits | 'none' =
+      options.limits === 'none' ? 'none' : { ...documentedLimits, ...(options.limits ?? {}) };
+    const setup: RuleSetup = {
+      ledger: this.#ledger,
+      basePath: this.#basePath,
+      limits,
+      ...(options.balancePath !== undefined && { balancePath: options.balancePath }),
+      hosts: options.hosts ?? [],
+      caps: { ...defaultCaps, ...options.caps },
+    };
+    for (const [id, needs] of exchangeCheckRequirements) this.#ledger.declare('per-exchange checks', id, needs);
+    this.#rules = [
+      exchangeChecks(setup),
+      tryOnStates(setup),
+      idempotentReplays(setup),
+      rateWindows(setup),
+      balances(setup),
+      resultImages(setup),
+    ];
+  }
+
+  /** Judges one exchange; never throws (a rule's own fault costs that rule this exchange only). */
+  observe(te: TrafficExchange): void {
+    this.#exchanges += 1;
+    this.#firstAt = Math.min(this.#firstAt ?? te.startedAt, te.startedAt);
+    this.#lastAt = Math.max(this.#lastAt ?? te.endedAt, te.endedAt);
+    let view: ReturnType<typeof viewOf>;
+    try {
+      view = viewOf(te, this.#basePath);
+    } catch {
+      return;
+    }
+    const control = controlCallOf(view, this.#basePath);
+    for (const rule of this.#rules) {
+      try {
+        if (control !== undefined) rule.control?.(control);
+        else rule.observe(view);
+      } catch {
+        // A rule that cannot read this exchange judges nothing of it.
+      }
+    }
+  }
+
+  /** What was seen so far. */
+  seen(): TrafficSeen {
+    return {
+      exchanges: this.#exchanges,
+      notKept: this.#rules.reduce((n, r) => n + r.notKept(), 0),
+      ...(this.#firstAt !== undefined && { firstAt: this.#firstAt }),
+      ...(this.#lastAt !== undefined && { lastAt: this.#lastAt }),
+    };
+  }
+
+  /** The verdict of each requirement, in catalogue order. */
+  verdicts(): ReadonlyMap<string, Verdict> {
+    return new Map(this.report().requirements.map((r) => [r.id, r.verdict]));
+  }
+
+  /**
+   * The run's report model, marked as coming from traffic; with the client grade as its second half
+   * when one is given. With `final`, the traffic is over: balance intervals still waiting are judged.
+   */
+  report(info: PassiveReportInfo = {}, clientGrade?: ClientGrade): Report {
+    if (info.final === true) for (const rule of this.#rules) (rule as { finish?: () => void }).finish?.();
+    return buildPassiveReport(this.#ledger, this.seen(), info, clientGrade);
+  }
+}

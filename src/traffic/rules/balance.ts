@@ -1,0 +1,204 @@
+/**
+ * Balances the client reads (GET /account) against the try-ons between two reads, per account:
+ * "Pricing: 1 credit per finished try-on. A try-on that fails, or cannot be started, is refunded
+ * automatically. Uploading is free." and "Reusing an Idempotency-Key returns the earlier try-on
+ * instead of starting or charging again." Judged only where the traffic between the two reads is
+ * fully seen: every start answered whole and known (a try-on, or a 4xx that made none), every try-on
+ * final before the second read, no start overlapping either read, no test-control change of credits
+ * in between; and only once nothing begun before the second read can still be in flight (settleMs
+ * later, or at the end). Anything less is not judged.
+ */
+import { finding } from '../../checks/finding.ts';
+import type { RequirementId } from '../../contract/requirements.ts';
+import { detectBalance, parseBalancePath, valueAt } from '../../suite/account-balance.ts';
+import { CappedMap } from '../capped-map.ts';
+import type { TrafficExchange } from '../traffic-exchange.ts';
+import { refusedStart, slim, startedTryOn, type TrafficView } from '../traffic-view.ts';
+import type { PassiveRule, RuleSetup } from './rule.ts';
+
+const family = 'balances';
+
+/** How long after a read a request begun before it may still end: past the sync wait (about 55 s). */
+export const settleMs = 90_000;
+
+interface Counts {
+  successes: number;
+  failures: number;
+  replays: number;
+  uploads: number;
+  unknown: boolean;
+}
+
+interface Read {
+  readonly balance: number;
+  readonly te: TrafficExchange;
+}
+
+interface Interval extends Counts {
+  readonly from: Read;
+  readonly to: Read;
+}
+
+interface AccountBooks {
+  baseline?: Read;
+  open: Counts;
+  /** Try-ons started and not yet seen final: their charge or refund is still to come. */
+  readonly pending: Set<string>;
+  /** Ids of the account's recent try-ons, so a replay is told from a new start. */
+  readonly ids: CappedMap<string, true>;
+  readonly waiting: Interval[];
+}
+
+const fresh = (unknown = false): Counts => ({ successes: 0, failures: 0, replays: 0, uploads: 0, unknown });
+
+/** The balance of one GET /account answer: at `--balance-path`, or where detectBalance finds it. */
+function balanceOf(v: TrafficView, path: string | undefined): number | undefined {
+  if (v.status !== 200 || !v.whole) return undefined;
+  const json = v.exchange.response.json;
+  const pointer = path ?? detectBalance(200, json).source?.pointer;
+  const segments = pointer === undefined ? undefined : parseBalancePath(pointer);
+  const value = segments === undefined ? undefined : valueAt(json, segments);
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+export function balances(setup: RuleSetup): PassiveRule {
+  const { ledger, caps } = setup;
+  const books = new CappedMap<string, AccountBooks>(caps.accounts);
+  for (const [id, needs] of declared) ledger.declare(family, id, needs);
+  const settle = (b: AccountBooks, now: number | undefined): void => {
+    while (b.waiting.length > 0 && (now === undefined || now >= (b.waiting[0]?.to.te.endedAt ?? 0) + settleMs))
+      judgeInterval(setup, b.waiting.shift() as Interval);
+  };
+  const rule: PassiveRule & { finish(): void } = {
+    family,
+    notKept: () => books.evicted,
+    control(call) {
+      if (call.kind !== 'credits') return;
+      for (const b of books.values()) {
+        b.open.unknown = true;
+        for (const w of b.waiting) w.unknown = true;
+      }
+    },
+    finish() {
+      for (const b of books.values()) settle(b, undefined);
+    },
+    observe(v) {
+      if (v.te.account === 'none') return;
+      const b = books.getOrMake(v.te.account, () => ({
+        open: fresh(true),
+        pending: new Set(),
+        ids: new CappedMap(caps.tryOnsPerAccount),
+        waiting: [],
+      }));
+      settle(b, v.te.startedAt);
+      const start = v.op === 'createTryOn' || v.op === 'createTryOnSync';
+      // A request begun before a read that ends after it may have moved the balance on either side.
+      if ((start || v.op === 'uploadImage') && b.baseline !== undefined && v.te.startedAt < b.baseline.te.endedAt) {
+        b.open.unknown = true;
+        for (const w of b.waiting) if (v.te.startedAt < w.to.te.endedAt) w.unknown = true;
+      }
+      if (start) countStart(b, v);
+      else if (v.op === 'uploadImage' && v.status === 200 && v.whole) b.open.uploads += 1;
+      else if (v.op === 'uploadImage' && (v.status >= 500 || !v.whole)) b.open.unknown = true;
+      else if (v.op === 'getTryOn' && v.status === 200) finished(b, v);
+      else if (v.op === 'getAccount') read(b, v, balanceOf(v, setup.balancePath));
+    },
+  };
+  return rule;
+}
+
+function countStart(b: AccountBooks, v: TrafficView): void {
+  const tryOn = startedTryOn(v);
+  if (tryOn !== undefined && v.whole) {
+    if (b.ids.get(tryOn.id) !== undefined) b.open.replays += 1;
+    else {
+      b.ids.set(tryOn.id, true);
+      b.pending.add(tryOn.id);
+    }
+    finished(b, v);
+  } else if (!(refusedStart(v) && v.whole)) b.open.unknown = true;
+}
+
+/** A sighting of a try-on in a final state settles its charge. */
+function finished(b: AccountBooks, v: TrafficView): void {
+  const tryOn = v.tryOn;
+  if (tryOn === undefined || !b.pending.has(tryOn.id)) return;
+  if (tryOn.status === 'success') b.open.successes += 1;
+  else if (tryOn.status === 'failed') b.open.failures += 1;
+  else return;
+  b.pending.delete(tryOn.id);
+}
+
+function read(b: AccountBooks, v: TrafficView, balance: number | undefined): void {
+  if (balance === undefined) {
+    b.open.unknown = true;
+    return;
+  }
+  const to: Read = { balance, te: slim(v.te) };
+  const unknown = b.open.unknown || b.pending.size > 0;
+  if (b.baseline !== undefined && !unknown && b.waiting.length < 20)
+    b.waiting.push({ ...b.open, unknown, from: b.baseline, to });
+  b.baseline = to;
+  // A try-on still pending at this read will charge or refund later: the next interval cannot be known.
+  b.open = fresh(b.pending.size > 0);
+  if (b.pending.size > 100) b.pending.clear();
+}
+
+const declared: ReadonlyArray<readonly [RequirementId, string]> = [
+  ['SVC-ONE-CREDIT-PER-FINISHED-TRYON', 'two balance reads with a try-on finished as success between them'],
+  ['SVC-FAILED-TRYON-REFUNDED', 'two balance reads with a try-on finished as failed between them'],
+  ['CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE', 'two balance reads with an idempotent replay between them'],
+  ['UPLOAD-FREE', 'two balance reads with an upload between them'],
+];
+
+/**
+ * Judges one fully seen interval: the balance must move by minus the try-ons finished as success.
+ * A miss is put on the rule the interval's traffic points to: replays that could explain the extra
+ * charge, failures alone, uploads alone; else the price of a finished try-on.
+ */
+function judgeInterval(setup: RuleSetup, w: Interval): void {
+  if (w.unknown) return;
+  const { ledger } = setup;
+  const involved: RequirementId[] = [
+    ...(w.successes > 0 ? (['SVC-ONE-CREDIT-PER-FINISHED-TRYON'] as const) : []),
+    ...(w.failures > 0 ? (['SVC-FAILED-TRYON-REFUNDED'] as const) : []),
+    ...(w.replays > 0 ? (['CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'] as const) : []),
+    ...(w.uploads > 0 ? (['UPLOAD-FREE'] as const) : []),
+  ];
+  const expected = -w.successes;
+  const delta = w.to.balance - w.from.balance;
+  if (involved.length === 0) {
+    if (delta !== 0)
+      ledger.note(
+        family,
+        'ACCOUNT-OWN-CREDIT-BALANCE',
+        `A balance moved by ${delta} with no start or upload between reads`,
+      );
+    return;
+  }
+  if (delta === expected) {
+    for (const id of involved) ledger.judged(family, id, w.to.te);
+    return;
+  }
+  const blamed: RequirementId =
+    w.replays > 0 && delta < expected
+      ? 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'
+      : w.successes === 0 && w.failures > 0
+        ? 'SVC-FAILED-TRYON-REFUNDED'
+        : w.successes === 0 && w.failures === 0 && w.uploads > 0
+          ? 'UPLOAD-FREE'
+          : 'SVC-ONE-CREDIT-PER-FINISHED-TRYON';
+  const what = `${w.successes} success, ${w.failures} failed, ${w.replays} replays, ${w.uploads} uploads between the reads`;
+  ledger.found(
+    family,
+    finding(
+      'balance',
+      blamed,
+      'A balance moved otherwise than the try-ons between two reads',
+      `${w.from.balance} → ${w.to.balance} (${delta}) with ${what}`,
+      `${expected}: "1 credit per finished try-on", refunded on failure, uploads free, a replay not charged again`,
+      w.to.te.exchange.seq,
+    ),
+    [w.from.te, w.to.te],
+  );
+}

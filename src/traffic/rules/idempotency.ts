@@ -1,0 +1,97 @@
+/**
+ * Idempotency-Key replays as the traffic shows them, per account: "Reusing an Idempotency-Key returns
+ * the earlier try-on instead of starting or charging again." A key is bound by the first start that
+ * was answered with a try-on; a later start of the same account with that key and the same body, sent
+ * after the first was answered and within the day the x-point asks of a run (x-conformance: "A reuse
+ * within the run must return the earlier try-on"), must name the same try-on. A reuse with another
+ * body, one sent while the first was in flight, and one after a moved clock are recorded: the spec
+ * leaves them open. Charging once is judged with the balances (balance.ts).
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { finding } from '../../checks/finding.ts';
+import { CappedMap } from '../capped-map.ts';
+import type { TrafficExchange } from '../traffic-exchange.ts';
+import { slim, startedTryOn } from '../traffic-view.ts';
+import type { PassiveRule, RuleSetup } from './rule.ts';
+
+const family = 'idempotent replays';
+
+/** How long after the first answer a replay is judged: the run's 24 hours of the retention x-point. */
+export const replayJudgedMs = 24 * 3600 * 1000;
+
+interface Bound {
+  readonly id: string;
+  readonly body: unknown;
+  readonly te: TrafficExchange;
+  /** The control clock moves seen before the key was bound. */
+  readonly epoch: number;
+}
+
+/** The request body for comparison: its JSON value, or its text when it is not JSON. */
+function bodyOf(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function idempotentReplays(setup: RuleSetup): PassiveRule {
+  const { ledger, caps } = setup;
+  const accounts = new CappedMap<string, CappedMap<string, Bound>>(caps.accounts);
+  let keysLetGo = 0;
+  let epoch = 0;
+  ledger.declare(family, 'CREATE-IDEMPOTENCY-REPLAY', 'a start repeated with the key of an earlier answered start');
+  return {
+    family,
+    notKept: () => accounts.evicted + keysLetGo,
+    control(call) {
+      if (call.kind === 'clock') epoch += 1;
+    },
+    observe(v) {
+      const key = v.idempotencyKey;
+      const tryOn = startedTryOn(v);
+      if (key === undefined || tryOn === undefined || v.te.account === 'none') return;
+      const keys = accounts.getOrMake(v.te.account, () => new CappedMap(caps.keysPerAccount));
+      const bound = keys.get(key);
+      const body = bodyOf(v.exchange.request.body);
+      if (bound === undefined) {
+        const before = keys.evicted;
+        keys.set(key, { id: tryOn.id, body, te: slim(v.te), epoch });
+        keysLetGo += keys.evicted - before;
+        return;
+      }
+      const note = (id: Parameters<typeof ledger.note>[1], what: string): void =>
+        ledger.note(family, id, `${what}: the first named try-on ${bound.id}, the reuse ${tryOn.id} (${v.status})`);
+      if (!isDeepStrictEqual(body, bound.body)) {
+        note('CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED', 'A key reused with another body');
+        return;
+      }
+      if (v.te.startedAt < bound.te.endedAt) {
+        note('CREATE-IDEMPOTENCY-IN-FLIGHT-IMPL-DEFINED', 'A key reused while its first start was in flight');
+        return;
+      }
+      if (bound.epoch !== epoch || v.te.startedAt - bound.te.endedAt > replayJudgedMs) {
+        note('CREATE-IDEMPOTENCY-RETENTION-IMPL-DEFINED', 'A key reused after a day or a moved clock');
+        return;
+      }
+      if (tryOn.id === bound.id) {
+        ledger.judged(family, 'CREATE-IDEMPOTENCY-REPLAY', v.te);
+        return;
+      }
+      ledger.found(
+        family,
+        finding(
+          'idempotent_replay',
+          'CREATE-IDEMPOTENCY-REPLAY',
+          'A reused Idempotency-Key started another try-on',
+          `try-on ${tryOn.id.slice(0, 100)} (the key first gave ${bound.id.slice(0, 100)})`,
+          '"Reusing an Idempotency-Key returns the earlier try-on instead of starting or charging again."',
+          v.exchange.seq,
+        ),
+        [bound.te, v.te],
+      );
+    },
+  };
+}

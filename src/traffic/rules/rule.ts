@@ -1,0 +1,45 @@
+/**
+ * One family of passive rules: it reads every exchange (cheaply: a few map lookups), keeps bounded
+ * state per account and per try-on, and writes what it judged into the ledger under the run's
+ * requirement IDs.
+ */
+import type { RateLimits } from '../../contract/rate-limits.ts';
+import type { Ledger } from '../ledger.ts';
+import type { ControlCall } from './control-calls.ts';
+import type { TrafficView } from '../traffic-view.ts';
+
+export interface PassiveRule {
+  /** The family's name: the report's test names it (`traffic > <family> > <id>`). */
+  readonly family: string;
+  observe(v: TrafficView): void;
+  /** A test-control call seen in the traffic (it moved the clock, or changed limits or credits). */
+  control?(call: ControlCall): void;
+  /** State let go past its caps (accounts, try-ons, keys), for the report. */
+  notKept(): number;
+}
+
+/** What every rule is given. */
+export interface RuleSetup {
+  readonly ledger: Ledger;
+  /** The path of the target's base URL, as the client sees it (default `/api/v1`). */
+  readonly basePath: string;
+  /** The per-minute limits judged: the documented ones, or those the user declared; `none`: not judged. */
+  readonly limits: RateLimits | 'none';
+  /** A JSON pointer to the balance in GET /account's body; else its only numeric field. */
+  readonly balancePath?: string;
+  /** Hosts a resultUrl may name besides the one each request was sent to (a proxy's upstream). */
+  readonly hosts: readonly string[];
+  readonly caps: JudgeCaps;
+}
+
+/** How much state the judge keeps. */
+export interface JudgeCaps {
+  /** Accounts followed by each rule; the least recently seen is let go past it. */
+  readonly accounts: number;
+  /** Try-ons followed per account. */
+  readonly tryOnsPerAccount: number;
+  /** Idempotency keys followed per account. */
+  readonly keysPerAccount: number;
+}
+
+export const defaultCaps: JudgeCaps = { accounts: 1_000, tryOnsPerAccount: 500, keysPerAccount: 500 };

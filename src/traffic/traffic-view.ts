@@ -1,0 +1,128 @@
+/**
+ * What the passive rules read of one exchange of traffic, worked out once: the operation it exercised
+ * under the target's base path, the try-on it names, its Idempotency-Key and the try-on its answer
+ * describes. A recorded URL may be a bare path (a proxy's request line): it is read against a
+ * placeholder origin, so nothing here ever fails on a target's URL.
+ */
+import type { Answered } from '../client/exchange.ts';
+import { apiPrefix, operationOf } from '../contract/operation-of.ts';
+import type { TrafficExchange } from './traffic-exchange.ts';
+
+/** The operations the behavioural rules follow. */
+export type Followed = 'createTryOn' | 'createTryOnSync' | 'getTryOn' | 'uploadImage' | 'getAccount' | 'resultImage';
+
+/** A try-on as an answer describes it: only the fields the rules read. */
+export interface TryOnSeen {
+  readonly id: string;
+  readonly status: unknown;
+  readonly resultUrl?: unknown;
+}
+
+export interface TrafficView {
+  readonly te: TrafficExchange;
+  /** The exchange with an absolute URL, for the per-exchange checks. */
+  readonly exchange: Answered;
+  readonly op: Followed | undefined;
+  readonly path: string;
+  readonly status: number;
+  /** The try-on id of a GET /tryons/{id} path, decoded. */
+  readonly pathId?: string;
+  readonly idempotencyKey?: string;
+  /** The try-on of a JSON answer with a string id. */
+  readonly tryOn?: TryOnSeen;
+  /** The answer was seen whole: the client stayed and the body was captured to its end. */
+  readonly whole: boolean;
+}
+
+/** The origin a bare path is read against; it never reaches a report. */
+const placeholderOrigin = 'http://traffic.invalid';
+
+/** The exchange's URL made absolute: as recorded, or a path against the Host header. */
+export function absoluteUrl(ex: Answered): string {
+  try {
+    return new URL(ex.request.url).href;
+  } catch {
+    const host = ex.request.headers.host;
+    try {
+      return new URL(ex.request.url, host ? `http://${host}` : placeholderOrigin).href;
+    } catch {
+      return new URL('/', placeholderOrigin).href;
+    }
+  }
+}
+
+const operationIds: Readonly<Record<string, Followed>> = {
+  createTryOn: 'createTryOn',
+  createTryOnSync: 'createTryOnSync',
+  getTryOn: 'getTryOn',
+  uploadImage: 'uploadImage',
+  getAccount: 'getAccount',
+};
+
+/** Reads one exchange once for every rule. */
+export function viewOf(te: TrafficExchange, basePath: string = apiPrefix): TrafficView {
+  const url = absoluteUrl(te.exchange);
+  const exchange =
+    url === te.exchange.request.url ? te.exchange : { ...te.exchange, request: { ...te.exchange.request, url } };
+  const path = new URL(url).pathname;
+  const method = exchange.request.method.toUpperCase();
+  const found = operationOf(method, url, basePath)?.operationId;
+  // "served from {host} under a path beginning `/i/`": a GET there fetches a result image.
+  const op: Followed | undefined =
+    found !== undefined ? operationIds[found] : method === 'GET' && path.startsWith('/i/') ? 'resultImage' : undefined;
+  const key = exchange.request.headers['idempotency-key'];
+  const whole = te.dropped !== true && te.partial?.response !== true && !exchange.response.truncated;
+  return {
+    te,
+    exchange,
+    op,
+    path,
+    status: exchange.response.status,
+    ...(op === 'getTryOn' && { pathId: lastSegment(path) }),
+    ...(key !== undefined && { idempotencyKey: key }),
+    ...tryOnOf(exchange.response.json),
+    whole,
+  };
+}
+
+function lastSegment(path: string): string {
+  const raw = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function tryOnOf(json: unknown): { tryOn?: TryOnSeen } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return {};
+  const body = json as Record<string, unknown>;
+  if (typeof body.id !== 'string' || body.id === '') return {};
+  return {
+    tryOn: { id: body.id, status: body.status, ...('resultUrl' in body && { resultUrl: body.resultUrl }) },
+  };
+}
+
+/** A start answered with a try-on: 200 from POST /tryons, 200 or 202 from POST /tryons/sync. */
+export function startedTryOn(v: TrafficView): TryOnSeen | undefined {
+  if (v.op === 'createTryOn' && v.status === 200) return v.tryOn;
+  if (v.op === 'createTryOnSync' && (v.status === 200 || v.status === 202)) return v.tryOn;
+  return undefined;
+}
+
+/** A start refused before any try-on was made: a 4xx answer (429 included). */
+export function refusedStart(v: TrafficView): boolean {
+  return (v.op === 'createTryOn' || v.op === 'createTryOnSync') && v.status >= 400 && v.status < 500;
+}
+
+/** An exchange kept as evidence for later: its request and the start of its answer's text, no bytes. */
+export function slim(te: TrafficExchange): TrafficExchange {
+  const { response } = te.exchange;
+  return {
+    ...te,
+    exchange: {
+      ...te.exchange,
+      response: { ...response, text: response.text.slice(0, 500), json: undefined, bytes: Buffer.alloc(0) },
+    },
+  };
+}
