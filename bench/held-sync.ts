@@ -150,7 +150,8 @@ async function runLevel(n: number, mode: HoldMode, person: Buffer, garment: Buff
   log(
     `held sync ${n} (${mode}): starting (slowGenerationMs ${settings.slowGenerationMs}, syncWaitMs ${settings.syncWaitMs})`,
   );
-  const server = await startServerChild(settings);
+  // One account holds them all: its cap on requests in flight is raised with its other limits.
+  const server = await startServerChild({ ...settings, maxInFlightPerAccount: n + 64 });
   const agent = new Agent({
     connections: n + 8,
     pipelining: 1,

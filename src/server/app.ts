@@ -23,6 +23,7 @@ import { inspectImage } from './domain/images/inspect-image.ts';
 import { RateLimiter } from './domain/rate-limiter.ts';
 import { SyncWaiters } from './domain/sync-waiters.ts';
 import { accountRoutes } from './routes/account.ts';
+import { capAccountsInFlight } from './routes/account-in-flight.ts';
 import type { ServerContext } from './routes/context.ts';
 import { installErrorHandling } from './routes/errors.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -126,6 +127,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   // Other routes take a multipart body as multipart's parser did (unread, no body), and refuse it themselves.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   installErrorHandling(app, (error) => app.log.error({ err: error }, 'unexpected error'));
+  app.addHook('preHandler', capAccountsInFlight(settings.maxInFlightPerAccount));
   tryOnRoutes(app, context);
   // Multipart only in the uploads' own context: the plugin adds an async onResponse hook to every route
   // of its context. Not awaited: fastify loads it at boot (listen), and awaiting it here slows every nextTick.

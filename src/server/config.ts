@@ -68,6 +68,16 @@ export interface ServerSettings {
   readonly maxUploadBodiesPerClient: number;
   readonly uploadBodyWaitMs: number;
   readonly maxUploadsWaitingPerAccount: number;
+  /**
+   * Requests of one account in flight at once, from its handler's start to its answer (held syncs, slow uploads
+   * included); more get 503 UNAVAILABLE with Retry-After, and no other account is affected.
+   */
+  readonly maxInFlightPerAccount: number;
+  /**
+   * Addresses of trusted balancers (`serve --trust-proxy`): a connection from one counts for the client its
+   * X-Forwarded-For names (its last entry) in the caps per client address. Empty: every address is a client.
+   */
+  readonly trustedProxies: readonly string[];
 }
 
 /**
@@ -138,6 +148,8 @@ export const defaultSettings: ServerSettings = Object.freeze({
   maxUploadBodiesPerClient: 6,
   uploadBodyWaitMs: 10_000,
   maxUploadsWaitingPerAccount: 32,
+  maxInFlightPerAccount: 256,
+  trustedProxies: Object.freeze([]),
 });
 
 /** The trusted fixture origin: one HTTPS origin (on loopback, in tests) that may serve test images. */

@@ -226,8 +226,10 @@ describe('POST /tryons/sync', () => {
   });
 
   it('answers 1,000 concurrent held sync requests with 202 in bounded time and releases every waiter', async () => {
-    // Generation takes a minute here, so every request must end its wait with a 202.
-    const big = await startHarness({ settings: { syncWaitMs: 1_500, slowGenerationMs: 60_000 } });
+    // Generation takes a minute here, so every request must end its wait with a 202. One account holds
+    // them all: its cap on requests in flight is raised with its other limits.
+    const settings = { syncWaitMs: 1_500, slowGenerationMs: 60_000, maxInFlightPerAccount: 2_000 };
+    const big = await startHarness({ settings });
     extra.push(big);
     const n = 1_000;
     const { accountId, apiKey } = await big.newAccount();

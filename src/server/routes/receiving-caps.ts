@@ -3,14 +3,18 @@
  * counts from accept until its request has fully arrived (held and idle ones are bounded by the sync wait and
  * keep-alive timeout). Clients are told apart by address (IPv6: by /64). Per client `maxReceivingPerClient`
  * sending, of which `maxSlowPerClient` for longer than `slowAfterMs`; in all `maxReceivingTotal`. A refused
- * connection gets 503 UNAVAILABLE with Retry-After (transport.ts) and is closed.
+ * connection gets 503 UNAVAILABLE with Retry-After (transport.ts) and is closed. A connection from a trusted
+ * balancer (`trustedProxies`) counts, from its request's head on, for the client its X-Forwarded-For names.
  */
 import type { IncomingMessage, Server } from 'node:http';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServerSettings } from '../config.ts';
 
 const requestSeen = Symbol('request seen');
 const receivingSince = Symbol('receiving since');
+const clientOf = Symbol('client');
+const forwardedTo = Symbol('forwarded to');
 
 /**
  * Node's parser keeps the request it is reading (`parser.incoming`) until that request has been read
@@ -22,6 +26,10 @@ type TrackedSocket = Duplex & {
   parser?: { incoming?: IncomingMessage | null } | null;
   [requestSeen]?: true;
   [receivingSince]?: number;
+  /** The client the connection counts for now. */
+  [clientOf]?: string | undefined;
+  /** On a trusted balancer's connection: counts it for the client a request names; false when that client is full. */
+  [forwardedTo]?: (client: string) => boolean;
 };
 
 /** What the caps need from the edge: how to refuse a connection, and whether one is already closing. */
@@ -33,12 +41,26 @@ export interface Edge {
 /**
  * Notes that a connection's request has arrived as far as its head. The first request of a
  * connection is counted from accept; a later one with a body from its own head (one without a
- * body has all arrived with its head, and never counts).
+ * body has all arrived with its head, and never counts). False when the request came through a trusted
+ * balancer for a client already at its cap (the caller refuses it).
  */
-export function noteRequest(socket: Duplex, hasBody: boolean): void {
+export function noteRequest(socket: Duplex, hasBody: boolean, forwardedFor?: string | string[]): boolean {
   const tracked = socket as TrackedSocket;
   if (!tracked[requestSeen]) tracked[requestSeen] = true;
   else if (hasBody) tracked[receivingSince] = performance.now();
+  return tracked[forwardedTo]?.(forwardedClientOf(forwardedFor)) ?? true;
+}
+
+/** The client a connection's current request counts for: its own address, or the one a trusted balancer forwarded. */
+export function clientOfSocket(socket: Duplex & { remoteAddress?: string | undefined }): string {
+  return (socket as TrackedSocket)[clientOf] ?? clientKeyOf(socket.remoteAddress);
+}
+
+/** The client a trusted balancer names: the last X-Forwarded-For entry (the address it saw), else `unknown`. */
+export function forwardedClientOf(header: string | string[] | undefined): string {
+  const joined = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const last = joined.split(',').pop()?.trim() ?? '';
+  return isIP(last) ? clientKeyOf(last) : 'unknown';
 }
 
 /**
@@ -65,6 +87,7 @@ export function clientKeyOf(address: string | undefined): string {
 export function capReceiving(server: Server, settings: ServerSettings, edge: Edge): void {
   const byClient = new Map<string, Set<TrackedSocket>>();
   const all = new Set<TrackedSocket>();
+  const trusted = new Set(settings.trustedProxies.map((address) => clientKeyOf(address)));
   const isReceiving = (socket: TrackedSocket) => {
     // A connection already answered and closing (it lingers unread) no longer counts.
     if (socket.destroyed || edge.isClosing(socket)) return false;
@@ -95,18 +118,41 @@ export function capReceiving(server: Server, settings: ServerSettings, edge: Edg
     return false;
   };
 
-  server.on('connection', (socket: TrackedSocket) => {
-    socket[receivingSince] = performance.now();
-    const client = clientKeyOf(socket.remoteAddress);
+  const join = (socket: TrackedSocket, client: string) => {
     const mine = byClient.get(client) ?? new Set<TrackedSocket>();
-    if (clientFull(mine) || serverFull()) return edge.refuse(socket);
     mine.add(socket);
     byClient.set(client, mine);
+    socket[clientOf] = client;
+  };
+  const leave = (socket: TrackedSocket) => {
+    const client = socket[clientOf];
+    const mine = client === undefined ? undefined : byClient.get(client);
+    if (mine?.delete(socket) && mine.size === 0) byClient.delete(client!);
+    socket[clientOf] = undefined;
+  };
+  const isFull = (client: string) => {
+    const mine = byClient.get(client);
+    return mine !== undefined && clientFull(mine);
+  };
+
+  server.on('connection', (socket: TrackedSocket) => {
+    socket[receivingSince] = performance.now();
+    const own = clientKeyOf(socket.remoteAddress);
+    // A trusted balancer is not one client: its connections count for a client once a request names one.
+    const balancer = trusted.has(own);
+    if ((!balancer && isFull(own)) || serverFull()) return edge.refuse(socket);
+    if (balancer) {
+      socket[forwardedTo] = (client) => {
+        leave(socket);
+        if (isFull(client)) return false;
+        join(socket, client);
+        return true;
+      };
+    } else join(socket, own);
     all.add(socket);
     socket.once('close', () => {
       all.delete(socket);
-      mine.delete(socket);
-      if (mine.size === 0 && byClient.get(client) === mine) byClient.delete(client);
+      leave(socket);
     });
   });
 

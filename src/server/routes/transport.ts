@@ -50,9 +50,10 @@ export function transportOptions(settings: ServerSettings): FastifyHttpOptions<S
           if (answered.has(socket)) return void socket.destroy();
           const headers = request.headers;
           const hasBody = declaresBody(headers);
-          noteRequest(socket, hasBody);
+          const admitted = noteRequest(socket, hasBody, headers['x-forwarded-for']);
           // A request without a body has all arrived with its headers: its answer needs no check.
           if (hasBody) closeIfAnsweredEarly(request, response);
+          if (!admitted) return answerResponse(response, 'UNAVAILABLE', tooManyReceiving, { 'retry-after': '1' });
           if (headers.host === undefined && request.httpVersionMajor === 1 && request.httpVersionMinor === 1) {
             return answerResponse(response, 'INVALID_REQUEST', 'An HTTP/1.1 request must carry a Host header.');
           }
@@ -151,9 +152,10 @@ type ResponseState = { headersSent?: boolean };
 function refuseConnection(socket: Duplex): void {
   const current = (socket as Duplex & { _httpMessage?: ResponseState })._httpMessage;
   if (current?.headersSent) return void socket.destroy();
-  const message = 'Too many connections of this client are still sending their request; retry shortly.';
-  answerRaw(socket, 'UNAVAILABLE', message, { 'retry-after': '1' });
+  answerRaw(socket, 'UNAVAILABLE', tooManyReceiving, { 'retry-after': '1' });
 }
+
+const tooManyReceiving = 'Too many connections of this client are still sending their request; retry shortly.';
 
 /** Whether a request has a body: a request with no Content-Length and no Transfer-Encoding has none (RFC 9112 6.3). */
 export function declaresBody(headers: IncomingHttpHeaders): boolean {

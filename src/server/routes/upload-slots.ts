@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../api-errors.ts';
-import { clientKeyOf } from './receiving-caps.ts';
+import { clientOfSocket } from './receiving-caps.ts';
 
 export interface UploadSlotLimits {
   readonly total: number;
@@ -122,7 +122,7 @@ export async function holdUploadSlot(slots: UploadSlots, request: FastifyRequest
   const leave = () => gone.abort();
   if (socket.destroyed) leave();
   else socket.once('close', leave);
-  const release = await slots.acquire(request.accountId, clientKeyOf(socket.remoteAddress), gone.signal);
+  const release = await slots.acquire(request.accountId, clientOfSocket(socket), gone.signal);
   socket.off('close', leave);
   if (!release) {
     const message = 'Too many uploads are being received at once; retry shortly.';
