@@ -10,6 +10,7 @@ import { gradeFileNames, gradeFormats, writeGrade } from '../grade/write-grade.t
 import { createReferenceServer } from '../server/app.ts';
 import { withDefaults, type ServerOptions } from '../server/config.ts';
 import { isLoopback } from '../server/domain/image-fetch/address-policy.ts';
+import { describeDb, parseDbTarget } from '../server/store/open-store.ts';
 import { parseFlags } from './parse-flags.ts';
 import { ToolkitError } from '../shared/toolkit-errors.ts';
 
@@ -19,7 +20,8 @@ Starts the reference Virtual Try-On server (fastify + SQLite + sharp) with the t
 
   --host HOST              address to listen on (default 127.0.0.1)
   --port N                 port (default 8787; 0 picks a free one)
-  --db FILE|:memory:       SQLite file, kept across restarts (default tryon-reference.db)
+  --db FILE|URL            SQLite file (or sqlite:FILE, :memory:), kept across restarts, or a postgres:// URL
+                           shared by many instances (default: $TRYON_DB_URL, else tryon-reference.db)
   --public-url URL         base of resultUrl when behind a proxy (default: the listening address)
   --control-token T        token for /_control (default: $TRYON_CONTROL_TOKEN, else a random one, printed)
   --no-control             disable the test-control extension
@@ -41,7 +43,7 @@ export function serveOptions(
   const f = parseFlags('serve', argv, {
     host: { type: 'string', default: '127.0.0.1' },
     port: { type: 'string', default: '8787' },
-    db: { type: 'string', default: 'tryon-reference.db' },
+    db: { type: 'string', default: env.TRYON_DB_URL || 'tryon-reference.db' },
     'public-url': { type: 'string' },
     'control-token': { type: 'string' },
     'no-control': { type: 'boolean', default: false },
@@ -56,6 +58,7 @@ export function serveOptions(
   });
   if (f.help) return 'help';
   const port = integer('--port', f.port, 0, 65535);
+  parseDbTarget(f.db);
   if (f.outbound !== 'any' && f.outbound !== 'loopback')
     throw new ToolkitError('USAGE', 'serve: --outbound must be any or loopback');
   if (Boolean(f['trusted-origin']) !== Boolean(f['trusted-ca'])) {
@@ -136,7 +139,7 @@ function banner(url: string, options: ServerOptions): string {
   const lines = [
     'Virtual Try-On reference server',
     `  API base URL   ${url}/api/v1`,
-    `  Database       ${options.dbPath}`,
+    `  Database       ${describeDb(options.dbPath)}`,
   ];
   if (options.controlToken) {
     lines.push(

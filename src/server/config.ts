@@ -159,7 +159,7 @@ export interface TrustedOrigin {
 }
 
 export interface ServerOptions {
-  /** `:memory:` or a file path (WAL). */
+  /** `:memory:`, a file path or `sqlite:<path>` (SQLite, WAL), or a `postgres://` URL (store/open-store.ts). */
   readonly dbPath: string;
   /** Base of `resultUrl`, e.g. `https://tryon.example.com`; defaults to the listening address. */
   readonly publicUrl?: string;
