@@ -45,6 +45,24 @@ module.exports = {
       to: { path: '^src/contract/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'proxy-apart',
+      severity: 'error',
+      comment:
+        'The proxy judges traffic with traffic/, grade/ and report/: never the server, the suite or the run machinery.',
+      from: { path: '^src/proxy/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/(proxy|traffic|grade|report|contract|shared)/', '^src/client/exchange\\.ts$'],
+      },
+    },
+    {
+      name: 'proxy-apart',
+      severity: 'error',
+      comment: 'The proxy reads the exchange shape of client/ as types only.',
+      from: { path: '^src/proxy/' },
+      to: { path: '^src/client/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'run-below-cli',
       severity: 'error',
       comment: 'Imports run cli -> run -> suite: the run machinery never reaches back into the CLI.',

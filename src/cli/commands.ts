@@ -38,6 +38,15 @@ export const commands: readonly Command[] = [
     },
   },
   {
+    name: 'proxy',
+    summary: 'forward traffic to a server and judge it live, the server and its clients (--upstream URL)',
+    run: async (argv) => {
+      if (!argv.includes('--help') && !argv.includes('-h'))
+        assertInstalled('proxy', ['fastify', '@fastify/reply-from']);
+      return (await import('./proxy.ts')).proxy(argv);
+    },
+  },
+  {
     name: 'docs',
     summary: 'build the docs site into reports/docs/ from openapi.yaml',
     run: async (argv) => {

@@ -1,0 +1,145 @@
+/**
+ * Forwarding one request through @fastify/reply-from: the request body passes as a raw stream
+ * through a tap, the answer's body likewise, and no header is added or removed beyond the
+ * hop-by-hop ones (Host names the upstream, as it must). When the exchange ends, what the taps saw
+ * becomes a ProxiedExchange for the observers. An upstream that fails before anything was sent gets
+ * the client a 502 (504 on a timeout) in the envelope; after, the client's connection is closed.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { pipeline, type Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+// Types only (reply.from); the plugin itself is loaded by proxy-app.ts, as an optional package.
+import type {} from '@fastify/reply-from';
+import { BodyTap } from './body-tap.ts';
+import type { ProxiedExchange } from './capture.ts';
+import { envelope, proxyErrors, type ProxyErrorCode } from './envelope.ts';
+import { endToEnd } from './hop-by-hop.ts';
+import type { CaptureBudget, ProxyLimits } from './limits.ts';
+
+/** What forwarding needs from the proxy. */
+export interface ForwardContext {
+  readonly upstream: string;
+  readonly limits: ProxyLimits;
+  readonly budget: CaptureBudget;
+  /** Called once per exchange the upstream answered, when it has ended. Undefined: a bare proxy. */
+  readonly finished?: (seen: ProxiedExchange) => void;
+  nextSeq(): number;
+}
+
+/** The tap of a request's body, set by the content-type parser. */
+export const requestTaps = new WeakMap<object, BodyTap>();
+
+/** The request's body through a tap (the raw stream, never parsed). */
+export function tapRequestBody(raw: Readable, context: ForwardContext): BodyTap {
+  const tap = new BodyTap(context.finished ? context.limits.jsonBodyBytes : 0, context.budget);
+  // An aborted request destroys the tap, and so the upstream request it feeds.
+  pipeline(raw, tap, () => {});
+  requestTaps.set(raw, tap);
+  return tap;
+}
+
+/** Forwards `request` to the upstream and streams the answer back. */
+export function forward(request: FastifyRequest, reply: FastifyReply, context: ForwardContext): void {
+  const raw = request.raw;
+  const startedAt = Date.now();
+  // Node would add a Date header the upstream did not send.
+  reply.raw.sendDate = false;
+  let answer: { status: number; headers: Record<string, string | string[] | undefined>; at: number } | undefined;
+  let responseTap: BodyTap | undefined;
+  const deadline = setTimeout(() => raw.socket.destroy(), context.limits.exchangeMs);
+  deadline.unref();
+  reply.raw.once('close', () => {
+    clearTimeout(deadline);
+    const requestTap = requestTaps.get(raw);
+    if (answer && context.finished) {
+      context.finished({
+        seq: context.nextSeq(),
+        method: raw.method ?? 'GET',
+        url: `${context.upstream}${raw.url ?? '/'}`,
+        requestHeaders: raw.headers,
+        requestBody: seenOf(requestTap),
+        status: answer.status,
+        responseHeaders: answer.headers,
+        responseBody: seenOf(responseTap),
+        client: raw.socket.remoteAddress,
+        startedAt,
+        answeredAt: answer.at,
+        endedAt: Date.now(),
+        dropped: !reply.raw.writableFinished,
+      });
+    }
+    requestTap?.release();
+    responseTap?.release();
+  });
+  reply.from(raw.url, {
+    rewriteRequestHeaders: (_request, headers) => forwardedHeaders(headers),
+    rewriteHeaders: (headers) => endToEnd(headers as IncomingHttpHeaders),
+    retryDelay: () => null,
+    onResponse: (_request, reply, res) => {
+      // The answer's status, headers and body stream, as reply-from hands them over from undici.
+      const response = res as unknown as UpstreamAnswer;
+      // An answer the proxy already gave (the upstream's status could not be sent on) ends it.
+      if (reply.sent) return void response.stream.destroy();
+      const headers = response.headers;
+      answer = { status: response.statusCode, headers, at: Date.now() };
+      const stream = response.stream;
+      const limit = context.finished ? captureLimit(raw.method, headers, context.limits) : 0;
+      responseTap = new BodyTap(limit, context.budget);
+      pipeline(stream, responseTap, () => {});
+      reply.send(responseTap);
+    },
+    onError: (reply, { error }) => answerFailure(reply as FastifyReply, error as Error & { code?: string }),
+  });
+}
+
+interface UpstreamAnswer {
+  readonly statusCode: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly stream: Readable;
+}
+
+/** The request's headers as forwarded: hop-by-hop ones and Expect (answered here) left out, Host the upstream's. */
+function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const out = endToEnd(headers);
+  delete out.expect;
+  if (headers.host !== undefined) out.host = headers.host;
+  return out;
+}
+
+/** How much of an answer's body the checks see: an image of a GET up to the spec's image size, else JSON's bound. */
+function captureLimit(
+  method: string | undefined,
+  headers: Record<string, string | string[] | undefined>,
+  limits: ProxyLimits,
+): number {
+  const type = String(headers['content-type'] ?? '').toLowerCase();
+  return method === 'GET' && type.startsWith('image/') ? limits.imageBodyBytes : limits.jsonBodyBytes;
+}
+
+function seenOf(tap: BodyTap | undefined) {
+  if (!tap) return { bytes: Buffer.alloc(0), total: 0, partial: false };
+  return { bytes: tap.captured(), total: tap.total, partial: tap.partial };
+}
+
+/** The upstream failed: a 502 or 504 in the envelope if nothing was sent yet, else the connection closes. */
+function answerFailure(reply: FastifyReply, error: Error & { code?: string; statusCode?: number }): void {
+  if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
+  const timeout = error.statusCode === 504 || /TIMEOUT/i.test(`${error.code ?? ''} ${error.name}`);
+  const code: ProxyErrorCode = timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_FAILED';
+  const message = timeout
+    ? 'The upstream did not answer in time.'
+    : `The upstream's answer could not be read or the upstream could not be reached (${upstreamCause(error)}).`;
+  reply.raw.sendDate = true;
+  // Headers copied from an upstream answer that could not be sent on are not this answer's.
+  for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
+  reply
+    .code(proxyErrors[code])
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('connection', 'close')
+    .send(envelope(code, message));
+}
+
+function upstreamCause(error: Error & { code?: string; cause?: unknown }): string {
+  const cause = error.cause as { code?: string } | undefined;
+  return String(cause?.code ?? error.code ?? 'error').replace(/[^A-Z0-9_]/gi, '');
+}

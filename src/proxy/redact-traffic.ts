@@ -1,0 +1,59 @@
+/**
+ * What of an exchange is a secret, and how it is kept out of the record: the bearer key of the
+ * Authorization header is removed from everything recorded of that exchange (URL, header values,
+ * body text and bytes), raw or percent-encoded, and the values of the credential headers are
+ * replaced whole. The proxy forwards the secret unchanged to the upstream, its configured origin.
+ */
+
+/** What stands where a secret was. */
+export const redactedMark = '[redacted]';
+
+/** Headers whose whole value is a credential. */
+const credentialHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+
+/** A word shorter than this is not looked for in other text (it would match by chance, and guards nothing). */
+const shortestSecret = 8;
+
+/** The secrets of a request's headers: the words of its credential headers long enough to be keys. */
+export function secretsOfHeaders(headers: Readonly<Record<string, string>>): string[] {
+  const words = Object.entries(headers)
+    .filter(([name]) => credentialHeaders.has(name))
+    .flatMap(([, value]) => value.split(/[\s,;=]+/))
+    .filter((word) => word.length >= shortestSecret);
+  return [...new Set(words)].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with each secret, raw or percent-encoded, replaced by the mark. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    out = out.split(secret).join(redactedMark);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) out = out.split(encoded).join(redactedMark);
+  }
+  return out;
+}
+
+/** Headers with credential values replaced whole and any secret removed from the others. */
+export function redactHeaders(
+  headers: Readonly<Record<string, string>>,
+  secrets: readonly string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = credentialHeaders.has(name) ? credentialValue(name, value) : redactText(value, secrets);
+  }
+  return out;
+}
+
+/** `Bearer <key>` keeps its scheme, so the record still says how the client authenticated. */
+function credentialValue(name: string, value: string): string {
+  const scheme = /^(Bearer|Basic)\s+/i.exec(value)?.[1];
+  return name === 'authorization' && scheme !== undefined ? `${scheme} ${redactedMark}` : redactedMark;
+}
+
+/** Body bytes with every secret removed; the same Buffer when none is in it. */
+export function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
+  const found = secrets.some((s) => bytes.includes(s) || bytes.includes(encodeURIComponent(s)));
+  return found ? Buffer.from(redactText(bytes.toString('latin1'), secrets), 'latin1') : bytes;
+}
