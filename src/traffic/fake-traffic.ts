@@ -68,7 +68,13 @@ export function fake(x: FakeExchange): TrafficExchange {
 const startBody = { personImageId: 'img_person01', garmentImageId: 'img_garment1', consent: true };
 
 /** POST /tryons answered 200 pending with try-on `id`, under Idempotency-Key `key`. */
-export function start(id: string, key: string, at: number, account = alice, body: unknown = startBody): TrafficExchange {
+export function start(
+  id: string,
+  key: string,
+  at: number,
+  account = alice,
+  body: unknown = startBody,
+): TrafficExchange {
   return fake({
     method: 'POST',
     path: '/api/v1/tryons',

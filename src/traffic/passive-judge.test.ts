@@ -51,7 +51,12 @@ describe('PassiveJudge', () => {
 
   it('evidence is redacted: nothing shaped like a key reaches the report', () => {
     const { report } = judged([
-      fake({ path: '/api/v1/tryons/x', status: 500, json: { error: 'vto_live_ABCdef123456 leaked', code: 'X' }, at: 0 }),
+      fake({
+        path: '/api/v1/tryons/x',
+        status: 500,
+        json: { error: 'vto_live_ABCdef123456 leaked', code: 'X' },
+        at: 0,
+      }),
     ]);
     expect(JSON.stringify(report)).not.toContain('vto_live_ABCdef123456');
   });
@@ -70,9 +75,19 @@ describe('PassiveJudge', () => {
   it('balances: a finished try-on costs one credit, a failed one none', () => {
     const ok = judged([balance(20, 0), start('ton_1', 'key-00000001', 1), poll('ton_1', 'success', 3), balance(19, 5)]);
     expect(ok.verdict('SVC-ONE-CREDIT-PER-FINISHED-TRYON')).toBe('pass');
-    const twice = judged([balance(20, 0), start('ton_1', 'key-00000001', 1), poll('ton_1', 'success', 3), balance(18, 5)]);
+    const twice = judged([
+      balance(20, 0),
+      start('ton_1', 'key-00000001', 1),
+      poll('ton_1', 'success', 3),
+      balance(18, 5),
+    ]);
     expect(twice.verdict('SVC-ONE-CREDIT-PER-FINISHED-TRYON')).toBe('fail');
-    const kept = judged([balance(20, 0), start('ton_1', 'key-00000001', 1), poll('ton_1', 'failed', 3), balance(19, 5)]);
+    const kept = judged([
+      balance(20, 0),
+      start('ton_1', 'key-00000001', 1),
+      poll('ton_1', 'failed', 3),
+      balance(19, 5),
+    ]);
     expect(kept.verdict('SVC-FAILED-TRYON-REFUNDED')).toBe('fail');
   });
 

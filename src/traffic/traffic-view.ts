@@ -57,6 +57,7 @@ const operationIds: Readonly<Record<string, Followed>> = {
   getTryOn: 'getTryOn',
   uploadImage: 'uploadImage',
   getAccount: 'getAccount',
+  getResultImage: 'resultImage',
 };
 
 /** Reads one exchange once for every rule. */
