@@ -27,6 +27,7 @@ Starts the reference Virtual Try-On server (fastify + SQLite + sharp) with the t
   --no-control             disable the test-control extension
   --sync-wait-ms N         how long POST /tryons/sync holds a request (default 55000)
   --generation-latency-ms N  engine latency per try-on (default 1500)
+  --slow-generation-ms N   latency of a slow-generation scenario image (default 70000)
   --trusted-origin URL     one HTTPS origin allowed to serve test images (e.g. https://127.0.0.1:8443)
   --trusted-ca FILE        PEM certificate that origin presents
   --outbound any|loopback  which addresses image fetches may connect to (default any; loopback = safety net)
@@ -49,6 +50,7 @@ export function serveOptions(
     'no-control': { type: 'boolean', default: false },
     'sync-wait-ms': { type: 'string' },
     'generation-latency-ms': { type: 'string' },
+    'slow-generation-ms': { type: 'string' },
     'trusted-origin': { type: 'string' },
     'trusted-ca': { type: 'string' },
     outbound: { type: 'string', default: 'any' },
@@ -71,6 +73,9 @@ export function serveOptions(
     ...(f['sync-wait-ms'] !== undefined && { syncWaitMs: integer('--sync-wait-ms', f['sync-wait-ms'], 0, 600_000) }),
     ...(f['generation-latency-ms'] !== undefined && {
       generationLatencyMs: integer('--generation-latency-ms', f['generation-latency-ms'], 0, 600_000),
+    }),
+    ...(f['slow-generation-ms'] !== undefined && {
+      slowGenerationMs: integer('--slow-generation-ms', f['slow-generation-ms'], 0, 600_000),
     }),
   });
   const controlToken = f['no-control']

@@ -127,7 +127,8 @@ describe('TrafficGrader', () => {
       method: 'POST',
       path: '/api/v1/tryons',
       body: body('g1'),
-      headers: key('cut-0001'),
+      // A browser's sign makes the request a failure, so its evidence line is in the grade.
+      headers: { ...key('cut-0001'), origin: 'https://shop.example' },
       status: 502,
       json: startFailed,
     });
@@ -136,6 +137,7 @@ describe('TrafficGrader', () => {
     expect(grade.callers.map((c) => c.requests)).toEqual([1]);
     const text = writeGrade(grade, 'markdown');
     expect(text).not.toContain('_control');
+    expect(text).toContain('POST /api/v1/tryons Idempotency-Key: cut-0001 [Origin');
     expect(text).not.toContain('body sha256');
   });
 
