@@ -12,7 +12,9 @@
 //   error-code-enum                   error bodies pin `code` to ErrorCode values
 //   implementation-defined            x-implementation-defined carries x-point & co.
 //   links-resolve                     response links name real operations, parameters and fields
+//   arazzo-steps-resolve (Arazzo)     workflow steps call real operations of their source descriptions
 
+import ArazzoStepsResolve from './arazzo-steps-resolve.js';
 import DocumentsSpecErrors from './documents-spec-errors.js';
 import ErrorCodeEnum from './error-code-enum.js';
 import ErrorResponsesUseErrorSchema from './error-responses-use-error-schema.js';
@@ -32,6 +34,9 @@ export default function tryonRules() {
         'error-code-enum': ErrorCodeEnum,
         'implementation-defined': ImplementationDefined,
         'links-resolve': LinksResolve,
+      },
+      arazzo1: {
+        'arazzo-steps-resolve': ArazzoStepsResolve,
       },
     },
   };
