@@ -2,8 +2,10 @@
  * The PostgreSQL store's retention sweep (Store.sweep), the SQLite sweep's rules (sqlite-sweep.ts) in one
  * transaction: expired results, uploads and key bindings go; each account's settled ledger rows past
  * retention fold into its one carry-forward row (kind 'adjust', ref `carry:<account>`), so every balance
- * stays; then the final try-ons no ledger row names any more. Sweeps of several instances take turns
- * (a transaction advisory lock): two folding the same rows at once would each carry them forward.
+ * stays; then the final try-ons no ledger row names any more. The fold is one statement, so a row two
+ * sweeps race for is deleted, and carried, by one of them only; sweeps of several instances still take
+ * turns (a transaction advisory lock), or two could each make a carry-forward row for one account and
+ * the later one fail on its unique ref.
  * Freed space is PostgreSQL's (autovacuum) to reuse; nothing like SQLite's page give-back is needed.
  */
 import { inTransaction, type Pool } from './pg-connect.ts';
