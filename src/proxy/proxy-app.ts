@@ -181,6 +181,9 @@ function edgeServer(limits: ProxyLimits, handler: Parameters<typeof createServer
     handler,
   );
   server.maxConnections = limits.connectionsTotal + 64;
+  // A client may half-close once its request is sent (RFC 9112 9.6): it still gets its answer. Node
+  // would abort the request instead; an unfinished one is still a client error (answerClientError).
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // Held answers (a sync request waits about 55 s) are bounded by the upstream's deadlines, not idleness.
   server.setTimeout(0);
   server.on('connect', (_request, socket: Duplex) =>
