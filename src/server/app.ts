@@ -31,7 +31,7 @@ import { imageRoutes } from './routes/images.ts';
 import { resultRoutes } from './routes/results.ts';
 import { installTransportGuards, transportOptions } from './routes/transport.ts';
 import { tryOnRoutes } from './routes/tryons.ts';
-import { withReadCache } from './store/read-cache.ts';
+import { cachedReadsOf, withReadCache } from './store/read-cache.ts';
 import { openSqliteStore } from './store/sqlite-store.ts';
 
 export interface ReferenceServer {
@@ -96,6 +96,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   const inspect = (bytes: Buffer, accountId: string) => inspectImage(bytes, limits, (b) => decode(b, accountId));
   const context: ServerContext = {
     store,
+    cached: cachedReadsOf(store),
     clock,
     settings,
     limiter: new RateLimiter(clock),
@@ -144,9 +145,11 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
 
   // Crash safety: credits reserved by starts that never stored a try-on go back, and every try-on
   // still pending is generated again (its inputs were stored with it).
-  store.releaseOrphanReservations(clock.now());
-  for (const id of store.pendingTryOnIds()) queue.enqueue(id, store.findTryOn(id)?.scenario ?? null);
-  const sweeper = setInterval(() => context.sweep(), sweepEveryMs);
+  await store.releaseOrphanReservations(clock.now());
+  for (const id of await store.pendingTryOnIds()) queue.enqueue(id, (await store.findTryOn(id))?.scenario ?? null);
+  const sweeper = setInterval(() => {
+    context.sweep().catch((error: unknown) => app.log.error({ err: error }, 'retention sweep failed'));
+  }, sweepEveryMs);
   sweeper.unref();
 
   return {
@@ -166,7 +169,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
       queue.close();
       await app.close();
       await decodePool.close();
-      store.close();
+      await store.close();
     },
   };
 }

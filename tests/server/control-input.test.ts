@@ -64,7 +64,7 @@ describe('the control extension refuses out-of-range input with 400 INVALID_REQU
     const { accountId } = await h.newAccount();
     const res = await h.control('PUT', `/accounts/${accountId}/limits`, body);
     expect({ status: res.status, code: res.json?.code }).toEqual({ status: 400, code: 'INVALID_REQUEST' });
-    expect(h.server.context.store.limitsOf(accountId) ?? h.server.context.settings.limits).toEqual(
+    expect((await h.server.context.store.limitsOf(accountId)) ?? h.server.context.settings.limits).toEqual(
       h.server.context.settings.limits,
     );
   });

@@ -223,7 +223,7 @@ describe('credits', () => {
       while (running) {
         seen.push(await credits(apiKey));
         // The ledger itself, not only the clamped GET /account view.
-        raw.push(h.server.context.store.balance(accountId));
+        raw.push(await h.server.context.store.balance(accountId));
         await new Promise((r) => setTimeout(r, 5));
       }
     })();
@@ -243,7 +243,7 @@ describe('credits', () => {
     expect(Math.min(...raw)).toBeGreaterThanOrEqual(0);
     for (const id of ids) expect((await waitFinal(apiKey, id)).json.status).toBe('success');
     expect(await credits(apiKey)).toBe(0);
-    expect(h.server.context.store.balance(accountId)).toBe(0);
+    expect(await h.server.context.store.balance(accountId)).toBe(0);
   });
 
   it('refunds only the failures among parallel starts with a limited balance', async () => {
@@ -262,6 +262,6 @@ describe('credits', () => {
     expect(successes + finals.filter((f) => f.json.status === 'failed').length).toBe(accepted.length);
     expect(successes).toBeLessThanOrEqual(10);
     expect(await credits(apiKey)).toBe(10 - successes);
-    expect(h.server.context.store.balance(accountId)).toBe(10 - successes);
+    expect(await h.server.context.store.balance(accountId)).toBe(10 - successes);
   });
 });

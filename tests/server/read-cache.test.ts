@@ -116,7 +116,7 @@ describe('read cache over HTTP', () => {
     // The generation ends now, the way the queue ends it (a write to the server's store).
     const { store, clock } = h.server.context;
     expect(
-      store.finishFailure(
+      await store.finishFailure(
         String(start.json.id),
         'The try-on could not be generated. Your credit has been returned.',
         clock.now(),

@@ -55,12 +55,12 @@ describe('retention', () => {
     const { apiKey } = await h.newAccount();
     const res = await upload(h, apiKey, await makePersonPhoto());
     const id: string = res.json.id;
-    const stored = () => h.server.context.store.findImage(id)?.bytes ?? null;
-    expect(stored()).not.toBeNull();
+    const stored = async () => (await h.server.context.store.findImage(id))?.bytes ?? null;
+    expect(await stored()).not.toBeNull();
     await h.control('POST', '/clock/advance', { seconds: 23 * 3600 });
-    expect(stored()).not.toBeNull();
+    expect(await stored()).not.toBeNull();
     await h.control('POST', '/clock/advance', { seconds: 35 * 24 * 3600 - 23 * 3600 });
-    expect(stored()).toBeNull();
+    expect(await stored()).toBeNull();
     expect(h.violations).toEqual([]);
   });
 

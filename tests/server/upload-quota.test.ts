@@ -88,7 +88,7 @@ describe('the storage quota of uploads', () => {
     const { accountId } = await h.newAccount();
     const res = await h.control('PUT', `/accounts/${accountId}/limits`, { uploadQuotaBytes: value });
     expect(answer(res)).toEqual({ status: 400, code: 'INVALID_REQUEST' });
-    expect(h.server.context.store.limitsOf(accountId)).toBeNull();
+    expect(await h.server.context.store.limitsOf(accountId)).toBeNull();
   });
 });
 

@@ -25,49 +25,49 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
       throw new ApiError('INVALID_API_KEY', 'Missing or wrong control token.');
     }
   };
-  const account = (id: string): string => {
-    if (!ctx.store.accountExists(id)) throw new ApiError('NOT_FOUND', 'No account with that id.');
+  const account = async (id: string): Promise<string> => {
+    if (!(await ctx.store.accountExists(id))) throw new ApiError('NOT_FOUND', 'No account with that id.');
     return id;
   };
   const opts = { onRequest: guard };
 
   app.post(`${controlPrefix}/accounts`, opts, async () => {
     const now = ctx.clock.now();
-    const accountId = ctx.store.createAccount(now, ctx.settings.freeCredits);
+    const accountId = await ctx.store.createAccount(now, ctx.settings.freeCredits);
     const key = issueKey();
-    ctx.store.replaceKey(accountId, key.lookupId, key.hash, now);
-    return { accountId, apiKey: key.key, credits: ctx.store.balance(accountId) };
+    await ctx.store.replaceKey(accountId, key.lookupId, key.hash, now);
+    return { accountId, apiKey: key.key, credits: await ctx.store.balance(accountId) };
   });
 
   app.post<AccountParams>(`${controlPrefix}/accounts/:accountId/rotate-key`, opts, async (request) => {
-    const id = account(request.params.accountId);
+    const id = await account(request.params.accountId);
     const key = issueKey();
     // Spec (Authentication 3): only the first key adds credits; a new one adds none.
-    ctx.store.replaceKey(id, key.lookupId, key.hash, ctx.clock.now());
+    await ctx.store.replaceKey(id, key.lookupId, key.hash, ctx.clock.now());
     return { accountId: id, apiKey: key.key };
   });
 
   app.post<AccountParams>(`${controlPrefix}/accounts/:accountId/revoke-key`, opts, async (request) => {
-    const id = account(request.params.accountId);
-    ctx.store.revokeKeys(id, ctx.clock.now());
+    const id = await account(request.params.accountId);
+    await ctx.store.revokeKeys(id, ctx.clock.now());
     return { accountId: id, revoked: true };
   });
 
   app.put<AccountParams>(`${controlPrefix}/accounts/:accountId/credits`, opts, async (request) => {
-    const id = account(request.params.accountId);
+    const id = await account(request.params.accountId);
     const credits = objectBody(request.body).credits;
     if (!Number.isSafeInteger(credits) || (credits as number) < 0 || (credits as number) > controlBounds.maxCredits) {
       throw new ApiError('INVALID_REQUEST', `credits must be an integer from 0 to ${controlBounds.maxCredits}.`);
     }
-    ctx.store.setCredits(id, credits as number, ctx.clock.now());
-    return { accountId: id, credits: ctx.store.balance(id) };
+    await ctx.store.setCredits(id, credits as number, ctx.clock.now());
+    return { accountId: id, credits: await ctx.store.balance(id) };
   });
 
   app.put<AccountParams>(`${controlPrefix}/accounts/:accountId/limits`, opts, async (request) => {
-    const id = account(request.params.accountId);
+    const id = await account(request.params.accountId);
     // Limits stored before the storage quota existed lack it: the server's fills in.
-    const limits = parseLimits(request.body, { ...ctx.settings.limits, ...ctx.store.limitsOf(id) });
-    ctx.store.setLimits(id, limits);
+    const limits = parseLimits(request.body, { ...ctx.settings.limits, ...(await ctx.store.limitsOf(id)) });
+    await ctx.store.setLimits(id, limits);
     return { accountId: id, limits };
   });
 
@@ -82,7 +82,7 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
       );
     }
     const now = ctx.clock.advance(seconds * 1000);
-    ctx.sweep();
+    await ctx.sweep();
     return { now: new Date(now).toISOString() };
   });
 

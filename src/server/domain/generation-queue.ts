@@ -2,7 +2,7 @@
  * Background generation (spec: States and transitions). A try-on waits its engine latency off the
  * worker pool, then takes one of `concurrency` slots for the CPU-bound compositing, then moves
  * pending → success (result stored for 24 h) or pending → failed (credit refunded) in one store
- * transaction. Terminal states never change: the store only updates rows that are still pending.
+ * transaction (one store call). Terminal states never change: the store only updates rows that are still pending.
  */
 import type { ScenarioName } from '../../fixtures/scenarios.ts';
 import type { Store } from '../store/store.ts';
@@ -52,11 +52,20 @@ export class GenerationQueue {
       if (!this.#closed) await this.#generate(tryOnId);
     } catch (error) {
       this.o.onError?.(error, tryOnId);
-      if (!this.#closed && this.o.store.finishFailure(tryOnId, failureMessage, this.o.clock.now()))
-        this.o.onFinished(tryOnId);
+      await this.#failAfterError(tryOnId);
     } finally {
       this.#running--;
       this.#waiting.shift()?.();
+    }
+  }
+
+  /** Fails (and refunds) a try-on whose generation threw; if the store fails too, it stays pending for a restart. */
+  async #failAfterError(tryOnId: string): Promise<void> {
+    try {
+      if (!this.#closed && (await this.o.store.finishFailure(tryOnId, failureMessage, this.o.clock.now())))
+        this.o.onFinished(tryOnId);
+    } catch (error) {
+      this.o.onError?.(error, tryOnId);
     }
   }
 
@@ -71,9 +80,9 @@ export class GenerationQueue {
 
   async #generate(tryOnId: string): Promise<void> {
     const { store, clock } = this.o;
-    const tryOn = store.findTryOn(tryOnId);
-    if (!tryOn || tryOn.status !== 'pending') return;
-    const inputs = store.inputsOf(tryOnId);
+    const tryOn = await store.findTryOn(tryOnId);
+    if (tryOn?.status !== 'pending' || this.#closed) return;
+    const inputs = await store.inputsOf(tryOnId);
     const result = inputs
       ? await this.o.engine.generate({
           person: inputs.person,
@@ -84,7 +93,7 @@ export class GenerationQueue {
       : ({ ok: false, message: failureMessage } as const);
     if (this.#closed) return;
     const now = clock.now();
-    const finished = result.ok
+    const finished = await (result.ok
       ? store.finishSuccess(
           tryOnId,
           {
@@ -95,7 +104,7 @@ export class GenerationQueue {
           },
           now,
         )
-      : store.finishFailure(tryOnId, result.message, now);
+      : store.finishFailure(tryOnId, result.message, now));
     if (finished) this.o.onFinished(tryOnId);
   }
 }

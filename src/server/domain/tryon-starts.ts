@@ -66,14 +66,15 @@ export async function startTryOn(
   if (!isValidIdempotencyKey(key)) throw new ApiError('MISSING_IDEMPOTENCY_KEY');
   const print = fingerprint(body);
   if (print === undefined) throw new ApiError('INVALID_REQUEST', 'The JSON body is nested too deeply.');
-  const bound = deps.store.findIdempotency(accountId, key, deps.clock.now());
+  const bound = await deps.store.findIdempotency(accountId, key, deps.clock.now());
   if (bound) return replay(deps, bound.tryOnId, bound.fingerprint === print);
   if (!deps.inFlight.claim(accountId, key, print)) {
     throw new ApiError('IDEMPOTENCY_KEY_IN_USE', undefined, { 'retry-after': '1' });
   }
+  // Claimed: until it is released, no other request of this process creates a try-on for the key.
   try {
     // The first request may have bound the key while this one waited for its turn.
-    const late = deps.store.findIdempotency(accountId, key, deps.clock.now());
+    const late = await deps.store.findIdempotency(accountId, key, deps.clock.now());
     if (late) return replay(deps, late.tryOnId, late.fingerprint === print);
     return { replayed: false, tryOn: await create(deps, accountId, key, print, body) };
   } finally {
@@ -81,9 +82,9 @@ export async function startTryOn(
   }
 }
 
-function replay(deps: StartDeps, tryOnId: string, sameBody: boolean): StartResult {
+async function replay(deps: StartDeps, tryOnId: string, sameBody: boolean): Promise<StartResult> {
   if (!sameBody) throw new ApiError('IDEMPOTENCY_KEY_REUSED');
-  const tryOn = deps.store.findTryOn(tryOnId);
+  const tryOn = await deps.store.findTryOn(tryOnId);
   if (!tryOn) throw new ApiError('INTERNAL_ERROR', 'The try-on of this Idempotency-Key is missing.');
   return { replayed: true, tryOn };
 }
@@ -98,11 +99,12 @@ async function create(
   const parsed = parseCreateRequest(body);
   if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
   const { person, garment, title } = parsed.request;
-  precheck(deps, accountId, 'person', person);
-  precheck(deps, accountId, 'garment', garment);
+  await precheck(deps, accountId, 'person', person);
+  await precheck(deps, accountId, 'garment', garment);
 
   const id = newTryOnId();
-  if (!deps.store.reserveCredit(accountId, id, deps.clock.now())) throw new ApiError('INSUFFICIENT_CREDITS');
+  // One store transaction checks the balance and reserves: parallel starts never spend a credit twice.
+  if (!(await deps.store.reserveCredit(accountId, id, deps.clock.now()))) throw new ApiError('INSUFFICIENT_CREDITS');
   let stored = false;
   try {
     const [p, g] = await Promise.all([
@@ -113,7 +115,7 @@ async function create(
     const error = scenario ? startErrors[scenario] : undefined;
     if (error) throw new ApiError(error, undefined, error === 'UNAVAILABLE' ? { 'retry-after': '1' } : {});
     const now = deps.clock.now();
-    deps.store.insertTryOn(
+    await deps.store.insertTryOn(
       {
         id,
         accountId,
@@ -126,23 +128,23 @@ async function create(
     );
     stored = true;
     deps.queue.enqueue(id, scenario);
-    const tryOn = deps.store.findTryOn(id);
+    const tryOn = await deps.store.findTryOn(id);
     if (!tryOn) throw new ApiError('INTERNAL_ERROR');
     return tryOn;
   } finally {
     // Spec: "A try-on that fails, or cannot be started, is refunded automatically."
-    if (!stored) deps.store.returnCredit(id, 'release', deps.clock.now());
+    if (!stored) await deps.store.returnCredit(id, 'release', deps.clock.now());
   }
 }
 
 /** Checks that need no network: URL syntax and address literals, and uploaded-id ownership. */
-function precheck(deps: StartDeps, accountId: string, who: string, source: ImageSource): void {
+async function precheck(deps: StartDeps, accountId: string, who: string, source: ImageSource): Promise<void> {
   if (source.kind === 'url') {
     const verdict = deps.checkUrl(source.url);
     if (!verdict.ok) throw new ApiError('INVALID_IMAGE_URL', `${who}ImageUrl: ${verdict.reason}`);
     return;
   }
-  const image = deps.store.findImage(source.id);
+  const image = await deps.store.findImage(source.id);
   // Spec (Authentication 6): another account's image id is INVALID_IMAGE_ID, as is an unknown or expired one.
   if (!image || image.accountId !== accountId || image.expiresAt <= deps.clock.now() || !image.bytes) {
     throw new ApiError('INVALID_IMAGE_ID', `${who}ImageId is unknown, older than 24 hours, or not this account's.`);
@@ -156,7 +158,7 @@ async function obtain(
   source: ImageSource,
 ): Promise<{ input: NewTryOnInput; scenario: ScenarioName | null }> {
   if (source.kind === 'id') {
-    const image = deps.store.findImage(source.id);
+    const image = await deps.store.findImage(source.id);
     if (!image?.bytes || image.accountId !== accountId) throw new ApiError('INVALID_IMAGE_ID');
     // The try-on names its upload instead of copying the bytes: a pending one keeps no image of its own.
     return { input: { imageId: image.id }, scenario: image.scenario };

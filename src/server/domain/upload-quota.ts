@@ -15,30 +15,30 @@ export interface QuotaDeps {
 }
 
 /** The account's quota: its own limits' (test control), else the server's. */
-export function uploadQuotaOf({ store, settings }: QuotaDeps, accountId: string): number {
+export async function uploadQuotaOf({ store, settings }: QuotaDeps, accountId: string): Promise<number> {
   // Limits stored before the quota existed have none.
-  return store.limitsOf(accountId)?.uploadQuotaBytes ?? settings.limits.uploadQuotaBytes;
+  return (await store.limitsOf(accountId))?.uploadQuotaBytes ?? settings.limits.uploadQuotaBytes;
 }
 
 /**
  * Refuses an upload of `bytes` that would not fit the account's quota at `now`. Called with one
  * byte before the body is read, a full account is refused without reading or decoding the image.
  */
-export function assertUploadFits(deps: QuotaDeps, accountId: string, now: number, bytes: number): void {
-  const quota = uploadQuotaOf(deps, accountId);
-  const fitsAt = deps.store.uploadFitsAt(accountId, now, bytes, quota);
+export async function assertUploadFits(deps: QuotaDeps, accountId: string, now: number, bytes: number): Promise<void> {
+  const quota = await uploadQuotaOf(deps, accountId);
+  const fitsAt = await deps.store.uploadFitsAt(accountId, now, bytes, quota);
   if (fitsAt !== null && fitsAt <= now) return;
-  throw quotaRefusal(deps, { accountId, now, bytes, quota, fitsAt });
+  throw await quotaRefusal(deps, { accountId, now, bytes, quota, fitsAt });
 }
 
 /** Stores the upload if it fits the account's quota (checked and stored in one store transaction). */
-export function storeUpload(deps: QuotaDeps, image: ImageRecord): void {
-  const quota = uploadQuotaOf(deps, image.accountId);
-  if (deps.store.insertImage(image, quota)) return;
+export async function storeUpload(deps: QuotaDeps, image: ImageRecord): Promise<void> {
+  const quota = await uploadQuotaOf(deps, image.accountId);
+  if (await deps.store.insertImage(image, quota)) return;
   const { accountId, createdAt: now } = image;
   const bytes = image.bytes?.length ?? 0;
-  const fitsAt = deps.store.uploadFitsAt(accountId, now, bytes, quota);
-  throw quotaRefusal(deps, { accountId, now, bytes, quota, fitsAt });
+  const fitsAt = await deps.store.uploadFitsAt(accountId, now, bytes, quota);
+  throw await quotaRefusal(deps, { accountId, now, bytes, quota, fitsAt });
 }
 
 interface Refused {
@@ -50,12 +50,12 @@ interface Refused {
   readonly fitsAt: number | null;
 }
 
-function quotaRefusal({ store, settings }: QuotaDeps, r: Refused): ApiError {
+async function quotaRefusal({ store, settings }: QuotaDeps, r: Refused): Promise<ApiError> {
   if (r.fitsAt === null) {
     const reason = `The image is ${r.bytes} bytes, more than this account's whole storage quota of ${r.quota} bytes.`;
     return new ApiError('IMAGE_TOO_LARGE', reason);
   }
-  const live = store.liveUploadBytes(r.accountId, r.now);
+  const live = await store.liveUploadBytes(r.accountId, r.now);
   const retryAfter = Math.max(1, Math.ceil((r.fitsAt - r.now) / 1000));
   const window = Math.round(settings.imageIdTtlMs / 1000);
   return new ApiError(

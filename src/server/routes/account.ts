@@ -5,6 +5,6 @@ import type { ServerContext } from './context.ts';
 
 export function accountRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get('/api/v1/account', { onRequest: authenticate(ctx) }, async (request) => ({
-    credits: Math.max(0, ctx.store.balance(request.accountId)),
+    credits: Math.max(0, await ctx.store.balance(request.accountId)),
   }));
 }

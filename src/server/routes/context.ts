@@ -6,11 +6,14 @@ import type { RateLimiter } from '../domain/rate-limiter.ts';
 import type { SyncWaiters } from '../domain/sync-waiters.ts';
 import type { TestNames } from '../domain/image-fetch/test-names.ts';
 import type { StartDeps } from '../domain/tryon-starts.ts';
+import type { CachedReads } from '../store/read-cache.ts';
 import type { Store } from '../store/store.ts';
 import type { CallLog } from '../../grade/call-log.ts';
 
 export interface ServerContext {
   readonly store: Store;
+  /** What the store's read cache holds, read without a promise (store/read-cache.ts); nothing for a shared store. */
+  readonly cached: CachedReads;
   readonly clock: AdvanceableClock;
   readonly settings: ServerSettings;
   readonly limiter: RateLimiter;
@@ -25,7 +28,7 @@ export interface ServerContext {
   /** Names a run has set through test control (`PUT /_control/names/{name}`); present only with a control token. */
   readonly testNames: TestNames | undefined;
   /** Runs the retention sweeper now. */
-  readonly sweep: () => number;
+  readonly sweep: () => Promise<number>;
   /** The call log of client grading, when the server grades its callers (`gradeClients`). */
   readonly callLog?: CallLog | undefined;
 }

@@ -36,7 +36,7 @@ export function imageRoutes(app: FastifyInstance, ctx: ServerContext): void {
         throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data with a boundary.');
       }
       // An account at its storage quota is refused before its image is read or decoded.
-      assertUploadFits(ctx, request.accountId, ctx.clock.now(), 1);
+      await assertUploadFits(ctx, request.accountId, ctx.clock.now(), 1);
       await holdUploadSlot(slots, request, reply);
       const bytes = await readWholeBody(request, maxBody, readFilePart(request, ctx.settings.maxImageBytes));
       const inspected = await ctx.inspect(bytes, request.accountId);
@@ -57,7 +57,7 @@ export function imageRoutes(app: FastifyInstance, ctx: ServerContext): void {
         createdAt: now,
         expiresAt: now + ctx.settings.imageIdTtlMs,
       } as const;
-      storeUpload(ctx, image);
+      await storeUpload(ctx, image);
       return { id: image.id, expiresAt: new Date(image.expiresAt).toISOString() };
     },
   );

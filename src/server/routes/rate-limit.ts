@@ -10,6 +10,7 @@ import { windowMs, type Bucket } from '../domain/rate-limiter.ts';
 import type { AccountLimits } from '../store/store.ts';
 import { accountOf, refuseLater } from './auth.ts';
 import type { ServerContext } from './context.ts';
+import { type MaybeLater, whenReady } from './maybe-later.ts';
 
 const limitOf: Record<Bucket, keyof AccountLimits> = {
   starts: 'startsPerMinute',
@@ -19,13 +20,17 @@ const limitOf: Record<Bucket, keyof AccountLimits> = {
 
 /**
  * Counts the request of `accountId` in its window: sets RateLimit-Policy and RateLimit on `reply`
- * and returns nothing, or returns the 429 to send. RateLimit-Policy is made once per limit.
+ * and returns nothing, or returns the 429 to send. RateLimit-Policy is made once per limit. The
+ * account's limits come from the read cache, or from the store when the cache does not hold them.
  */
-function limiter(ctx: ServerContext, bucket: Bucket): (accountId: string, reply: FastifyReply) => ApiError | undefined {
+function limiter(
+  ctx: ServerContext,
+  bucket: Bucket,
+): (accountId: string, reply: FastifyReply) => MaybeLater<ApiError | undefined> {
   let policyLimit = Number.NaN;
   let policy = '';
-  return (accountId, reply) => {
-    const limits = ctx.store.limitsOf(accountId) ?? ctx.settings.limits;
+  const take = (accountId: string, reply: FastifyReply, own: AccountLimits | null): ApiError | undefined => {
+    const limits = own ?? ctx.settings.limits;
     const limit = limits[limitOf[bucket]];
     const decision = ctx.limiter.take(accountId, bucket, limit);
     if (limit !== policyLimit) {
@@ -43,23 +48,29 @@ function limiter(ctx: ServerContext, bucket: Bucket): (accountId: string, reply:
     reply.header('ratelimit', `"${bucket}";r=${decision.remaining};t=${decision.resetSeconds}`);
     return undefined;
   };
+  return (accountId, reply) => {
+    const own = ctx.cached.limits(accountId);
+    if (own !== undefined) return take(accountId, reply, own);
+    return ctx.store.limitsOf(accountId).then((read) => take(accountId, reply, read));
+  };
 }
 
 /**
  * Authentication (routes/auth.ts) and then the rate limit: sets `request.accountId` and the
- * RateLimit headers and returns nothing, or returns the refusal to send (401, then 429).
+ * RateLimit headers and returns nothing, or returns the refusal to send (401, then 429); at once
+ * when the read cache answers, else as a promise.
  */
 export function admission(
   ctx: ServerContext,
   bucket: Bucket,
-): (request: FastifyRequest, reply: FastifyReply) => ApiError | undefined {
+): (request: FastifyRequest, reply: FastifyReply) => MaybeLater<ApiError | undefined> {
   const take = limiter(ctx, bucket);
-  return (request, reply) => {
-    const accountId = accountOf(ctx, request.headers.authorization);
-    if (accountId === undefined) return new ApiError('INVALID_API_KEY');
-    request.accountId = accountId;
-    return take(accountId, reply);
-  };
+  return (request, reply) =>
+    whenReady(accountOf(ctx, request.headers.authorization), (accountId) => {
+      if (accountId === undefined) return new ApiError('INVALID_API_KEY');
+      request.accountId = accountId;
+      return take(accountId, reply);
+    });
 }
 
 /**
@@ -70,6 +81,10 @@ export function authenticateAndLimit(ctx: ServerContext, bucket: Bucket): onRequ
   const admit = admission(ctx, bucket);
   return (request, reply, done) => {
     const refusal = admit(request, reply);
+    if (refusal instanceof Promise) {
+      refusal.then((later) => (later ? done(later) : done()), done);
+      return;
+    }
     if (refusal) return refuseLater(done, refusal);
     done();
   };

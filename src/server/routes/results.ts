@@ -8,7 +8,7 @@ import type { ServerContext } from './context.ts';
 
 export function resultRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get<{ Params: { file: string } }>('/i/:file', async (request, reply) => {
-    const result = ctx.store.findResult(request.params.file);
+    const result = await ctx.store.findResult(request.params.file);
     const now = ctx.clock.now();
     if (!result || result.expiresAt <= now) throw new ApiError('NOT_FOUND', 'No result image at this address.');
     return reply

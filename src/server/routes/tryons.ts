@@ -1,9 +1,10 @@
 /**
  * POST /tryons, POST /tryons/sync and GET /tryons/{id} (spec: Endpoints; States and transitions).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../api-errors.ts';
 import { startTryOn, type StartResult } from '../domain/tryon-starts.ts';
+import type { TryOnRecord } from '../store/store.ts';
 import type { ServerContext } from './context.ts';
 import { admission, authenticateAndLimit } from './rate-limit.ts';
 import { jsonType, readBody, startedView } from './representations.ts';
@@ -28,24 +29,35 @@ export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
       .catch((error: unknown) => reply.send(error));
   });
 
-  // Callback style: no promise and no hook per read. GET has no body to wait for, so the route admits the
-  // request itself (authentication, then the rate limit) instead of an onRequest hook. A refusal, and the
-  // answer to a request that declares a body, leave a microtask later, since the framing (transport.ts)
+  // Callback style: no promise and no hook per read the read cache answers. GET has no body to wait for, so the
+  // route admits the request itself (authentication, then the rate limit) instead of an onRequest hook. A refusal,
+  // and the answer to a request that declares a body, leave a microtask later, since the framing (transport.ts)
   // reads whether the request has all arrived; a bodiless read's answer (representations.ts) goes at once.
   const admitPoll = admission(ctx, 'polls');
+  const answerPoll = pollAnswer(ctx);
   app.get<{ Params: { id: string } }>('/api/v1/tryons/:id', (request, reply) => {
-    let body: string;
     try {
       const refusal = admitPoll(request, reply);
-      if (refusal) throw refusal;
-      const tryOn = ctx.store.findTryOn(request.params.id);
-      // Spec (Authentication 6): another account's try-on is NOT_FOUND, exactly like a missing one.
-      if (!tryOn || tryOn.accountId !== request.accountId)
-        throw new ApiError('NOT_FOUND', 'No try-on with that id on this account.');
-      body = readBody(tryOn, ctx.publicUrl());
+      if (!(refusal instanceof Promise)) return answerPoll(refusal, request, reply);
+      refusal.then((later) => answerPoll(later, request, reply)).catch((error: unknown) => reply.send(error));
+      return undefined;
     } catch (error) {
       return Promise.reject(error);
     }
+  });
+}
+
+type PollRequest = FastifyRequest<{ Params: { id: string } }>;
+
+/** Answers an admitted poll from the read cache at once, or from the store once it has read the try-on. */
+function pollAnswer(
+  ctx: ServerContext,
+): (refusal: ApiError | undefined, request: PollRequest, reply: FastifyReply) => Promise<never> | undefined {
+  const send = (request: PollRequest, reply: FastifyReply, tryOn: TryOnRecord | undefined): undefined => {
+    // Spec (Authentication 6): another account's try-on is NOT_FOUND, exactly like a missing one.
+    if (!tryOn || tryOn.accountId !== request.accountId)
+      throw new ApiError('NOT_FOUND', 'No try-on with that id on this account.');
+    const body = readBody(tryOn, ctx.publicUrl());
     if (!declaresBody(request.headers)) {
       reply.header('content-type', jsonType).send(body);
       return undefined;
@@ -58,7 +70,17 @@ export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
       }
     });
     return undefined;
-  });
+  };
+  return (refusal, request, reply) => {
+    if (refusal) throw refusal;
+    const cached = ctx.cached.tryOn(request.params.id);
+    if (cached) return send(request, reply, cached);
+    ctx.store
+      .findTryOn(request.params.id)
+      .then((tryOn) => send(request, reply, tryOn))
+      .catch((error: unknown) => reply.send(error));
+    return undefined;
+  };
 }
 
 async function start(ctx: ServerContext, request: FastifyRequest): Promise<StartResult> {

@@ -16,8 +16,8 @@ const day = 24 * 3_600_000;
 const stores: Store[] = [];
 const dirs: string[] = [];
 
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -46,8 +46,8 @@ function pragma(path: string, name: string): number {
   }
 }
 
-function fill(store: Store, count: number): string {
-  const account = store.createAccount(0, 0);
+async function fill(store: Store, count: number): Promise<string> {
+  const account = await store.createAccount(0, 0);
   for (let i = 0; i < count; i++) {
     const bytes = Buffer.alloc(100_000, i);
     const image = {
@@ -59,24 +59,24 @@ function fill(store: Store, count: number): string {
       createdAt: 0,
       expiresAt: day,
     };
-    expect(store.insertImage(image, 1 << 30)).toBe(true);
+    expect(await store.insertImage(image, 1 << 30)).toBe(true);
   }
   return account;
 }
 
 describe('the database file', () => {
-  it('is created mode 600 with its -wal and -shm, even under umask 000', () => {
+  it('is created mode 600 with its -wal and -shm, even under umask 000', async () => {
     const path = tempPath();
     const before = process.umask(0);
     try {
-      fill(open(path), 1);
+      await fill(open(path), 1);
     } finally {
       process.umask(before);
     }
     expect(modes(path)).toEqual(['600', '600', '600']);
   });
 
-  it('makes a file from before private too, and turns incremental vacuum on for it, keeping its data', () => {
+  it('makes a file from before private too, and turns incremental vacuum on for it, keeping its data', async () => {
     const path = tempPath();
     const old = new Database(path);
     old.pragma('journal_mode = WAL');
@@ -87,21 +87,21 @@ describe('the database file', () => {
     expect(pragma(path, 'auto_vacuum')).toBe(0);
 
     const store = open(path);
-    fill(store, 1);
+    await fill(store, 1);
     expect(modes(path)).toEqual(['600', '600', '600']);
     expect(pragma(path, 'auto_vacuum')).toBe(2);
-    expect(store.accountExists('acct_old')).toBe(true);
+    expect(await store.accountExists('acct_old')).toBe(true);
   });
 
-  it('gives the pages of swept uploads back: the page count and the file shrink, and no page is left free', () => {
+  it('gives the pages of swept uploads back: the page count and the file shrink, and no page is left free', async () => {
     const path = tempPath();
     const store = open(path);
-    fill(store, 40);
+    await fill(store, 40);
     const pagesBefore = pragma(path, 'page_count');
     const pageSize = pragma(path, 'page_size');
     expect(pagesBefore * pageSize).toBeGreaterThan(4_000_000);
 
-    expect(store.sweep(day + expiredUploadKeptMs, 30 * day)).toBe(40);
+    expect(await store.sweep(day + expiredUploadKeptMs, 30 * day)).toBe(40);
     const pagesAfter = pragma(path, 'page_count');
     const freed = (pagesBefore - pagesAfter) * pageSize;
     expect({ freed: freed > 3_900_000, free: pragma(path, 'freelist_count') }).toEqual({ freed: true, free: 0 });
@@ -109,7 +109,7 @@ describe('the database file', () => {
     expect(onDisk).toBeLessThan(1_000_000);
   });
 
-  it('gives back at most its bound of pages at a time, and the rest at the next calls', () => {
+  it('gives back at most its bound of pages at a time, and the rest at the next calls', async () => {
     const path = tempPath();
     const db = openDatabaseFile(path);
     try {

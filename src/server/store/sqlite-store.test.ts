@@ -12,8 +12,8 @@ const garment = Buffer.from('garment bytes');
 const stores: Store[] = [];
 const dirs: string[] = [];
 
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -23,24 +23,24 @@ function open(path = ':memory:'): Store {
   return store;
 }
 
-function upload(store: Store, accountId: string, id: string, bytes: Buffer, now = 0): void {
+async function upload(store: Store, accountId: string, id: string, bytes: Buffer, now = 0): Promise<void> {
   expect(
-    store.insertImage(
+    await store.insertImage(
       { id, accountId, format: 'jpeg', bytes, scenario: null, createdAt: now, expiresAt: now + 24 * hour },
       1 << 30,
     ),
   ).toBe(true);
 }
 
-function insert(
+async function insert(
   store: Store,
   accountId: string,
   id: string,
   inputs: { person: NewTryOnInput; garment: NewTryOnInput },
   now = 0,
-): void {
-  expect(store.reserveCredit(accountId, id, now)).toBe(true);
-  store.insertTryOn(
+): Promise<void> {
+  expect(await store.reserveCredit(accountId, id, now)).toBe(true);
+  await store.insertTryOn(
     {
       id,
       accountId,
@@ -56,44 +56,44 @@ function insert(
 const result = (file: string) => ({ file, format: 'png' as const, bytes: Buffer.from('result'), expiresAt: 24 * hour });
 
 describe('try-on inputs in the SQLite store', () => {
-  it('gives back an input kept as the uploaded image it names, and one kept as bytes, alike', () => {
+  it('gives back an input kept as the uploaded image it names, and one kept as bytes, alike', async () => {
     const store = open();
-    const account = store.createAccount(0, 5);
-    upload(store, account, 'img_p', person);
-    insert(store, account, 'tr_1', { person: { imageId: 'img_p' }, garment: { bytes: garment } });
-    expect(store.inputsOf('tr_1')).toEqual({ person, garment });
+    const account = await store.createAccount(0, 5);
+    await upload(store, account, 'img_p', person);
+    await insert(store, account, 'tr_1', { person: { imageId: 'img_p' }, garment: { bytes: garment } });
+    expect(await store.inputsOf('tr_1')).toEqual({ person, garment });
   });
 
-  it('keeps an upload a pending try-on names past its expiry, and sweeps it once the try-on is final', () => {
+  it('keeps an upload a pending try-on names past its expiry, and sweeps it once the try-on is final', async () => {
     const store = open();
-    const account = store.createAccount(0, 5);
-    upload(store, account, 'img_p', person);
-    upload(store, account, 'img_g', garment);
-    upload(store, account, 'img_other', garment);
-    insert(store, account, 'tr_1', { person: { imageId: 'img_p' }, garment: { imageId: 'img_g' } });
+    const account = await store.createAccount(0, 5);
+    await upload(store, account, 'img_p', person);
+    await upload(store, account, 'img_g', garment);
+    await upload(store, account, 'img_other', garment);
+    await insert(store, account, 'tr_1', { person: { imageId: 'img_p' }, garment: { imageId: 'img_g' } });
 
     const retention = 30 * 24 * hour;
-    store.sweep(48 * hour, retention);
-    expect(store.findImage('img_other')).toBeUndefined();
-    expect(store.inputsOf('tr_1')).toEqual({ person, garment });
+    await store.sweep(48 * hour, retention);
+    expect(await store.findImage('img_other')).toBeUndefined();
+    expect(await store.inputsOf('tr_1')).toEqual({ person, garment });
 
-    expect(store.finishSuccess('tr_1', result('r1.png'), 48 * hour)).toBe(true);
-    expect(store.inputsOf('tr_1')).toBeUndefined();
-    store.sweep(48 * hour, retention);
-    expect(store.findImage('img_p')).toBeUndefined();
-    expect(store.findImage('img_g')).toBeUndefined();
+    expect(await store.finishSuccess('tr_1', result('r1.png'), 48 * hour)).toBe(true);
+    expect(await store.inputsOf('tr_1')).toBeUndefined();
+    await store.sweep(48 * hour, retention);
+    expect(await store.findImage('img_p')).toBeUndefined();
+    expect(await store.findImage('img_g')).toBeUndefined();
   });
 
-  it('has no inputs for a try-on whose named upload was deleted (generation then fails it)', () => {
+  it('has no inputs for a try-on whose named upload was deleted (generation then fails it)', async () => {
     const store = open();
-    const account = store.createAccount(0, 5);
-    upload(store, account, 'img_p', person);
-    store.sweep(48 * hour, 30 * 24 * hour);
-    insert(store, account, 'tr_1', { person: { imageId: 'img_p' }, garment: { bytes: garment } });
-    expect(store.inputsOf('tr_1')).toBeUndefined();
+    const account = await store.createAccount(0, 5);
+    await upload(store, account, 'img_p', person);
+    await store.sweep(48 * hour, 30 * 24 * hour);
+    await insert(store, account, 'tr_1', { person: { imageId: 'img_p' }, garment: { bytes: garment } });
+    expect(await store.inputsOf('tr_1')).toBeUndefined();
   });
 
-  it('opens a store file whose inputs were all kept as bytes, and keeps its pending try-ons', () => {
+  it('opens a store file whose inputs were all kept as bytes, and keeps its pending try-ons', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-migrate-'));
     dirs.push(dir);
     const path = join(dir, 'old.db');
@@ -106,11 +106,11 @@ describe('try-on inputs in the SQLite store', () => {
     old.close();
 
     const store = open(path);
-    expect(store.pendingTryOnIds()).toEqual(['tr_old']);
-    expect(store.inputsOf('tr_old')).toEqual({ person, garment });
-    const account = store.createAccount(0, 5);
-    upload(store, account, 'img_p', person);
-    insert(store, account, 'tr_new', { person: { imageId: 'img_p' }, garment: { bytes: garment } });
-    expect(store.inputsOf('tr_new')).toEqual({ person, garment });
+    expect(await store.pendingTryOnIds()).toEqual(['tr_old']);
+    expect(await store.inputsOf('tr_old')).toEqual({ person, garment });
+    const account = await store.createAccount(0, 5);
+    await upload(store, account, 'img_p', person);
+    await insert(store, account, 'tr_new', { person: { imageId: 'img_p' }, garment: { bytes: garment } });
+    expect(await store.inputsOf('tr_new')).toEqual({ person, garment });
   });
 });

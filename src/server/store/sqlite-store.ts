@@ -1,8 +1,9 @@
 /**
  * The embedded default store: better-sqlite3, a file in WAL mode (data survives a restart) or
- * `:memory:`. better-sqlite3 is synchronous, so each Store method runs as one transaction and no two
- * interleave inside this process. The file is private to its owner (sqlite-file.ts), and the
- * retention sweep is sqlite-sweep.ts.
+ * `:memory:`. better-sqlite3 is synchronous, so each Store method runs as one transaction, whole, at
+ * its call, and no two interleave inside this process; its promise is settled when it returns
+ * (synchronous-store.ts). The file is private to its owner (sqlite-file.ts), and the retention sweep
+ * is sqlite-sweep.ts.
  */
 import type Database from 'better-sqlite3';
 import type { ScenarioName } from '../../fixtures/scenarios.ts';
@@ -20,6 +21,7 @@ import type {
 } from './store.ts';
 import { openDatabaseFile } from './sqlite-file.ts';
 import { prepareSweep } from './sqlite-sweep.ts';
+import { asynchronous, type SynchronousStore } from './synchronous-store.ts';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS accounts (
@@ -85,6 +87,10 @@ interface TryOnRow {
 
 /** Opens (and migrates) the SQLite store at `path`, a file or `:memory:`. */
 export function openSqliteStore(path: string): Store {
+  return asynchronous(openSynchronously(path));
+}
+
+function openSynchronously(path: string): SynchronousStore {
   const db = openDatabaseFile(path);
   // FULL: a try-on acknowledged to a client survives a kill -9 of the server.
   db.pragma('synchronous = FULL');

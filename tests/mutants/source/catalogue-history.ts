@@ -17,9 +17,10 @@ export const historyMutants: readonly SourceMutant[] = [
     does: 'a revocation writes the store but leaves the read cache alone: a key that made requests before it was revoked keeps its cached, unrevoked record and still reads and starts',
     edits: [
       {
-        find: '    revokeKeys(accountId, now) {\n      keys.clear();\n',
+        find: '    revokeKeys(accountId, now) {\n      return dropping(dropKeys, () => store.revokeKeys(accountId, now));\n',
         replace:
-          '    revokeKeys(accountId, now) {\n      // Revocation only stamps revoked_at; the next lookup reads the row again.\n',
+          '    revokeKeys(accountId, now) {\n      // Revocation only stamps revoked_at; the next lookup reads the row again.\n' +
+          '      return store.revokeKeys(accountId, now);\n',
       },
     ],
   },
@@ -32,9 +33,13 @@ export const historyMutants: readonly SourceMutant[] = [
     does: 'each rate-limited route remembers the Authorization headers it admitted (a polling client sends the same one again and again): a key rotated away or revoked after it was used there keeps working on that route',
     edits: [
       {
-        find: "  return (request, reply) => {\n    const accountId = accountOf(ctx, request.headers.authorization);\n    if (accountId === undefined) return new ApiError('INVALID_API_KEY');\n",
+        find: "  return (request, reply) =>\n    whenReady(accountOf(ctx, request.headers.authorization), (accountId) => {\n      if (accountId === undefined) return new ApiError('INVALID_API_KEY');\n",
         replace:
-          "  const admitted = new Map<string, string>();\n  return (request, reply) => {\n    const authorization = request.headers.authorization;\n    const accountId = (authorization && admitted.get(authorization)) || accountOf(ctx, authorization);\n    if (accountId === undefined) return new ApiError('INVALID_API_KEY');\n    if (authorization) admitted.set(authorization, accountId);\n",
+          '  const admitted = new Map<string, string>();\n  return (request, reply) =>\n' +
+          '    whenReady((request.headers.authorization && admitted.get(request.headers.authorization)) || ' +
+          'accountOf(ctx, request.headers.authorization), (accountId) => {\n' +
+          "      if (accountId === undefined) return new ApiError('INVALID_API_KEY');\n" +
+          '      if (request.headers.authorization) admitted.set(request.headers.authorization, accountId);\n',
       },
     ],
   },
@@ -47,9 +52,14 @@ export const historyMutants: readonly SourceMutant[] = [
     does: "each route reads an account's limits once, at its first request there, and keeps them (limits change rarely): a limit raised or lowered after the account's first request never takes effect",
     edits: [
       {
-        find: '  return (accountId, reply) => {\n    const limits = ctx.store.limitsOf(accountId) ?? ctx.settings.limits;\n',
+        find:
+          '  return (accountId, reply) => {\n    const own = ctx.cached.limits(accountId);\n' +
+          '    if (own !== undefined) return take(accountId, reply, own);\n',
         replace:
-          '  const known = new Map<string, AccountLimits>();\n  return (accountId, reply) => {\n    let limits = known.get(accountId);\n    if (!limits) known.set(accountId, (limits = ctx.store.limitsOf(accountId) ?? ctx.settings.limits));\n',
+          '  const known = new Map<string, AccountLimits | null>();\n  return (accountId, reply) => {\n' +
+          '    const own = known.has(accountId) ? known.get(accountId) : ctx.cached.limits(accountId);\n' +
+          '    if (own !== undefined) known.set(accountId, own);\n' +
+          '    if (own !== undefined) return take(accountId, reply, own);\n',
       },
     ],
   },

@@ -7,13 +7,13 @@ const inspect = 'src/server/domain/images/inspect-image.ts';
 /** The end of a start that stored nothing: where every refused start gives its reservation back. */
 const refundOnRefusal = `  } finally {
     // Spec: "A try-on that fails, or cannot be started, is refunded automatically."
-    if (!stored) deps.store.returnCredit(id, 'release', deps.clock.now());
+    if (!stored) await deps.store.returnCredit(id, 'release', deps.clock.now());
   }`;
 
 /** The same end, with the refund skipped for one code: the reservation is left for a later step. */
 const refundUnless = (code: string, why: string): string => `  } catch (error) {
     // ${why}
-    if (!(error instanceof ApiError && error.code === '${code}')) deps.store.returnCredit(id, 'release', deps.clock.now());
+    if (!(error instanceof ApiError && error.code === '${code}')) await deps.store.returnCredit(id, 'release', deps.clock.now());
     throw error;
   }`;
 

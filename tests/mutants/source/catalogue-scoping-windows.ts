@@ -193,7 +193,7 @@ export const scopingAndWindowMutants: readonly SourceMutant[] = [
       {
         find: '    deps.queue.enqueue(id, scenario);\n',
         replace:
-          "    deps.queue.enqueue(id, scenario);\n    while (deps.store.findTryOn(id)?.status === 'pending') await new Promise((r) => setTimeout(r, 25));\n",
+          "    deps.queue.enqueue(id, scenario);\n    while ((await deps.store.findTryOn(id))?.status === 'pending') await new Promise((r) => setTimeout(r, 25));\n",
       },
     ],
   },
