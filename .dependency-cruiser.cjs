@@ -63,6 +63,29 @@ module.exports = {
       to: { path: '^src/client/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'traffic-apart',
+      severity: 'error',
+      comment:
+        'The passive judge reuses the checks, the contract, the report model and the grader: never the server, ' +
+        'the run machinery or the CLI; of client/ the exchange and its curl, of suite/ the balance reader.',
+      from: { path: '^src/traffic/' },
+      to: {
+        path: '^src/',
+        pathNot: [
+          '^src/(traffic|contract|shared|checks|grade|report|fixtures)/',
+          '^src/client/(exchange|curl)\\.ts$',
+          '^src/suite/account-balance\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'traffic-apart',
+      severity: 'error',
+      comment: 'Only the proxy and the CLI use the passive judge; the grader reads the traffic record (a type).',
+      from: { path: '^src/', pathNot: ['^src/(traffic|proxy|cli|grade)/'] },
+      to: { path: '^src/traffic/' },
+    },
+    {
       name: 'run-below-cli',
       severity: 'error',
       comment: 'Imports run cli -> run -> suite: the run machinery never reaches back into the CLI.',

@@ -47,6 +47,11 @@ export const commands: readonly Command[] = [
     },
   },
   {
+    name: 'judge',
+    summary: 'judge a recording of traffic (NDJSON or HAR) by the spec, sending nothing; writes the reports of a run',
+    run: async (argv) => (await import('./judge.ts')).judge(argv),
+  },
+  {
     name: 'docs',
     summary: 'build the docs site into reports/docs/ from openapi.yaml',
     run: async (argv) => {

@@ -10,7 +10,9 @@ import { documentedLimits, type RateBucket, type RateLimits } from '../contract/
 import type { ClientGrade } from '../grade/grade.ts';
 import type { Report, Verdict } from '../report/types.ts';
 import { Ledger } from './ledger.ts';
-import { buildPassiveReport, type PassiveReportInfo } from './passive-report.ts';
+import { buildPassiveReport, type PassiveReportInfo, type TrafficSeen } from './passive-report.ts';
+
+export type { TrafficSeen };
 import { balances } from './rules/balance.ts';
 import { controlCallOf } from './rules/control-calls.ts';
 import { exchangeCheckRequirements, exchangeChecks } from './rules/exchange-checks.ts';
@@ -32,15 +34,6 @@ export interface PassiveJudgeOptions {
   /** Hosts a resultUrl may name besides the one each request went to (a proxy's upstream host). */
   readonly hosts?: readonly string[];
   readonly caps?: Partial<JudgeCaps>;
-}
-
-/** What the judge has seen so far, for the report and the proxy's status. */
-export interface TrafficSeen {
-  readonly exchanges: number;
-  /** State let go past the caps (accounts, try-ons, keys), summed over the rules. */
-  readonly notKept: number;
-  readonly firstAt?: number;
-  readonly lastAt?: number;
 }
 
 export class PassiveJudge {

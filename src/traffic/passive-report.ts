@@ -17,7 +17,6 @@ import { buildReport } from '../report/model.ts';
 import { sha256File, toolIdentity } from '../report/run-info.ts';
 import type { Report, RequirementResult, TestCaseLike, TestModuleLike } from '../report/types.ts';
 import type { Entry, Ledger } from './ledger.ts';
-import type { TrafficSeen } from './passive-judge.ts';
 import type { TrafficExchange } from './traffic-exchange.ts';
 
 export interface PassiveReportInfo {
@@ -27,6 +26,15 @@ export interface PassiveReportInfo {
   readonly unreadRecords?: number;
   /** The traffic is over: intervals still waiting to settle are judged (the proxy's shutdown, judge FILE). */
   readonly final?: boolean;
+}
+
+/** What the judge has seen so far, for the report and the proxy's status. */
+export interface TrafficSeen {
+  readonly exchanges: number;
+  /** State let go past the caps (accounts, try-ons, keys), summed over the rules. */
+  readonly notKept: number;
+  readonly firstAt?: number;
+  readonly lastAt?: number;
 }
 
 /** The start of a test name, so a report of traffic reads as one. */

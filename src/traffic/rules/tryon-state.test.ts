@@ -63,3 +63,14 @@ describe('try-on states', () => {
     expect(judgeTrace([poll('ton_1', 'failed', 1), gone]).verdict('STATE-FAILED-READ-IS-200')).toBe('fail');
   });
 });
+
+describe('try-on states: starts are no readings', () => {
+  it('a replayed start repeating its original pending body after a success is no step back', () => {
+    const t = judgeTrace([
+      start('ton_1', 'key-00000001', 0),
+      poll('ton_1', 'success', 2),
+      start('ton_1', 'key-00000001', 4),
+    ]);
+    expect(t.verdict(terminal)).not.toBe('fail');
+  });
+});

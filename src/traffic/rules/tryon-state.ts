@@ -52,6 +52,9 @@ export function tryOnStates(setup: RuleSetup): PassiveRule {
       }
       if (tryOn === undefined) return;
       if (read) sameId(setup, id, tryOn.id, v);
+      // A start's answer is no reading of the state: a replay repeats the original `pending` body, and a
+      // sync 202 may pick up a try-on already final. Reads and sync 200s tell the state.
+      if (!read && !(v.op === 'createTryOnSync' && v.status === 200)) return;
       const { status } = tryOn;
       // "`resultUrl` becomes available" on success (the suite: a success carries a string resultUrl).
       if (status === 'success') {
