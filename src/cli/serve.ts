@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { gradeCallLog, type ClientGrade } from '../grade/grade.ts';
 import { gradeFileNames, gradeFormats, writeGrade } from '../grade/write-grade.ts';
@@ -33,6 +34,9 @@ Starts the reference Virtual Try-On server (fastify + SQLite + sharp) with the t
   --outbound any|loopback  which addresses image fetches may connect to (default any; loopback = safety net)
   --grade-clients DIR      grade each account's client against the spec's client rules: GET /_control/client-grade
                            any time, and client-grade.{json,junit.xml,md,html} written to DIR on shutdown
+  --trust-proxy ADDRS      comma-separated addresses of trusted balancers: a connection from one counts, in the caps
+                           per client address, for the client its X-Forwarded-For names (default: $TRYON_TRUST_PROXY)
+  --instance NAME          this instance's name in GET /healthz and /readyz (default: pid-<pid>)
   --log                    log every request (pino JSON)
   -h, --help               this help`;
 
@@ -55,6 +59,8 @@ export function serveOptions(
     'trusted-ca': { type: 'string' },
     outbound: { type: 'string', default: 'any' },
     log: { type: 'boolean', default: false },
+    'trust-proxy': { type: 'string', default: env.TRYON_TRUST_PROXY ?? '' },
+    instance: { type: 'string' },
     'grade-clients': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -70,6 +76,7 @@ export function serveOptions(
     throw new ToolkitError('USAGE', 'serve: --public-url must be an origin such as https://tryon.example.com');
   }
   const settings = withDefaults({
+    trustedProxies: trustedProxies(f['trust-proxy']),
     ...(f['sync-wait-ms'] !== undefined && { syncWaitMs: integer('--sync-wait-ms', f['sync-wait-ms'], 0, 600_000) }),
     ...(f['generation-latency-ms'] !== undefined && {
       generationLatencyMs: integer('--generation-latency-ms', f['generation-latency-ms'], 0, 600_000),
@@ -92,6 +99,7 @@ export function serveOptions(
         trustedOrigin: { origin: f['trusted-origin'], ca: readPem(f['trusted-ca']) },
       }),
     logger: f.log,
+    ...(f.instance !== undefined && { instance: instanceName(f.instance) }),
     ...(f['grade-clients'] !== undefined && { gradeClients: true }),
   });
   if (f['grade-clients'] === '')
@@ -172,6 +180,24 @@ function integer(flag: string, raw: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw) || n < min || n > max)
     throw new ToolkitError('USAGE', `serve: ${flag} must be a whole number from ${min} to ${max}`);
   return n;
+}
+
+/** The addresses of `--trust-proxy`: plain IP addresses, comma-separated. */
+function trustedProxies(raw: string): readonly string[] {
+  const addresses = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  const bad = addresses.find((a) => isIP(a) === 0);
+  if (bad !== undefined)
+    throw new ToolkitError('USAGE', 'serve: --trust-proxy takes IP addresses, comma-separated (e.g. 127.0.0.1)');
+  return Object.freeze(addresses);
+}
+
+function instanceName(raw: string): string {
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw))
+    throw new ToolkitError('USAGE', 'serve: --instance must be 1 to 64 letters, digits, dots, dashes or underscores');
+  return raw;
 }
 
 function readPem(path: string): string {

@@ -1,0 +1,61 @@
+/** The balancer's haproxy.cfg (haproxy-config.ts): what the sandbox relies on is in the text. */
+import { describe, expect, it } from 'vitest';
+import { balancerTimeoutMs, haproxyConfig } from './haproxy-config.ts';
+
+const instances = [
+  { name: 'i1', host: '127.0.0.1', port: 9001 },
+  { name: 'i2', host: '127.0.0.1', port: 9002 },
+  { name: 'i3', host: '127.0.0.1', port: 9003 },
+];
+const config = haproxyConfig({ bindHost: '127.0.0.1', bindPort: 8080, instances });
+const lines = config.split('\n').map((line) => line.trim());
+
+describe('haproxyConfig', () => {
+  it('listens on one public port and spreads requests round-robin over every instance, checked on /readyz', () => {
+    expect(lines).toContain('bind 127.0.0.1:8080');
+    expect(lines).toContain('balance roundrobin');
+    expect(lines).toContain('http-check send meth GET uri /readyz');
+    expect(lines).toContain('http-check expect status 200');
+    expect(lines.filter((l) => l.startsWith('server '))).toEqual([
+      'server i1 127.0.0.1:9001',
+      'server i2 127.0.0.1:9002',
+      'server i3 127.0.0.1:9003',
+    ]);
+    expect(lines.some((l) => l.startsWith('default-server check ') && l.includes('fall 2'))).toBe(true);
+  });
+
+  it('holds a request at least 70 s (a held sync is up to 55 s) and adds X-Forwarded-For', () => {
+    expect(balancerTimeoutMs).toBeGreaterThanOrEqual(70_000);
+    expect(lines).toContain(`timeout client ${balancerTimeoutMs}ms`);
+    expect(lines).toContain(`timeout server ${balancerTimeoutMs}ms`);
+    expect(lines).toContain('option forwardfor');
+    // Nothing rewrites a header of the request or of the answer.
+    expect(lines.filter((l) => /^http-(request|response|after-response) /.test(l))).toEqual([]);
+  });
+
+  it("answers what haproxy says itself in the API's envelope, 503 with Retry-After", () => {
+    const unavailable = lines.find((l) => l.startsWith('http-error status 503 '));
+    expect(unavailable).toBeDefined();
+    const body = /string '([^']+)'/.exec(unavailable!)?.[1];
+    expect(JSON.parse(body!)).toEqual({ error: expect.any(String), code: 'UNAVAILABLE' });
+    expect(unavailable).toMatch(/hdr retry-after 1$/);
+  });
+
+  it('leaves maxconn to the file-descriptor limit unless told', () => {
+    expect(lines.some((l) => l.startsWith('maxconn'))).toBe(false);
+    const told = haproxyConfig({ bindHost: '::1', bindPort: 8080, instances, maxConnections: 500 });
+    expect(told).toContain('  maxconn 500\n');
+    expect(told).toContain('bind [::1]:8080');
+  });
+
+  it.each([
+    ['no instance', { instances: [] }],
+    ['a name with a space', { instances: [{ name: 'i 1', host: '127.0.0.1', port: 1 }] }],
+    ['a host name', { instances: [{ name: 'i1', host: 'localhost', port: 1 }] }],
+    ['a port out of range', { bindPort: 70_000 }],
+  ])('refuses %s', (_, change) => {
+    expect(() => haproxyConfig({ bindHost: '127.0.0.1', bindPort: 8080, instances, ...change })).toThrow(
+      /^haproxy-config: /,
+    );
+  });
+});

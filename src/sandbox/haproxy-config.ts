@@ -1,0 +1,103 @@
+/**
+ * The haproxy configuration of the sandbox's balancer (Debian's haproxy 2.6): one public port, round-robin
+ * over the instances, each checked on `GET /readyz` (one that fails two checks gets no new request until
+ * it passes again). Requests and answers pass untouched (Retry-After, RateLimit and every other header),
+ * but for the X-Forwarded-For haproxy appends, which `serve --trust-proxy` reads to tell clients apart.
+ * A held sync may last 55 s: the client and server timeouts are 120 s. Errors haproxy gives itself are
+ * in the API's `{error, code}` envelope. A pure function: the launcher writes its text to a file.
+ */
+
+export interface BalancedInstance {
+  /** The instance's name: haproxy's server name, and what its /readyz says. */
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface HaproxyConfigInput {
+  /** The public address and port the balancer listens on. */
+  readonly bindHost: string;
+  readonly bindPort: number;
+  readonly instances: readonly BalancedInstance[];
+  /** Connections haproxy accepts at once (each held sync is one); default: what its file-descriptor limit allows. */
+  readonly maxConnections?: number;
+  /** Time for a request's headers to arrive, as each instance's own headers deadline; default 10 s. */
+  readonly headersTimeoutMs?: number;
+  /** Readiness check interval; default 1 s. */
+  readonly checkIntervalMs?: number;
+}
+
+/** Longer than the longest answer an instance may hold back (the 55 s sync wait, and the 70 s the issue asks). */
+export const balancerTimeoutMs = 120_000;
+
+const namePattern = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The haproxy.cfg text for `input`; throws on a name or address haproxy would misread. */
+export function haproxyConfig(input: HaproxyConfigInput): string {
+  if (input.instances.length === 0) throw new Error('haproxy-config: at least one instance');
+  for (const instance of input.instances) {
+    if (!namePattern.test(instance.name)) throw new Error(`haproxy-config: bad instance name ${instance.name}`);
+    checkAddress(instance.host, instance.port);
+  }
+  checkAddress(input.bindHost, input.bindPort);
+  const interval = input.checkIntervalMs ?? 1_000;
+  return [
+    'global',
+    ...(input.maxConnections === undefined ? [] : [`  maxconn ${input.maxConnections}`]),
+    '',
+    'defaults',
+    '  mode http',
+    '  option forwardfor',
+    '  option redispatch 1',
+    // A request whose instance refused the connection, or closed it without a word, goes to another.
+    '  retries 2',
+    '  retry-on conn-failure empty-response',
+    '  timeout connect 5s',
+    `  timeout client ${balancerTimeoutMs}ms`,
+    `  timeout server ${balancerTimeoutMs}ms`,
+    `  timeout http-request ${input.headersTimeoutMs ?? 10_000}ms`,
+    '  timeout http-keep-alive 5s',
+    '  timeout queue 30s',
+    ...envelopeErrors(),
+    '',
+    'frontend sandbox',
+    `  bind ${bindAddress(input.bindHost, input.bindPort)}`,
+    '  default_backend instances',
+    '',
+    'backend instances',
+    '  balance roundrobin',
+    '  option httpchk',
+    '  http-check send meth GET uri /readyz',
+    '  http-check expect status 200',
+    // An instance that does not answer its check within the interval (stopped, overloaded) counts as failing it.
+    `  timeout check ${interval}ms`,
+    `  default-server check inter ${interval}ms fastinter ${interval}ms downinter ${interval}ms fall 2 rise 2`,
+    ...input.instances.map((i) => `  server ${i.name} ${bindAddress(i.host, i.port)}`),
+    '',
+  ].join('\n');
+}
+
+/** What haproxy answers itself (a bad request, a timeout, no instance ready), in the API's envelope. */
+function envelopeErrors(): string[] {
+  const answers: ReadonlyArray<readonly [number, string, string, boolean]> = [
+    [400, 'INVALID_REQUEST', 'The request could not be read.', false],
+    [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time.', false],
+    [502, 'UNAVAILABLE', 'The instance answering this request stopped; retry with the same Idempotency-Key.', true],
+    [503, 'UNAVAILABLE', 'No instance is ready; retry shortly.', true],
+    [504, 'UNAVAILABLE', 'The instance did not answer in time; retry with the same Idempotency-Key.', true],
+  ];
+  return answers.map(([status, code, message, retry]) => {
+    const body = JSON.stringify({ error: message, code });
+    const hdr = retry ? ' hdr retry-after 1' : '';
+    return `  http-error status ${status} content-type "application/json; charset=utf-8" string '${body}'${hdr}`;
+  });
+}
+
+function bindAddress(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+function checkAddress(host: string, port: number): void {
+  if (!/^[0-9a-fA-F.:]+$/.test(host)) throw new Error(`haproxy-config: ${host} is not an IP address`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`haproxy-config: bad port ${port}`);
+}
