@@ -48,8 +48,8 @@ export interface RequirementSpec {
   /** Present only when no HTTP exchange can show the requirement, with the reason. */
   readonly notObservable?: string;
   /**
-   * A client rule the sandbox judges from what a caller sends (`serve --grade-clients`,
-   * src/server/client-grade); a run against a server cannot.
+   * A client rule judged from what a caller sends (src/grade: `serve --grade-clients`, or the proxy);
+   * a run against a server cannot.
    */
   readonly clientGrade?: true;
   /** The spec says "not shown": the catalogue records the point, and openapi.yaml says what is accepted. */

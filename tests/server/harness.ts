@@ -81,7 +81,7 @@ export interface HarnessOptions {
   readonly settings?: Partial<ServerSettings>;
   readonly dbPath?: string;
   readonly control?: boolean;
-  /** Grades the callers against the spec's client rules (src/server/client-grade). */
+  /** Grades the callers against the spec's client rules (src/grade, fed by src/server/client-grade). */
   readonly gradeClients?: boolean;
   /** The instance's name in /healthz and /readyz. */
   readonly instance?: string;
