@@ -146,6 +146,14 @@ describe('two instances on one database', () => {
     expect(await a.balance(accountId)).toBe(40 - stored);
   });
 
+  it('with an orphan grace, a reservation younger than it is left to its start, an older one released', async () => {
+    const { a, b, accountId } = await twoInstances(5, 500);
+    expect(await a.reserveCredit(accountId, newTryOnId(), 1_000)).toBe(true);
+    expect(await b.releaseOrphanReservations(1_499)).toBe(0);
+    expect(await b.releaseOrphanReservations(1_500)).toBe(1);
+    expect(await a.balance(accountId)).toBe(5);
+  });
+
   it('parallel uploads of one account across both never pass its storage quota', async () => {
     const { a, b, accountId } = await twoInstances(0);
     const image = (i: number) => ({

@@ -40,14 +40,13 @@ export interface PgStoreOptions {
   /** Connections this store holds at most. */
   readonly poolSize?: number;
   /**
-   * A reservation without a try-on is taken for an orphan only once it is this old: younger, its start
-   * may still be under way on another instance (fetching its images).
+   * A reservation without a try-on is taken for an orphan only once it is this old (default 0, as in the
+   * SQLite store). With many instances, one releasing orphans while another's start is between its reserve
+   * and its insert makes that start fail (ReservationReleased: no credit lost, no try-on free); a grace
+   * longer than a start takes (its image fetches) spares such starts, if the release then runs repeatedly.
    */
   readonly orphanGraceMs?: number;
 }
-
-/** A start fetches its images within seconds; an orphan younger than this may still be a start in progress. */
-export const defaultOrphanGraceMs = 5 * 60_000;
 
 /** Opens the store on `url` and brings its schema up to date; the pool is closed again if that fails. */
 export async function openPgStore(pgModule: PgModule, url: string, options: PgStoreOptions = {}): Promise<PgStore> {
@@ -58,7 +57,7 @@ export async function openPgStore(pgModule: PgModule, url: string, options: PgSt
     await pool.end().catch(() => undefined);
     throw error;
   }
-  return new PgStore(pool, options.orphanGraceMs ?? defaultOrphanGraceMs);
+  return new PgStore(pool, options.orphanGraceMs ?? 0);
 }
 
 /** The Store on a PostgreSQL pool whose schema is migrated already (use openPgStore). */
