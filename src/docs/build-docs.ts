@@ -1,8 +1,9 @@
 /**
  * `npm run docs`: builds reports/docs/index.html (the API reference, from openapi.yaml by `redocly
- * build-docs` with Redoc's scripts inlined, linking to the catalogue) and catalogue.html (the requirement
- * catalogue, by render-catalogue.ts). Both must open with no network: the build fails if either
- * references an http(s) script, stylesheet, font or image.
+ * build-docs` with Redoc's scripts inlined, linking to the other pages), catalogue.html (the requirement
+ * catalogue, by render-catalogue.ts), flows.html and a flow-<id>.html per Arazzo flow (with its sequence
+ * diagram as inline SVG), and samples.html (curl and TypeScript per operation). Every page must open with
+ * no network: the build fails if one references an http(s) script, stylesheet, font or image.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -12,36 +13,70 @@ import { pathToFileURL } from 'node:url';
 import { ToolkitError } from '../shared/toolkit-errors.ts';
 import { requirement, requirementIds } from '../contract/requirements.ts';
 import { paths } from '../contract/paths.ts';
+import { readFlows } from './flows/read-flows.ts';
+import { flowFile, renderFlowPage, renderFlowsIndex } from './flows/render-flows.ts';
 import { renderCatalogueHtml } from './render-catalogue.ts';
+import { operationSamples } from './samples/operation-samples.ts';
+import { renderSamplesPage } from './samples/render-samples.ts';
+import { openapi } from '../contract/openapi.ts';
 
 /** Where the docs land (reports/docs/ under the current directory), and what the two pages are called. */
 export const docsPaths = Object.freeze({
   dir: join(process.cwd(), 'reports', 'docs'),
   index: join(process.cwd(), 'reports', 'docs', 'index.html'),
   catalogue: join(process.cwd(), 'reports', 'docs', 'catalogue.html'),
+  flows: join(process.cwd(), 'reports', 'docs', 'flows.html'),
+  samples: join(process.cwd(), 'reports', 'docs', 'samples.html'),
 });
 
 /** The link text both the page and the browser test look for. */
 export const catalogueLinkText = 'Requirement catalogue →';
 export const apiLinkText = '← API reference';
+export const flowsLinkText = 'Flows →';
+export const samplesLinkText = 'Code samples →';
 
-/** Builds both pages; returns their paths. Throws ToolkitError BUILD_FAILED on any failure. */
-export async function buildDocs(): Promise<{ index: string; catalogue: string }> {
+/** Builds every page; returns the paths of the main ones. Throws ToolkitError BUILD_FAILED on any failure. */
+export async function buildDocs(): Promise<{ index: string; catalogue: string; flows: string; samples: string }> {
   await mkdir(docsPaths.dir, { recursive: true });
 
   const redoc = withoutCdnLogos(await renderApiReference());
-  const index = injectAfterBody(redoc, linkBar('catalogue.html', catalogueLinkText), 'index.html');
+  const nav = linkBar([
+    ['catalogue.html', catalogueLinkText],
+    ['flows.html', flowsLinkText],
+    ['samples.html', samplesLinkText],
+  ]);
+  const index = injectAfterBody(redoc, nav, 'index.html');
   assertOffline(index, 'index.html');
   await writeFile(docsPaths.index, index);
 
   const rendered = renderCatalogueHtml(requirementIds.map(requirement));
   const catalogue = rendered.includes('href="index.html"')
     ? rendered
-    : injectAfterBody(rendered, linkBar('index.html', apiLinkText), 'catalogue.html');
+    : injectAfterBody(rendered, linkBar([['index.html', apiLinkText]]), 'catalogue.html');
   assertOffline(catalogue, 'catalogue.html');
   await writeFile(docsPaths.catalogue, catalogue);
 
-  return { index: docsPaths.index, catalogue: docsPaths.catalogue };
+  await writeFlowAndSamplePages();
+  return { index: docsPaths.index, catalogue: docsPaths.catalogue, flows: docsPaths.flows, samples: docsPaths.samples };
+}
+
+/** flows.html, a page per Arazzo flow, and samples.html, each checked to need no network. */
+async function writeFlowAndSamplePages(): Promise<void> {
+  let flows: ReturnType<typeof readFlows>;
+  try {
+    flows = readFlows();
+  } catch (error) {
+    throw new ToolkitError('BUILD_FAILED', `cannot read the Arazzo flows: ${(error as Error).message}`);
+  }
+  const pages: Array<[string, string]> = [
+    ['flows.html', renderFlowsIndex(flows)],
+    ...flows.map((f): [string, string] => [flowFile(f.id), renderFlowPage(f)]),
+    ['samples.html', renderSamplesPage(operationSamples(openapi))],
+  ];
+  for (const [name, html] of pages) {
+    assertOffline(html, name);
+    await writeFile(join(docsPaths.dir, name), html);
+  }
 }
 
 /**
@@ -115,12 +150,16 @@ function withoutCdnLogos(page: string): string {
     .replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', wordmark(12, 'R'));
 }
 
-/** A small bar with one link, styled inline so that it needs no stylesheet. */
-function linkBar(href: string, text: string): string {
+/** A small bar of links, styled inline so that it needs no stylesheet. */
+function linkBar(links: ReadonlyArray<readonly [href: string, text: string]>): string {
+  const anchors = links.map(
+    ([href, text]) =>
+      `<a href="${href}" style="color:#0b5cad;font-weight:600;text-decoration:none;margin-right:20px">${text}</a>`,
+  );
   return [
     '<nav class="tryon-docs-nav" style="padding:10px 24px;border-bottom:1px solid #d0d7de;',
     'background:#f6f8fa;font:15px/1.4 system-ui,sans-serif">',
-    `<a href="${href}" style="color:#0b5cad;font-weight:600;text-decoration:none">${text}</a>`,
+    ...anchors,
     '</nav>',
   ].join('');
 }
@@ -170,6 +209,8 @@ async function main(): Promise<void> {
     const built = await buildDocs();
     process.stdout.write(`docs: API reference     ${relative(process.cwd(), built.index)}\n`);
     process.stdout.write(`docs: requirement list  ${relative(process.cwd(), built.catalogue)}\n`);
+    process.stdout.write(`docs: flows             ${relative(process.cwd(), built.flows)}\n`);
+    process.stdout.write(`docs: code samples      ${relative(process.cwd(), built.samples)}\n`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`docs: build failed: ${message.split('\n')[0]}\n`);
