@@ -31,8 +31,8 @@ import { imageRoutes } from './routes/images.ts';
 import { resultRoutes } from './routes/results.ts';
 import { installTransportGuards, transportOptions } from './routes/transport.ts';
 import { tryOnRoutes } from './routes/tryons.ts';
-import { cachedReadsOf, withReadCache } from './store/read-cache.ts';
-import { openSqliteStore } from './store/sqlite-store.ts';
+import { openStore } from './store/open-store.ts';
+import { cachedReadsOf } from './store/read-cache.ts';
 
 export interface ReferenceServer {
   readonly app: FastifyInstance;
@@ -52,8 +52,8 @@ const sweepEveryMs = 10 * 60_000;
 /** Builds a reference server; nothing listens until `listen`. */
 export async function createReferenceServer(options: ServerOptions): Promise<ReferenceServer> {
   const { settings } = options;
-  // Every reader and writer goes through the read cache, so each write reaches it (store/read-cache.ts).
-  const store = withReadCache(openSqliteStore(options.dbPath));
+  // SQLite behind the read cache (every write reaches it), or PostgreSQL shared with other instances.
+  const store = await openStore(options.dbPath);
   const clock = options.clock instanceof AdvanceableClock ? options.clock : new AdvanceableClock();
   const waiters = new SyncWaiters();
   const callLog = options.gradeClients ? new CallLog(clock) : undefined;

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolkitError } from '../../shared/toolkit-errors.ts';
 import { describeDb, openStore, parseDbTarget } from './open-store.ts';
+import { cachedReadsOf } from './read-cache.ts';
 import { redactPassword, redactUrl } from './pg-connect.ts';
 
 describe('parseDbTarget', () => {
@@ -69,7 +70,8 @@ describe('openStore', () => {
     try {
       const account = await store.createAccount(0, 3);
       expect(await store.balance(account)).toBe(3);
-      expect(store.cached.limits(account)).toBeUndefined();
+      expect(await store.limitsOf(account)).toBeNull();
+      expect(cachedReadsOf(store).limits(account)).toBeNull();
     } finally {
       await store.close();
     }

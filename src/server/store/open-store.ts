@@ -1,14 +1,15 @@
 /**
  * Which store a server opens, from one setting (`serve --db`, `TRYON_DB_URL`, ServerOptions.dbPath): a file
  * path, `:memory:` or `sqlite:<path>` is the embedded SQLite store, behind the read cache (this process is
- * its only writer); a `postgres://` or `postgresql://` URL is the PostgreSQL store, without that cache,
- * since other instances write the same database. `pg` is loaded only then, as an optional package.
+ * its only writer); a `postgres://` or `postgresql://` URL is the PostgreSQL store, without that cache
+ * (cachedReadsOf finds none), since other instances write the same database. `pg` is loaded only then, as
+ * an optional package.
  */
 import { loadOptional } from '../../shared/optional-packages.ts';
 import { ToolkitError } from '../../shared/toolkit-errors.ts';
 import type { PgModule } from './pg-connect.ts';
 import { redactPassword, redactUrl } from './pg-connect.ts';
-import { type CachedReads, type CachedStore, withReadCache } from './read-cache.ts';
+import { withReadCache } from './read-cache.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import type { Store } from './store.ts';
 
@@ -50,31 +51,17 @@ export function describeDb(value: string): string {
  * Opens the store `db` names; the PostgreSQL one is migrated first. A database that cannot be reached or
  * opened is a one-line CONFIG error that never shows the password.
  */
-export async function openStore(db: string): Promise<CachedStore> {
+export async function openStore(db: string): Promise<Store> {
   const target = parseDbTarget(db);
   if (target.kind === 'sqlite') return withReadCache(openSqliteStore(target.path));
   const pg = await loadOptional<PgModule>('serve --db postgres://… (the PostgreSQL store)', 'pg');
   const { openPgStore } = await import('./pg-store.ts');
   try {
-    return withoutReadCache(await openPgStore(pg, target.url));
+    return await openPgStore(pg, target.url);
   } catch (error) {
     const reason = redactPassword(reasonOf(error), target.url);
     throw new ToolkitError('CONFIG', `cannot open the PostgreSQL database ${redactUrl(target.url)}: ${reason}`);
   }
-}
-
-/** Answers nothing from a cache: every read goes to the store, which other instances write too. */
-const noCache: CachedReads = { key: () => undefined, limits: () => undefined, tryOn: () => undefined };
-
-/** `store` as a CachedStore whose cache is always empty. */
-export function withoutReadCache(store: Store): CachedStore {
-  return new Proxy(store, {
-    get(target, name) {
-      if (name === 'cached') return noCache;
-      const value: unknown = Reflect.get(target, name, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  }) as CachedStore;
 }
 
 function sqliteAt(path: string): DbTarget {
