@@ -1,4 +1,4 @@
-/** The server's hook of the call log names each request's operation by openapi.yaml's routes, over real HTTP on loopback. */
+/** The server's hook of the call log names each request's operation by openapi.yaml's routes, over HTTP. */
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallLog } from '../../grade/call-log.ts';
