@@ -61,7 +61,7 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
         status: answer.status,
         responseHeaders: answer.headers,
         responseBody: seenOf(responseTap),
-        client: raw.socket.remoteAddress,
+        client: raw.socket?.remoteAddress,
         startedAt,
         answeredAt: answer.at,
         endedAt: Date.now(),
