@@ -11,6 +11,7 @@ import { bearerToken, issueKey } from '../domain/api-keys.ts';
 import { isTestNameAnswer, maxTestNameAnswers, testName } from '../domain/image-fetch/test-names.ts';
 import type { ServerContext } from '../routes/context.ts';
 import type { AccountLimits } from '../store/store.ts';
+import { oneAtATime } from './one-at-a-time.ts';
 
 export const controlPrefix = '/_control';
 
@@ -30,6 +31,8 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
     return id;
   };
   const opts = { onRequest: guard };
+  // A limits update reads the account's limits and writes them merged: one at a time per account.
+  const perAccount = oneAtATime();
 
   app.post(`${controlPrefix}/accounts`, opts, async () => {
     const now = ctx.clock.now();
@@ -65,10 +68,12 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
 
   app.put<AccountParams>(`${controlPrefix}/accounts/:accountId/limits`, opts, async (request) => {
     const id = await account(request.params.accountId);
-    // Limits stored before the storage quota existed lack it: the server's fills in.
-    const limits = parseLimits(request.body, { ...ctx.settings.limits, ...(await ctx.store.limitsOf(id)) });
-    await ctx.store.setLimits(id, limits);
-    return { accountId: id, limits };
+    return perAccount(id, async () => {
+      // Limits stored before the storage quota existed lack it: the server's fills in.
+      const limits = parseLimits(request.body, { ...ctx.settings.limits, ...(await ctx.store.limitsOf(id)) });
+      await ctx.store.setLimits(id, limits);
+      return { accountId: id, limits };
+    });
   });
 
   app.post(`${controlPrefix}/clock/advance`, opts, async (request) => {
@@ -81,7 +86,7 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
         `seconds must be a number from 0 to ${most} (at most ${controlBounds.maxAdvanceSeconds} per call, and never past the end of year 9999).`,
       );
     }
-    const now = ctx.clock.advance(seconds * 1000);
+    const now = await ctx.clock.advance(seconds * 1000);
     await ctx.sweep();
     return { now: new Date(now).toISOString() };
   });
@@ -97,7 +102,7 @@ export function controlRoutes(app: FastifyInstance, ctx: ServerContext, token: s
         'name must be a well-formed DNS name under .test (RFC 6761), e.g. img-4kq9.test.',
       );
     const addresses = parseAnswers(request.body);
-    names.set(name, addresses);
+    await names.set(name, addresses);
     return { name, addresses };
   });
 
