@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePersonPhoto } from '../../src/fixtures/images.ts';
 import { debianHaproxy, type Sandbox, startSandbox } from '../../src/sandbox/launch.ts';
+import { quickClient, slowUpload, tally } from '../server/fairness-clients.ts';
 
 let sandbox: Sandbox;
 let foldersBefore: Set<string>;
@@ -31,6 +33,34 @@ async function get(path: string, headers: Record<string, string> = {}) {
   const res = await request(`${sandbox.url}${path}`, { headers, headersTimeout: 5_000, bodyTimeout: 5_000 });
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, json: text ? JSON.parse(text) : undefined };
+}
+
+function control(method: string, path: string, body?: unknown) {
+  return request(`${sandbox.url}/_control${path}`, {
+    method: method as 'GET',
+    headers: {
+      authorization: `Bearer ${sandbox.controlToken}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+}
+
+async function newAccount(): Promise<{ accountId: string; apiKey: string }> {
+  const res = await control('POST', '/accounts');
+  expect(res.statusCode).toBe(200);
+  return (await res.body.json()) as { accountId: string; apiKey: string };
+}
+
+async function uploadThrough(key: string, bytes: Buffer) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes], { type: 'image/jpeg' }), 'p.jpg');
+  const res = await fetch(`${sandbox.url}/api/v1/images`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as { code?: string } };
 }
 
 async function instancesAnswering(count: number): Promise<string[]> {
@@ -69,6 +99,59 @@ describe('the sandbox: PostgreSQL, 3 instances, haproxy', () => {
     const ready = await get('/readyz');
     expect(ready.headers['cache-control']).toBe('no-store');
   });
+
+  it("passes an answer's headers untouched: the storage quota's 429 keeps Retry-After and RateLimit", async () => {
+    const { accountId, apiKey } = await newAccount();
+    const photo = await makePersonPhoto({ width: 48, height: 64 });
+    const limits = { uploadQuotaBytes: photo.length, uploadsPerMinute: 1_000 };
+    expect((await control('PUT', `/accounts/${accountId}/limits`, limits)).statusCode).toBe(200);
+    const statuses: number[] = [];
+    let refused: Awaited<ReturnType<typeof uploadThrough>> | undefined;
+    // The quota is the database's: whichever instance takes the second upload refuses it.
+    for (let i = 0; i < 2; i++) {
+      const res = await uploadThrough(apiKey, photo);
+      statuses.push(res.status);
+      if (res.status === 429) refused = res;
+    }
+    expect(statuses).toEqual([200, 429]);
+    expect(refused!.body.code).toBe('RATE_LIMITED');
+    expect(refused!.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(refused!.headers.get('ratelimit-policy')).toBe(`"storage";q=${photo.length};w=86400;qu="content-bytes"`);
+    expect(refused!.headers.get('ratelimit')).toMatch(/^"storage";r=0;t=\d+$/);
+  });
+
+  it('through the balancer, 300 slow uploads of one client leave another client 100 of 100 requests', async () => {
+    const slowAccount = await newAccount();
+    const slowKey = slowAccount.apiKey;
+    // Its per-minute upload limit out of the way: only the caps on slow connections may refuse it.
+    const raised = { uploadsPerMinute: 100_000 };
+    expect((await control('PUT', `/accounts/${slowAccount.accountId}/limits`, raised)).statusCode).toBe(200);
+    const quickKey = (await newAccount()).apiKey;
+    const photo = await makePersonPhoto({ width: 48, height: 64 });
+    const slow = Array.from({ length: 300 }, () =>
+      slowUpload(sandbox.url, slowKey, photo, { localAddress: '127.0.0.1' }),
+    );
+    const quick = quickClient(sandbox.url, '127.0.0.2');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const statuses: number[] = [];
+      // 10 at a time every 300 ms: they span the time the slow uploads become slow (2 s).
+      for (let batch = 0; batch < 10; batch++) {
+        statuses.push(...(await Promise.all(Array.from({ length: 10 }, () => quick.get('/api/v1/account', quickKey)))));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      const slowOutcomes = tally(slow.map((s) => `${s.outcome()}${s.code() ? ` ${s.code()}` : ''}`));
+      console.info(
+        `fairness through haproxy: quick ${JSON.stringify(tally(statuses))}, slow ${JSON.stringify(slowOutcomes)}`,
+      );
+      expect(tally(statuses)).toEqual({ 200: 100 });
+      // Each instance held the slow client (told apart by X-Forwarded-For) to its own cap of slow connections.
+      expect(slowOutcomes['503 UNAVAILABLE'] ?? 0).toBeGreaterThan(0);
+    } finally {
+      for (const s of slow) s.stop();
+      await quick.close();
+    }
+  }, 60_000);
 
   it('writes a haproxy configuration that haproxy itself accepts', () => {
     const dir = [...sandboxFolders()].find((name) => !foldersBefore.has(name));
