@@ -38,6 +38,26 @@ export function openPool(pgModule: PgModule, url: string, size = defaultPoolSize
   return pool;
 }
 
+/** Statement names by text: each connection prepares a statement once, then only binds and runs it. */
+const statementNames = new Map<string, string>();
+
+/**
+ * Runs one statement as a named prepared statement (parsed and planned once per connection). Only for
+ * single statements whose result columns are listed, so a later migration never changes a prepared shape.
+ */
+export function run<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  client: Queryable,
+  text: string,
+  values: readonly unknown[] = [],
+): Promise<pg.QueryResult<R>> {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `tryon_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return client.query<R>({ name, text, values: [...values] });
+}
+
 /**
  * Runs `work` as one READ COMMITTED transaction on one connection: committed if it returns, rolled back if
  * it throws. A connection whose rollback fails is destroyed, not returned to the pool.

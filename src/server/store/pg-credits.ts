@@ -8,17 +8,17 @@
  * spends of different accounts never touch each other. Giving a credit back only adds, so it needs no
  * lock: the unique index ledger_once makes it happen once (INSERT … ON CONFLICT DO NOTHING).
  */
-import type { Queryable } from './pg-connect.ts';
+import { type Queryable, run } from './pg-connect.ts';
 
 /** Locks the account's row until the transaction ends; false if there is no such account. */
 export async function lockAccount(client: Queryable, accountId: string): Promise<boolean> {
-  return ((await client.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId])).rowCount ?? 0) === 1;
+  return ((await run(client, 'SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId])).rowCount ?? 0) === 1;
 }
 
 /** The account's balance as `client` sees it now. */
 export async function balanceOf(client: Queryable, accountId: string): Promise<number> {
   const sql = 'SELECT COALESCE(SUM(delta), 0)::bigint AS b FROM ledger WHERE account_id = $1';
-  return Number((await client.query<{ b: number }>(sql, [accountId])).rows[0]?.b ?? 0);
+  return Number((await run<{ b: number }>(client, sql, [accountId])).rows[0]?.b ?? 0);
 }
 
 /** Takes one credit for `ref` if the locked account's balance allows (run after lockAccount). */
@@ -26,7 +26,7 @@ export async function takeCredit(client: Queryable, accountId: string, ref: stri
   const sql = `INSERT INTO ledger (account_id, delta, kind, ref, at)
     SELECT $1, -1, 'reserve', $2, $3
     WHERE (SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE account_id = $1) >= 1`;
-  return ((await client.query(sql, [accountId, ref, now])).rowCount ?? 0) === 1;
+  return ((await run(client, sql, [accountId, ref, now])).rowCount ?? 0) === 1;
 }
 
 /** Gives back the credit reserved for `ref`, once whichever way; false if none was reserved or it was already. */
@@ -39,14 +39,14 @@ export async function giveBack(
   const sql = `INSERT INTO ledger (account_id, delta, kind, ref, at)
     SELECT account_id, 1, $2, ref, $3 FROM ledger WHERE ref = $1 AND kind = 'reserve'
     ON CONFLICT DO NOTHING`;
-  return ((await client.query(sql, [ref, kind, now])).rowCount ?? 0) === 1;
+  return ((await run(client, sql, [ref, kind, now])).rowCount ?? 0) === 1;
 }
 
 /** Writes the adjustment that brings the locked account's balance to `credits` (run after lockAccount). */
 export async function adjustTo(client: Queryable, accountId: string, credits: number, now: number): Promise<void> {
   const delta = credits - (await balanceOf(client, accountId));
   if (delta === 0) return;
-  await client.query("INSERT INTO ledger (account_id, delta, kind, ref, at) VALUES ($1, $2, 'adjust', NULL, $3)", [
+  await run(client, "INSERT INTO ledger (account_id, delta, kind, ref, at) VALUES ($1, $2, 'adjust', NULL, $3)", [
     accountId,
     delta,
     now,
@@ -60,7 +60,8 @@ export async function adjustTo(client: Queryable, accountId: string, credits: nu
  * before it checks that the reservation is still held, so a start and a release never both win.
  */
 export async function releaseOrphans(client: Queryable, before: number, now: number): Promise<number> {
-  const candidates = await client.query<{ seq: number }>(
+  const candidates = await run<{ seq: number }>(
+    client,
     `SELECT l.seq FROM ledger l WHERE l.kind = 'reserve' AND l.at <= $1
       AND NOT EXISTS (SELECT 1 FROM tryons t WHERE t.id = l.ref)
       AND NOT EXISTS (SELECT 1 FROM ledger r WHERE r.ref = l.ref AND r.kind IN ('release', 'refund'))
@@ -68,7 +69,8 @@ export async function releaseOrphans(client: Queryable, before: number, now: num
     [before],
   );
   if (candidates.rows.length === 0) return 0;
-  const released = await client.query(
+  const released = await run(
+    client,
     `INSERT INTO ledger (account_id, delta, kind, ref, at)
     SELECT l.account_id, 1, 'release', l.ref, $2 FROM ledger l
     WHERE l.seq = ANY($1::bigint[]) AND NOT EXISTS (SELECT 1 FROM tryons t WHERE t.id = l.ref)
@@ -83,7 +85,7 @@ export async function releaseOrphans(client: Queryable, before: number, now: num
  * be stored on a credit that another instance released as an orphan meanwhile.
  */
 export async function reservationReturned(client: Queryable, ref: string): Promise<boolean> {
-  await client.query("SELECT 1 FROM ledger WHERE ref = $1 AND kind = 'reserve' FOR UPDATE", [ref]);
+  await run(client, "SELECT 1 FROM ledger WHERE ref = $1 AND kind = 'reserve' FOR UPDATE", [ref]);
   const sql = "SELECT 1 FROM ledger WHERE ref = $1 AND kind IN ('release', 'refund')";
-  return ((await client.query(sql, [ref])).rowCount ?? 0) > 0;
+  return ((await run(client, sql, [ref])).rowCount ?? 0) > 0;
 }

@@ -8,7 +8,7 @@
  * the schema pg-migrations.ts. `pg` is passed in by open-store.ts, so the package stays optional.
  */
 import { newAccountId } from '../domain/ids.ts';
-import { type PgModule, type Pool, inTransaction, openPool } from './pg-connect.ts';
+import { type PgModule, type Pool, inTransaction, openPool, run } from './pg-connect.ts';
 import { adjustTo, balanceOf, giveBack, lockAccount, releaseOrphans, takeCredit } from './pg-credits.ts';
 import { migrate } from './pg-migrations.ts';
 import {
@@ -68,7 +68,7 @@ export class PgStore implements Store {
   ) {}
 
   private async rows<R extends object>(sql: string, values: readonly unknown[]): Promise<R[]> {
-    return (await this.pool.query<R>(sql, [...values])).rows;
+    return (await run<R>(this.pool, sql, [...values])).rows;
   }
 
   private async first<R extends object>(sql: string, values: readonly unknown[]): Promise<R | undefined> {
@@ -78,10 +78,10 @@ export class PgStore implements Store {
   createAccount(now: number, freeCredits: number): Promise<string> {
     return inTransaction(this.pool, async (client) => {
       const id = newAccountId();
-      await client.query('INSERT INTO accounts (id, created_at) VALUES ($1, $2)', [id, now]);
+      await run(client, 'INSERT INTO accounts (id, created_at) VALUES ($1, $2)', [id, now]);
       // Spec: "Its first API key adds 20 free credits, once per account." The grant's ref makes "once" a constraint.
       if (freeCredits > 0) {
-        await client.query("INSERT INTO ledger (account_id, delta, kind, ref, at) VALUES ($1, $2, 'grant', $3, $4)", [
+        await run(client, "INSERT INTO ledger (account_id, delta, kind, ref, at) VALUES ($1, $2, 'grant', $3, $4)", [
           id,
           freeCredits,
           `grant:${id}`,
@@ -101,7 +101,7 @@ export class PgStore implements Store {
     return inTransaction(this.pool, async (client) => {
       await lockAccount(client, accountId);
       await revoke(client, accountId, now);
-      await client.query('INSERT INTO api_keys (lookup_id, account_id, hash, created_at) VALUES ($1, $2, $3, $4)', [
+      await run(client, 'INSERT INTO api_keys (lookup_id, account_id, hash, created_at) VALUES ($1, $2, $3, $4)', [
         lookupId,
         accountId,
         hash,
@@ -125,7 +125,7 @@ export class PgStore implements Store {
   }
 
   async setLimits(accountId: string, limits: AccountLimits | null): Promise<void> {
-    await this.pool.query('UPDATE accounts SET limits = $1::jsonb WHERE id = $2', [
+    await run(this.pool, 'UPDATE accounts SET limits = $1::jsonb WHERE id = $2', [
       limits ? JSON.stringify(limits) : null,
       accountId,
     ]);
@@ -164,7 +164,10 @@ export class PgStore implements Store {
   }
 
   async findImage(id: string): Promise<ImageRecord | undefined> {
-    const row = await this.first<ImageRow>('SELECT * FROM images WHERE id = $1', [id]);
+    const row = await this.first<ImageRow>(
+      'SELECT id, account_id, format, bytes, scenario, created_at, expires_at FROM images WHERE id = $1',
+      [id],
+    );
     return row && imageOf(row);
   }
 
@@ -181,7 +184,11 @@ export class PgStore implements Store {
   }
 
   async findTryOn(id: string): Promise<TryOnRecord | undefined> {
-    const row = await this.first<TryOnRow>('SELECT * FROM tryons WHERE id = $1', [id]);
+    const row = await this.first<TryOnRow>(
+      `SELECT id, account_id, status, scenario, title, created_at, finished_at, result_file, message
+      FROM tryons WHERE id = $1`,
+      [id],
+    );
     return row && tryOnOf(row);
   }
 
@@ -221,7 +228,10 @@ export class PgStore implements Store {
   }
 
   async findResult(file: string): Promise<ResultRecord | undefined> {
-    const row = await this.first<ResultRow>('SELECT * FROM results WHERE file = $1', [file]);
+    const row = await this.first<ResultRow>(
+      'SELECT file, tryon_id, format, bytes, expires_at FROM results WHERE file = $1',
+      [file],
+    );
     return row && resultOf(row);
   }
 
@@ -239,7 +249,7 @@ export class PgStore implements Store {
 }
 
 async function revoke(client: { query: Pool['query'] }, accountId: string, now: number): Promise<void> {
-  await client.query('UPDATE api_keys SET revoked_at = $1 WHERE account_id = $2 AND revoked_at IS NULL', [
+  await run(client, 'UPDATE api_keys SET revoked_at = $1 WHERE account_id = $2 AND revoked_at IS NULL', [
     now,
     accountId,
   ]);

@@ -8,7 +8,7 @@
  * the later one fail on its unique ref.
  * Freed space is PostgreSQL's (autovacuum) to reuse; nothing like SQLite's page give-back is needed.
  */
-import { inTransaction, type Pool } from './pg-connect.ts';
+import { inTransaction, type Pool, run } from './pg-connect.ts';
 import { expiredUploadKeptMs } from './sqlite-sweep.ts';
 
 /** The advisory lock key sweeps take turns on. */
@@ -57,15 +57,15 @@ const statements = {
 export function sweep(pool: Pool, now: number, recordRetentionMs: number): Promise<number> {
   const cutoff = now - recordRetentionMs;
   return inTransaction(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [sweepLockKey]);
+    await run(client, 'SELECT pg_advisory_xact_lock($1)', [sweepLockKey]);
     let rows = 0;
     for (const sql of [statements.results, statements.uploads, statements.keys]) {
-      rows += (await client.query(sql, [now])).rowCount ?? 0;
+      rows += (await run(client, sql, [now])).rowCount ?? 0;
     }
     // The ledger first: a try-on goes only once no ledger row names it.
-    rows += Number((await client.query<{ n: number }>(foldLedger, [cutoff])).rows[0]?.n ?? 0);
-    rows += (await client.query(statements.tryOnInputs, [cutoff])).rowCount ?? 0;
-    rows += (await client.query(statements.tryOns, [cutoff])).rowCount ?? 0;
+    rows += Number((await run<{ n: number }>(client, foldLedger, [cutoff])).rows[0]?.n ?? 0);
+    rows += (await run(client, statements.tryOnInputs, [cutoff])).rowCount ?? 0;
+    rows += (await run(client, statements.tryOns, [cutoff])).rowCount ?? 0;
     return rows;
   });
 }
