@@ -1,4 +1,4 @@
-/** `serve --trust-proxy` and `--instance`: what an instance behind the sandbox's balancer is told. */
+/** `serve --trust-proxy`, `--instance` and `--max-in-flight-per-account`: what a sandbox instance is told. */
 import { describe, expect, it } from 'vitest';
 import { serveOptions } from './serve.ts';
 
@@ -33,5 +33,17 @@ describe('serve --instance', () => {
   it('refuses a name with spaces or markup', () => {
     expect(() => parse(['--instance', 'a b'])).toThrow(/--instance/);
     expect(() => parse(['--instance', '<b>'])).toThrow(/--instance/);
+  });
+});
+
+describe('serve --max-in-flight-per-account', () => {
+  it("raises or lowers the cap on one account's requests in flight", () => {
+    expect(parse([]).settings.maxInFlightPerAccount).toBe(256);
+    expect(parse(['--max-in-flight-per-account', '4000']).settings.maxInFlightPerAccount).toBe(4000);
+  });
+
+  it('refuses 0 and anything but a whole number', () => {
+    expect(() => parse(['--max-in-flight-per-account', '0'])).toThrow(/--max-in-flight-per-account/);
+    expect(() => parse(['--max-in-flight-per-account', 'lots'])).toThrow(/--max-in-flight-per-account/);
   });
 });

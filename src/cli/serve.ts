@@ -37,6 +37,7 @@ Starts the reference Virtual Try-On server (fastify + SQLite + sharp) with the t
   --trust-proxy ADDRS      comma-separated addresses of trusted balancers: a connection from one counts, in the caps
                            per client address, for the client its X-Forwarded-For names (default: $TRYON_TRUST_PROXY)
   --instance NAME          this instance's name in GET /healthz and /readyz (default: pid-<pid>)
+  --max-in-flight-per-account N  requests of one account in flight at once; more get 503 (default 256)
   --log                    log every request (pino JSON)
   -h, --help               this help`;
 
@@ -61,6 +62,7 @@ export function serveOptions(
     log: { type: 'boolean', default: false },
     'trust-proxy': { type: 'string', default: env.TRYON_TRUST_PROXY ?? '' },
     instance: { type: 'string' },
+    'max-in-flight-per-account': { type: 'string' },
     'grade-clients': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -77,6 +79,9 @@ export function serveOptions(
   }
   const settings = withDefaults({
     trustedProxies: trustedProxies(f['trust-proxy']),
+    ...(f['max-in-flight-per-account'] !== undefined && {
+      maxInFlightPerAccount: integer('--max-in-flight-per-account', f['max-in-flight-per-account'], 1, 1_000_000),
+    }),
     ...(f['sync-wait-ms'] !== undefined && { syncWaitMs: integer('--sync-wait-ms', f['sync-wait-ms'], 0, 600_000) }),
     ...(f['generation-latency-ms'] !== undefined && {
       generationLatencyMs: integer('--generation-latency-ms', f['generation-latency-ms'], 0, 600_000),
