@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import type { TestModule } from 'vitest/node';
 import { fixtureFiles } from '../../src/fixtures/export.ts';
@@ -21,6 +22,8 @@ import { embeddedSettings, startEmbeddedTarget } from '../../src/run/embedded-ta
 import { runSuite } from '../../src/run/run-suite.ts';
 import type { SuiteConfig } from '../../src/suite/config.ts';
 import { PassiveJudge } from '../../src/traffic/passive-judge.ts';
+import { toNdjsonLine } from '../../src/traffic/recording.ts';
+import type { TrafficExchange } from '../../src/traffic/traffic-exchange.ts';
 import { startMutatingProxy, type ProxyHooks } from '../mutants/mutating-proxy.ts';
 
 export type Verdicts = Readonly<Record<string, Verdict>>;
@@ -124,7 +127,11 @@ export async function judgedRun(o: JudgedRunOptions): Promise<JudgedRun> {
       upstream = mutating.url;
     }
     const judge = new PassiveJudge();
-    const proxy = await createProxy({ upstream, observers: [judge], token: randomBytes(16).toString('hex') });
+    // TRYON_TRAFFIC_RECORD=FILE keeps the traffic as NDJSON, to judge it again offline (judge FILE).
+    const record = process.env.TRYON_TRAFFIC_RECORD;
+    const recorder = record && { observe: (te: TrafficExchange) => appendFileSync(record, `${toNdjsonLine(te)}\n`) };
+    const observers = recorder ? [judge, recorder] : [judge];
+    const proxy = await createProxy({ upstream, observers, token: randomBytes(16).toString('hex') });
     const url = await proxy.listen('127.0.0.1', port);
     closers.unshift(() => proxy.close());
     const config: SuiteConfig = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { balance, fake, poll, start } from '../fake-traffic.ts';
+import { balance, bob, fake, poll, start } from '../fake-traffic.ts';
 import { judgeTrace } from './judge-trace.ts';
 
 const price = 'SVC-ONE-CREDIT-PER-FINISHED-TRYON';
@@ -112,5 +112,20 @@ describe('balances', () => {
     expect(judgeTrace(trace, { balancePath: '/wallet/amount' }).verdict(price)).toBe('fail');
     // Two numbers and none named like a balance: none is read.
     expect(judgeTrace(trace).verdict(price)).toBe('not-observable');
+  });
+});
+
+describe('balances: one account under two keys', () => {
+  it('a rotated key replaying and reading a try-on of the earlier key leaves its interval unjudged', () => {
+    const t = judgeTrace([
+      start('ton_1', 'key-00000001', 0),
+      poll('ton_1', 'success', 1),
+      balance(19, 2, bob),
+      start('ton_1', 'key-00000001', 3, bob),
+      poll('ton_1', 'success', 4, bob),
+      balance(19, 5, bob),
+    ]);
+    expect(t.verdict(price)).not.toBe('fail');
+    expect(t.verdict(once)).not.toBe('fail');
   });
 });

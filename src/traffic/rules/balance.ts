@@ -44,8 +44,6 @@ interface AccountBooks {
   open: Counts;
   /** Try-ons started and not yet seen final: their charge or refund is still to come. */
   readonly pending: Set<string>;
-  /** Ids of the account's recent try-ons, so a replay is told from a new start. */
-  readonly ids: CappedMap<string, true>;
   readonly waiting: Interval[];
 }
 
@@ -61,9 +59,30 @@ function balanceOf(v: TrafficView, path: string | undefined): number | undefined
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * The account digest that started each try-on. Only the creating account can read a try-on, so a
+ * digest that reads or replays one another digest started is the same account under a new key (a
+ * rotation): their balances move together, and neither interval can be judged from one digest's traffic.
+ */
+type Owners = CappedMap<string, string>;
+
 export function balances(setup: RuleSetup): PassiveRule {
   const { ledger, caps } = setup;
   const books = new CappedMap<string, AccountBooks>(caps.accounts);
+  const owners: Owners = new CappedMap(caps.accounts * caps.tryOnsPerAccount);
+  const unknown = (b: AccountBooks | undefined): void => {
+    if (b === undefined) return;
+    b.open.unknown = true;
+    for (const w of b.waiting) w.unknown = true;
+  };
+  /** Whether `id` is this digest's own try-on; a try-on of another digest, or never seen started, blinds both. */
+  const own = (b: AccountBooks, digest: string, id: string): boolean => {
+    const owner = owners.get(id);
+    if (owner === digest) return true;
+    unknown(b);
+    if (owner !== undefined) unknown(books.get(owner));
+    return false;
+  };
   for (const [id, needs] of declared) ledger.declare(family, id, needs);
   const settle = (b: AccountBooks, now: number | undefined): void => {
     while (b.waiting.length > 0 && (now === undefined || now >= (b.waiting[0]?.to.te.endedAt ?? 0) + settleMs))
@@ -71,7 +90,7 @@ export function balances(setup: RuleSetup): PassiveRule {
   };
   const rule: PassiveRule & { finish(): void } = {
     family,
-    notKept: () => books.evicted,
+    notKept: () => books.evicted + owners.evicted,
     control(call) {
       if (call.kind !== 'credits') return;
       for (const b of books.values()) {
@@ -87,7 +106,6 @@ export function balances(setup: RuleSetup): PassiveRule {
       const b = books.getOrMake(v.te.account, () => ({
         open: fresh(true),
         pending: new Set(),
-        ids: new CappedMap(caps.tryOnsPerAccount),
         waiting: [],
       }));
       settle(b, v.te.startedAt);
@@ -97,24 +115,29 @@ export function balances(setup: RuleSetup): PassiveRule {
         b.open.unknown = true;
         for (const w of b.waiting) if (v.te.startedAt < w.to.te.endedAt) w.unknown = true;
       }
-      if (start) countStart(b, v);
+      if (start) countStart(b, v, owners, own);
       else if (v.op === 'uploadImage' && v.status === 200 && v.whole) b.open.uploads += 1;
       else if (v.op === 'uploadImage' && (v.status >= 500 || !v.whole)) b.open.unknown = true;
-      else if (v.op === 'getTryOn' && v.status === 200) finished(b, v);
-      else if (v.op === 'getAccount') read(b, v, balanceOf(v, setup.balancePath));
+      else if (v.op === 'getTryOn' && v.status === 200 && v.tryOn !== undefined) {
+        if (own(b, v.te.account, v.tryOn.id)) finished(b, v);
+      } else if (v.op === 'getAccount') read(b, v, balanceOf(v, setup.balancePath));
     },
   };
   return rule;
 }
 
-function countStart(b: AccountBooks, v: TrafficView): void {
+function countStart(
+  b: AccountBooks,
+  v: TrafficView,
+  owners: Owners,
+  own: (b: AccountBooks, digest: string, id: string) => boolean,
+): void {
   const tryOn = startedTryOn(v);
   if (tryOn !== undefined && v.whole) {
-    if (b.ids.get(tryOn.id) !== undefined) b.open.replays += 1;
-    else {
-      b.ids.set(tryOn.id, true);
+    if (owners.get(tryOn.id) === undefined) {
+      owners.set(tryOn.id, v.te.account);
       b.pending.add(tryOn.id);
-    }
+    } else if (own(b, v.te.account, tryOn.id)) b.open.replays += 1;
     finished(b, v);
   } else if (!(refusedStart(v) && v.whole)) b.open.unknown = true;
 }
