@@ -15,6 +15,13 @@ export const defaultPoolSize = 10;
 /** How long a new connection may take before the operation fails. */
 const connectTimeoutMs = 10_000;
 
+/**
+ * Bounds on the database's side: a statement (a lock wait included) ends within 30 s, and a transaction
+ * left idle by a stalled instance gives its row locks back after 60 s.
+ */
+export const statementTimeoutMs = 30_000;
+const idleInTransactionMs = 60_000;
+
 const int8Oid = 20;
 const numericOid = 1700;
 
@@ -25,6 +32,9 @@ export function openPool(pgModule: PgModule, url: string, size = defaultPoolSize
     connectionString: url,
     max: size,
     connectionTimeoutMillis: connectTimeoutMs,
+    statement_timeout: statementTimeoutMs,
+    idle_in_transaction_session_timeout: idleInTransactionMs,
+    keepAlive: true,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === int8Oid || oid === numericOid

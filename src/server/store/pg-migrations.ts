@@ -80,7 +80,9 @@ export async function migrate(pool: Pool, list: readonly Migration[] = migration
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
+    // A long migration of another instance is waited for, past the pool's statement timeout.
     await client.query(`SET lock_timeout = ${migrationLockWaitMs}`);
+    await client.query(`SET statement_timeout = ${migrationLockWaitMs}`);
     await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
     try {
       return await applyMissing(client, list);
@@ -123,6 +125,6 @@ async function applyMissing(client: Queryable, list: readonly Migration[]): Prom
     }
     applied.push(migration.version);
   }
-  await client.query('RESET lock_timeout');
+  await client.query('RESET ALL');
   return applied;
 }
