@@ -47,3 +47,16 @@ describe('serve --max-in-flight-per-account', () => {
     expect(() => parse(['--max-in-flight-per-account', 'lots'])).toThrow(/--max-in-flight-per-account/);
   });
 });
+
+describe('serve --drain-ms', () => {
+  it('does not drain by default, and takes a whole number of milliseconds', () => {
+    const parsed = (argv: string[]) => {
+      const result = serveOptions([...argv, '--no-control'], {});
+      if (result === 'help') throw new Error('unexpected help');
+      return result.drainMs;
+    };
+    expect(parsed([])).toBe(0);
+    expect(parsed(['--drain-ms', '3000'])).toBe(3000);
+    expect(() => parsed(['--drain-ms', '-5'])).toThrow(/--drain-ms/);
+  });
+});

@@ -38,6 +38,8 @@ Starts the reference Virtual Try-On server (fastify + SQLite + sharp) with the t
                            per client address, for the client its X-Forwarded-For names (default: $TRYON_TRUST_PROXY)
   --instance NAME          this instance's name in GET /healthz and /readyz (default: pid-<pid>)
   --max-in-flight-per-account N  requests of one account in flight at once; more get 503 (default 256)
+  --drain-ms N             on SIGTERM/SIGINT, answer /readyz 503 for N ms before closing, so a balancer
+                           stops sending here first (default 0)
   --log                    log every request (pino JSON)
   -h, --help               this help`;
 
@@ -45,7 +47,7 @@ Starts the reference Virtual Try-On server (fastify + SQLite + sharp) with the t
 export function serveOptions(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-): { options: ServerOptions; host: string; port: number; gradeDir?: string } | 'help' {
+): { options: ServerOptions; host: string; port: number; drainMs: number; gradeDir?: string } | 'help' {
   const f = parseFlags('serve', argv, {
     host: { type: 'string', default: '127.0.0.1' },
     port: { type: 'string', default: '8787' },
@@ -63,6 +65,7 @@ export function serveOptions(
     'trust-proxy': { type: 'string', default: env.TRYON_TRUST_PROXY ?? '' },
     instance: { type: 'string' },
     'max-in-flight-per-account': { type: 'string' },
+    'drain-ms': { type: 'string', default: '0' },
     'grade-clients': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -109,7 +112,9 @@ export function serveOptions(
   });
   if (f['grade-clients'] === '')
     throw new ToolkitError('USAGE', 'serve: --grade-clients needs a directory for the grade');
-  return { options, host: f.host, port, ...(f['grade-clients'] !== undefined && { gradeDir: f['grade-clients'] }) };
+  const drainMs = integer('--drain-ms', f['drain-ms'], 0, 600_000);
+  const gradeDir = f['grade-clients'];
+  return { options, host: f.host, port, drainMs, ...(gradeDir !== undefined && { gradeDir }) };
 }
 
 /** Runs the server until SIGINT/SIGTERM. */
@@ -135,6 +140,10 @@ export async function serve(argv: readonly string[]): Promise<number> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  if (parsed.drainMs > 0) {
+    server.app.markNotReady();
+    await new Promise((resolve) => setTimeout(resolve, parsed.drainMs));
+  }
   if (parsed.gradeDir !== undefined && server.callLog) {
     const files = writeGradeFiles(parsed.gradeDir, gradeCallLog(server.callLog, server.context.clock.now()));
     process.stdout.write(`Client grade written: ${files.join(', ')}\n`);

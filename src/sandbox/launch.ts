@@ -121,6 +121,8 @@ async function startInstance(name: string, ctx: InstanceContext): Promise<Sandbo
   const args = [
     ...['serve', '--db', ctx.cluster.url, '--host', '127.0.0.1', '--port', '0', '--instance', name],
     ...['--public-url', ctx.publicUrl, '--trust-proxy', '127.0.0.1', '--grade-clients', join(ctx.dir, name)],
+    // On SIGTERM, not ready for 2.5 s first: the balancer (2 failed checks, 1 s apart) stops sending here.
+    ...['--drain-ms', '2500'],
     ...(ctx.options.serveArgs ?? []),
   ];
   // The token goes by the environment, not the command line other users of the machine can read.

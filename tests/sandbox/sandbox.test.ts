@@ -3,7 +3,7 @@
  * instances and Debian's haproxy. The balancer spreads requests round-robin over the 3 (each /readyz names
  * its instance), an account made through one instance works on every one (one database), haproxy's config
  * passes its own check, an instance whose /readyz does not answer (stopped, then killed) stops getting requests
- * until it answers again, and `stop()`
+ * until it answers again, one stopped with SIGTERM drains (not ready first, then gone), and `stop()`
  * leaves no process and no folder behind. Needs Debian's postgresql and haproxy; fails clearly without.
  */
 import { execFileSync } from 'node:child_process';
@@ -195,6 +195,28 @@ describe('the sandbox: PostgreSQL, 3 instances, haproxy', () => {
     expect(new Set(statuses)).toEqual(new Set([200]));
     expect(seen.slice(-12).filter((name) => name === 'i2')).toEqual([]);
     expect(new Set(await instancesAnswering(12))).toEqual(new Set(['i1', 'i3']));
+  }, 60_000);
+
+  it('drains an instance stopped with SIGTERM: not ready at once, out of rotation, then gone; no request fails', async () => {
+    const i3 = sandbox.instances.find((i) => i.name === 'i3')!;
+    const { apiKey } = await newAccount();
+    sandbox.kill('i3', 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const own = await request(`${i3.url}/readyz`);
+    const body = (await own.body.json()) as { code: string; error: string };
+    expect({ status: own.statusCode, code: body.code }).toEqual({ status: 503, code: 'UNAVAILABLE' });
+    expect(body.error).toContain('draining');
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      // The API still answers on a draining instance; only its /readyz says not ready.
+      statuses.push((await get('/api/v1/account', { authorization: `Bearer ${apiKey}` })).status);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    expect(tally(statuses)).toEqual({ 200: 20 });
+    expect(new Set(await instancesAnswering(6))).toEqual(new Set(['i1']));
+    const deadline = Date.now() + 20_000;
+    while (alive(i3.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(alive(i3.pid)).toBe(false);
   }, 60_000);
 
   it('stops everything: no instance process, no balancer, no folder left', async () => {

@@ -37,6 +37,22 @@ describe('GET /healthz and GET /readyz', () => {
     expect(typeof json.code).toBe('string');
   });
 
+  it('/readyz is 503 UNAVAILABLE once the server is marked not ready (draining); the API still answers', async () => {
+    const local = await startHarness();
+    try {
+      const { apiKey } = await local.newAccount();
+      local.server.app.markNotReady();
+      const res = await request(`${local.base}/readyz`);
+      const json = (await res.body.json()) as { code: string; error: string };
+      expect({ status: res.statusCode, code: json.code }).toEqual({ status: 503, code: 'UNAVAILABLE' });
+      expect(json.error).toContain('draining');
+      expect((await request(`${local.base}/healthz`)).statusCode).toBe(200);
+      expect((await local.call('GET', '/api/v1/account', { key: apiKey })).status).toBe(200);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('/readyz is 503 UNAVAILABLE with Retry-After once the store stops answering; /healthz stays 200', async () => {
     const local = await startHarness();
     try {

@@ -1,8 +1,9 @@
 /**
  * Health and readiness for a balancer or an orchestrator, outside `/api/v1` (openapi-control.yaml):
  * `GET /healthz` answers while the process runs; `GET /readyz` answers 200 only while the store answers
- * a trivial query and the server is not shutting down, else 503 UNAVAILABLE in the envelope. Neither
- * needs a key nor counts against any rate limit. Both name the instance, so a balancer's spread shows.
+ * a trivial query and the server is neither draining (`app.markNotReady()`, before a planned shutdown) nor
+ * shutting down, else 503 UNAVAILABLE in the envelope. Neither needs a key nor counts against any rate
+ * limit. Both name the instance, so a balancer's spread shows.
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api-errors.ts';
@@ -17,9 +18,20 @@ export interface HealthDeps {
 /** How long the store may take to answer the readiness probe before the instance counts as not ready. */
 const probeDeadlineMs = 2_000;
 
-/** Registers GET /healthz and GET /readyz on `app`. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** From now on /readyz answers 503, so a balancer sends no new request here; every other route still answers. */
+    markNotReady(): void;
+  }
+}
+
+/** Registers GET /healthz and GET /readyz on `app`, and `app.markNotReady()`. */
 export function healthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   let closing = false;
+  let draining = false;
+  app.decorate('markNotReady', () => {
+    draining = true;
+  });
   app.addHook('preClose', (done) => {
     closing = true;
     done();
@@ -27,6 +39,7 @@ export function healthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   app.get('/healthz', async () => ({ status: 'ok', instance: deps.instance }));
   app.get('/readyz', async (_request, reply) => {
     if (closing) throw notReady('The server is shutting down.');
+    if (draining) throw notReady('The server is draining before it shuts down.');
     try {
       await withDeadline(Promise.resolve(deps.store.accountExists('acct_readiness_probe')), probeDeadlineMs);
     } catch {
