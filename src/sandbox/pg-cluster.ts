@@ -8,7 +8,7 @@
  * runs as the unprivileged system user `postgres` (Debian's postgresql package creates it; spawn's
  * uid/gid options switch to it) and the temporary folder is chowned to that user.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { accessSync, chownSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -76,7 +76,18 @@ export async function startPgCluster(options: PgClusterOptions = {}): Promise<Pg
       'local all all trust\nhost all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\n',
     );
     const port = await startOnFreePort(exec, data, dir, options.settings ?? []);
-    const cluster = clusterAt(dir, data, port, user, database, exec);
+    // A process that exits without stop() (a failed test run) still takes its cluster down with it.
+    const stopAtExit = () => {
+      try {
+        const stopArgs = ['-D', data, '-m', 'immediate', '-w', '-t', '10', 'stop'];
+        execFileSync(join(bin, 'pg_ctl'), stopArgs, { stdio: 'ignore', timeout: 15_000, cwd: '/', ...runAs });
+      } catch {
+        // Stopped already, or beyond reach: the folder goes either way.
+      }
+      rmSync(dir, { recursive: true, force: true });
+    };
+    process.once('exit', stopAtExit);
+    const cluster = clusterAt(dir, data, port, user, database, exec, () => process.off('exit', stopAtExit));
     await cluster.createDatabase(database);
     return cluster;
   } catch (error) {
@@ -88,7 +99,15 @@ export async function startPgCluster(options: PgClusterOptions = {}): Promise<Pg
 
 type Exec = (tool: string, args: readonly string[]) => Promise<string>;
 
-function clusterAt(dir: string, data: string, port: number, user: string, database: string, exec: Exec): PgCluster {
+function clusterAt(
+  dir: string,
+  data: string,
+  port: number,
+  user: string,
+  database: string,
+  exec: Exec,
+  forgetExitHook: () => void,
+): PgCluster {
   const host = '127.0.0.1';
   const urlOf = (name: string) => `postgres://${user}@${host}:${port}/${name}`;
   let stopped: Promise<void> | undefined;
@@ -113,6 +132,7 @@ function clusterAt(dir: string, data: string, port: number, user: string, databa
           await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', '10', 'stop']).catch(() => undefined);
         }
         rmSync(dir, { recursive: true, force: true });
+        forgetExitHook();
       })();
       return stopped;
     },

@@ -2,6 +2,7 @@
  * The throwaway PostgreSQL cluster the sandbox tests stand on: it starts, answers on loopback only,
  * creates databases, and leaves nothing behind when stopped; missing binaries give one clear line.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,15 @@ describe('a throwaway PostgreSQL cluster', () => {
     await other.stop();
     expect(existsSync(other.dir)).toBe(false);
     const client = new pg.Client({ connectionString: other.url, connectionTimeoutMillis: 2_000 });
+    await expect(client.connect()).rejects.toThrow();
+  });
+
+  it('is stopped and removed when its process exits without stop()', async () => {
+    const child = new URL('./store-pg-cluster-child.ts', import.meta.url).pathname;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', child], { encoding: 'utf8', timeout: 60_000 });
+    const { dir, url } = JSON.parse(out) as { dir: string; url: string };
+    expect(existsSync(dir)).toBe(false);
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
     await expect(client.connect()).rejects.toThrow();
   });
 });
