@@ -154,4 +154,28 @@ describe('requests in flight per account', () => {
     expect((await h.call('GET', '/api/v1/account', { key: busyKey })).status).toBe(200);
     expect(h.violations).toEqual([]);
   }, 30_000);
+
+  it('count slow uploads too, until their connection closes', async () => {
+    const busyKey = await raisedAccount(h);
+    const uploads = Array.from({ length: cap }, () => slowUpload(h.base, busyKey, photo));
+    try {
+      const deadline = Date.now() + 5_000;
+      let status = 200;
+      while (status !== 503 && Date.now() < deadline) {
+        status = (await h.call('GET', '/api/v1/account', { key: busyKey })).status;
+        if (status !== 503) await sleep(50);
+      }
+      expect(status).toBe(503);
+    } finally {
+      for (const upload of uploads) upload.stop();
+    }
+    const deadline = Date.now() + 5_000;
+    let status = 503;
+    while (status !== 200 && Date.now() < deadline) {
+      status = (await h.call('GET', '/api/v1/account', { key: busyKey })).status;
+      if (status !== 200) await sleep(50);
+    }
+    expect(status).toBe(200);
+    expect(h.violations).toEqual([]);
+  }, 30_000);
 });
