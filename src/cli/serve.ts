@@ -17,7 +17,7 @@ import { ToolkitError } from '../shared/toolkit-errors.ts';
 
 const help = `usage: tryon-conformance serve [flags]
 
-Starts the reference Virtual Try-On server (fastify + SQLite + sharp) with the test-control extension.
+Starts the reference Virtual Try-On server (fastify, SQLite or PostgreSQL, sharp) with the test-control extension.
 
   --host HOST              address to listen on (default 127.0.0.1)
   --port N                 port (default 8787; 0 picks a free one)
