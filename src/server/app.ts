@@ -6,6 +6,8 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { CallLog } from '../grade/call-log.ts';
 import { installCallLog } from './client-grade/call-log-hook.ts';
+import { openCluster } from './cluster/open-cluster.ts';
+import { refreshClockHook } from './cluster/shared-clock.ts';
 import { gradeRoutes } from './client-grade/grade-routes.ts';
 import { controlRoutes } from './control/control-routes.ts';
 import type { ServerOptions } from './config.ts';
@@ -54,16 +56,22 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   const { settings } = options;
   // SQLite behind the read cache (every write reaches it), or PostgreSQL shared with other instances.
   const store = await openStore(options.dbPath);
-  const clock = options.clock instanceof AdvanceableClock ? options.clock : new AdvanceableClock();
+  // On a database other instances share, the state that must be one server's is shared too (cluster/).
+  const cluster = await openCluster(options.dbPath, {
+    instance: options.instance ?? `pid-${process.pid}`,
+    onError: (error) => app.log.error({ err: error }, 'shared state of the instances failed'),
+  });
+  const clock = cluster?.clock ?? (options.clock instanceof AdvanceableClock ? options.clock : new AdvanceableClock());
   const waiters = new SyncWaiters();
-  const callLog = options.gradeClients ? new CallLog(clock) : undefined;
+  const sharedLog = options.gradeClients ? cluster?.callLog() : undefined;
+  const callLog = options.gradeClients ? (sharedLog ?? new CallLog(clock)) : undefined;
   const logger = options.logger ?? false;
   // A request id is only read by the log; without a log, one id for every request, not a new string each.
   const ids = logger ? {} : { genReqId: () => 'req' };
   const app = Fastify({ logger, bodyLimit: settings.maxJsonBodyBytes, ...ids, ...transportOptions(settings) });
   let listeningUrl = options.publicUrl ?? 'http://127.0.0.1';
 
-  const queue = new GenerationQueue({
+  const localQueue = new GenerationQueue({
     store,
     clock,
     engine: createCompositeEngine({ latencyMs: 0, cachedResults: 8 }),
@@ -71,11 +79,15 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     resultTtlMs: settings.resultTtlMs,
     latencyFor: (scenario) =>
       scenario === 'slow-generation' ? settings.slowGenerationMs : settings.generationLatencyMs,
-    onFinished: (id) => waiters.notify(id),
+    onFinished: (id) => {
+      waiters.notify(id);
+      cluster?.finished(id);
+    },
     onError: (error, id) => app.log.error({ err: error, tryOnId: id }, 'generation failed unexpectedly'),
   });
+  const queue = cluster ? cluster.queue(localQueue) : localQueue;
   // With test control, names a run sets under .test answer first (openapi-control.yaml, /names).
-  const testNames = options.controlToken ? new TestNames() : undefined;
+  const testNames = options.controlToken ? (cluster?.testNames ?? new TestNames()) : undefined;
   const resolver = options.resolver ?? systemResolver;
   const fetcher = createImageFetcher({
     resolver: testNames ? testNames.resolver(resolver) : resolver,
@@ -99,7 +111,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     cached: cachedReadsOf(store),
     clock,
     settings,
-    limiter: new RateLimiter(clock),
+    limiter: cluster?.limiter ?? new RateLimiter(clock),
     waiters,
     queue,
     inspect,
@@ -108,7 +120,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
       clock,
       settings,
       queue,
-      inFlight: new InFlightKeys(),
+      inFlight: cluster?.inFlight ?? new InFlightKeys(),
       checkUrl: (raw) => checkImageUrl(raw, options.trustedOrigin?.origin),
       fetchImage: (url) => fetcher.fetchImage(url),
       inspect,
@@ -119,11 +131,14 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
     testNames,
     sweep: () => store.sweep(clock.now(), settings.recordRetentionMs),
     callLog,
+    sharedCallLog: sharedLog && (() => sharedLog.merged()),
   };
 
   // request.accountId is set by authentication, not declared as a request decoration: fastify's request
   // constructor would set every decoration on every request, a cost on the hot path.
   installTransportGuards(app, settings);
+  // After a clock move through any instance, every instance's next request sees it (cluster/shared-clock.ts).
+  if (cluster) app.addHook('onRequest', refreshClockHook(cluster.clock));
   if (callLog) installCallLog(app, callLog);
   // Other routes take a multipart body as multipart's parser did (unread, no body), and refuse it themselves.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
@@ -145,6 +160,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
 
   // Crash safety: credits reserved by starts that never stored a try-on go back, and every try-on
   // still pending is generated again (its inputs were stored with it).
+  await cluster?.wake(waiters);
   await store.releaseOrphanReservations(clock.now());
   for (const id of await store.pendingTryOnIds()) queue.enqueue(id, (await store.findTryOn(id))?.scenario ?? null);
   const sweeper = setInterval(() => {
@@ -170,6 +186,7 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
       await app.close();
       await decodePool.close();
       await store.close();
+      await cluster?.close();
     },
   };
 }

@@ -30,7 +30,8 @@ export function gradeRoutes(app: FastifyInstance, ctx: ServerContext, token: str
       const caller = request.query.caller;
       if (caller !== undefined && !/^[\w-]{1,100}$/.test(caller))
         throw new ApiError('INVALID_REQUEST', 'caller must be an account id.');
-      const grade = gradeCallLog(ctx.callLog, ctx.clock.now(), caller);
+      const log = ctx.sharedCallLog ? await ctx.sharedCallLog() : ctx.callLog;
+      const grade = gradeCallLog(log, ctx.clock.now(), caller);
       return reply.type(gradeMediaTypes[format]).send(writeGrade(grade, format));
     },
   });

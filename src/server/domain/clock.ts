@@ -15,8 +15,19 @@ export interface Clock {
  */
 export const latestInstantMs = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
+/**
+ * The clock test control moves: this process's own (AdvanceableClock), or one shared by every instance on a
+ * database (server/cluster/shared-clock.ts), whose move is a promise.
+ */
+export interface ControlClock extends Clock {
+  /** How far the clock may still move, in milliseconds. */
+  headroomMs(): number;
+  /** Moves the clock forward and returns the new time; a move past the headroom changes nothing and throws. */
+  advance(ms: number): number | Promise<number>;
+}
+
 /** Real time plus an offset that only ever grows. */
-export class AdvanceableClock implements Clock {
+export class AdvanceableClock implements ControlClock {
   #offsetMs = 0;
 
   constructor(private readonly base: () => number = Date.now) {}

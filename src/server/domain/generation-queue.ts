@@ -25,7 +25,15 @@ export interface GenerationQueueOptions {
 
 const failureMessage = 'The try-on could not be generated. Your credit has been returned.';
 
-export class GenerationQueue {
+/** Where a start hands its try-on: this process's queue, or a leased one shared by instances (server/cluster/). */
+export interface TryOnQueue {
+  /** Schedules a pending try-on. Safe to call again for the same id: a finished one is left alone. */
+  enqueue(tryOnId: string, scenario: ScenarioName | null): void;
+  /** Stops scheduling; try-ons not yet finished stay pending in the store. */
+  close(): void;
+}
+
+export class GenerationQueue implements TryOnQueue {
   readonly #waiting: Array<() => void> = [];
   /** Try-ons waiting out their latency: one timer per latency, not one per try-on. */
   readonly #latency = new DueLists<string>((tryOnId) => void this.#run(tryOnId));

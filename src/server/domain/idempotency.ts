@@ -15,8 +15,18 @@ export function isValidIdempotencyKey(value: string | undefined): value is strin
 /** The body's digest a key is bound to (canonical JSON; shared with the client grader). */
 export { fingerprint, maxBodyDepth } from '../../shared/canonical-json.ts';
 
+/**
+ * Keys in flight: this process's (InFlightKeys), or claims every instance on a database shares
+ * (server/cluster/shared-in-flight.ts), whose answers are promises.
+ */
+export interface KeyClaims {
+  /** Claims the key; false when another request holds it. */
+  claim(accountId: string, key: string, print: string): boolean | Promise<boolean>;
+  release(accountId: string, key: string): void | Promise<void>;
+}
+
 /** Keys whose first request is still creating its try-on, per account. */
-export class InFlightKeys {
+export class InFlightKeys implements KeyClaims {
   readonly #keys = new Map<string, string>();
 
   /** Claims the key; false when another request holds it. */

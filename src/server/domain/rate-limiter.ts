@@ -52,11 +52,20 @@ export function requestAt(log: WindowLog, n: number): number | undefined {
 }
 
 /**
+ * The rate-limit windows: this process's (RateLimiter), or one shared by every instance on a database
+ * (server/cluster/shared-rate-limiter.ts), whose answer is a promise.
+ */
+export interface RateLimits {
+  /** Counts one request if the window has room; otherwise says how long to wait. */
+  take(accountId: string, bucket: Bucket, limit: number): RateDecision | Promise<RateDecision>;
+}
+
+/**
  * Sliding-window log limiter; memory is bounded by the limits, and by one entry per millisecond of the
  * window whatever the limits (so raised limits do not keep the garbage collector busy). Expired entries are
  * dropped from the front by moving `head` and compacted now and then: O(1) amortised per request.
  */
-export class RateLimiter {
+export class RateLimiter implements RateLimits {
   readonly #logs: Record<Bucket, Map<string, WindowLog>> = { starts: new Map(), polls: new Map(), uploads: new Map() };
 
   constructor(private readonly clock: Clock) {}

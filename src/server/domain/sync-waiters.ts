@@ -91,6 +91,11 @@ export class SyncWaiters {
     for (const held of woken) this.#settle(held, 'finished');
   }
 
+  /** The try-ons some request is held for right now (for a periodic re-read of their state). */
+  heldTryOnIds(): string[] {
+    return [...this.#byTryOn.keys()];
+  }
+
   /** Requests held right now. */
   get size(): number {
     return this.#size;

@@ -10,8 +10,8 @@ import type { ServerSettings } from '../config.ts';
 import type { NewTryOnInput, Store, TryOnRecord } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { parseCreateRequest, type ImageSource } from './create-request.ts';
-import type { GenerationQueue } from './generation-queue.ts';
-import { fingerprint, isValidIdempotencyKey, type InFlightKeys } from './idempotency.ts';
+import type { TryOnQueue } from './generation-queue.ts';
+import { fingerprint, isValidIdempotencyKey, type KeyClaims } from './idempotency.ts';
 import { newTryOnId } from './ids.ts';
 
 export type FetchOutcome =
@@ -35,8 +35,8 @@ export interface StartDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly settings: ServerSettings;
-  readonly inFlight: InFlightKeys;
-  readonly queue: GenerationQueue;
+  readonly inFlight: KeyClaims;
+  readonly queue: TryOnQueue;
   /** Static URL rules: scheme, port, userinfo, IP literals (no resolution, no connection). */
   readonly checkUrl: (raw: string) => { readonly ok: true } | { readonly ok: false; readonly reason: string };
   readonly fetchImage: (url: string) => Promise<FetchOutcome>;
@@ -68,7 +68,8 @@ export async function startTryOn(
   if (print === undefined) throw new ApiError('INVALID_REQUEST', 'The JSON body is nested too deeply.');
   const bound = await deps.store.findIdempotency(accountId, key, deps.clock.now());
   if (bound) return replay(deps, bound.tryOnId, bound.fingerprint === print);
-  if (!deps.inFlight.claim(accountId, key, print)) {
+  const claim = deps.inFlight.claim(accountId, key, print);
+  if (!(claim instanceof Promise ? await claim : claim)) {
     throw new ApiError('IDEMPOTENCY_KEY_IN_USE', undefined, { 'retry-after': '1' });
   }
   // Claimed: until it is released, no other request of this process creates a try-on for the key.
@@ -78,7 +79,8 @@ export async function startTryOn(
     if (late) return replay(deps, late.tryOnId, late.fingerprint === print);
     return { replayed: false, tryOn: await create(deps, accountId, key, print, body) };
   } finally {
-    deps.inFlight.release(accountId, key);
+    const released = deps.inFlight.release(accountId, key);
+    if (released instanceof Promise) await released;
   }
 }
 

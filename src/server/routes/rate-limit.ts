@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError } from '../api-errors.ts';
-import { windowMs, type Bucket } from '../domain/rate-limiter.ts';
+import { windowMs, type Bucket, type RateDecision } from '../domain/rate-limiter.ts';
 import type { AccountLimits } from '../store/store.ts';
 import { accountOf, refuseLater } from './auth.ts';
 import type { ServerContext } from './context.ts';
@@ -29,10 +29,18 @@ function limiter(
 ): (accountId: string, reply: FastifyReply) => MaybeLater<ApiError | undefined> {
   let policyLimit = Number.NaN;
   let policy = '';
-  const take = (accountId: string, reply: FastifyReply, own: AccountLimits | null): ApiError | undefined => {
+  const take = (
+    accountId: string,
+    reply: FastifyReply,
+    own: AccountLimits | null,
+  ): MaybeLater<ApiError | undefined> => {
     const limits = own ?? ctx.settings.limits;
     const limit = limits[limitOf[bucket]];
+    // This process's windows answer at once; windows shared by instances answer from the database.
     const decision = ctx.limiter.take(accountId, bucket, limit);
+    return decision instanceof Promise ? decision.then((d) => judge(d, limit, reply)) : judge(decision, limit, reply);
+  };
+  const judge = (decision: RateDecision, limit: number, reply: FastifyReply): ApiError | undefined => {
     if (limit !== policyLimit) {
       policy = `"${bucket}";q=${limit};w=${windowMs / 1000}`;
       policyLimit = limit;

@@ -4,6 +4,7 @@
  * what is missing, each in its own transaction, and the others wait, then find nothing left to do.
  */
 import type { Pool, Queryable } from './pg-connect.ts';
+import { clusterSchema } from './pg-migration-cluster.ts';
 
 export interface Migration {
   readonly version: number;
@@ -70,7 +71,10 @@ CREATE INDEX idempotency_expiry ON idempotency(expires_at);
 `;
 
 /** Every migration, in order; a new one is appended with the next version, never edited once released. */
-export const migrations: readonly Migration[] = [{ version: 1, name: 'initial schema', sql: initialSchema }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'initial schema', sql: initialSchema },
+  { version: 2, name: 'instances as one server', sql: clusterSchema },
+];
 
 /**
  * Brings the database to the latest version; returns the versions this call applied (none when another

@@ -73,8 +73,21 @@ export function isTestNameAnswer(ip: string): boolean {
   return inRange && !isPublicUnicast(ip);
 }
 
+/**
+ * The names a run sets: this process's table (TestNames), or one every instance on a database shares
+ * (server/cluster/shared-test-names.ts), whose set is a promise.
+ */
+export interface NameTable {
+  /** Sets (or replaces) the answers of a name the caller has already checked with `testName` and `isTestNameAnswer`. */
+  set(name: string, addresses: readonly string[]): void | Promise<void>;
+  /** The answers set for a canonical name, if any. */
+  get(name: string): readonly string[] | undefined | Promise<readonly string[] | undefined>;
+  /** A resolver: a set name gets its answers; any other name goes to `fallback` (the injected resolver). */
+  resolver(fallback: Resolver): Resolver;
+}
+
 /** The names a run has set, and a resolver that answers them before asking the server's own. */
-export class TestNames {
+export class TestNames implements NameTable {
   readonly #table = new Map<string, readonly string[]>();
 
   /** Sets (or replaces) the answers of a name the caller has already checked with `testName` and `isTestNameAnswer`. */

@@ -1,0 +1,164 @@
+/**
+ * Three `serve` instances on one PostgreSQL database behave as one server (the sandbox as `npm run sandbox`
+ * starts it; requests sent to the instances directly, in turn, so the spread is known): one try-on and one
+ * charge for 20 parallel requests with one Idempotency-Key, exactly one 429 for 13 starts in a minute,
+ * parallel spends never below 0, and the clock, test names, held syncs and client grades are the sandbox's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/launch.ts';
+import { type Answer, call, ledgerOf, newAccount, startBody, waitFinal } from './cluster-helpers.ts';
+import { query } from './store-pg-helpers.ts';
+
+let sandbox: Sandbox;
+let bases: string[];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    instances: 3,
+    serveArgs: ['--generation-latency-ms', '1500', '--sync-wait-ms', '30000'],
+  });
+  bases = sandbox.instances.map((i) => i.url);
+}, 120_000);
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+const on = (i: number) => bases[i % bases.length]!;
+const tally = (answers: readonly Answer[]) => {
+  const out: Record<string, number> = {};
+  for (const a of answers) {
+    const label = `${a.status} ${a.json?.code ?? a.json?.status ?? ''}`.trim();
+    out[label] = (out[label] ?? 0) + 1;
+  }
+  return out;
+};
+
+describe('3 instances on one database, as one server', () => {
+  it('20 parallel requests with one Idempotency-Key over the 3 instances: one try-on, one charge', async () => {
+    const token = sandbox.controlToken;
+    const { accountId, apiKey } = await newAccount(on(0), token, { startsPerMinute: 1_000 });
+    const body = await startBody(on(1), apiKey);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(on(i), 'POST', '/api/v1/tryons', apiKey, body, 'one-key-for-twenty')),
+    );
+    // Each answer is the try-on (new or replayed) or "in use, retry": never a second try-on, never a 5xx.
+    const started = answers.filter((a) => a.status === 200);
+    const inUse = answers.filter((a) => a.status === 409 && a.json.code === 'IDEMPOTENCY_KEY_IN_USE');
+    expect({ other: answers.length - started.length - inUse.length, answers: tally(answers) }).toMatchObject({
+      other: 0,
+    });
+    expect(new Set(started.map((a) => a.json.id)).size).toBe(1);
+    const rows = await query(sandbox.databaseUrl, 'SELECT id FROM tryons WHERE account_id = $1', [accountId]);
+    expect(rows).toEqual([{ id: started[0]!.json.id }]);
+    await waitFinal(bases, apiKey, started[0]!.json.id);
+    expect(await ledgerOf(sandbox.databaseUrl, accountId)).toEqual({ balance: 19, reserves: 1, doubleReserved: 0 });
+    expect((await call(on(2), 'GET', '/api/v1/account', apiKey)).json).toEqual({ credits: 19 });
+  });
+
+  it('13 starts within a minute over the 3 instances: exactly one 429, with Retry-After', async () => {
+    const { apiKey } = await newAccount(on(0), sandbox.controlToken);
+    const body = await startBody(on(0), apiKey);
+    const answers: Answer[] = [];
+    // In turn, so the 13th is the one over the limit of 12 a minute, wherever it lands.
+    for (let i = 0; i < 13; i++)
+      answers.push(await call(on(i), 'POST', '/api/v1/tryons', apiKey, body, `rate-key-${i}`));
+    const limited = answers.filter((a) => a.status === 429);
+    expect(tally(answers)).toEqual({ '200 pending': 12, '429 RATE_LIMITED': 1 });
+    expect(answers.indexOf(limited[0]!)).toBe(12);
+    const retryAfter = Number(limited[0]!.headers['retry-after']);
+    expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
+    expect(limited[0]!.headers.ratelimit).toBe(`"starts";r=0;t=${retryAfter}`);
+  });
+
+  it('30 parallel spends of 5 credits over the 3 instances: 5 start, 25 are refused, the balance never below 0', async () => {
+    const token = sandbox.controlToken;
+    const { accountId, apiKey } = await newAccount(on(0), token, { startsPerMinute: 1_000 });
+    expect((await call(on(1), 'PUT', `/_control/accounts/${accountId}/credits`, token, { credits: 5 })).status).toBe(
+      200,
+    );
+    const body = await startBody(on(2), apiKey);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call(on(i), 'POST', '/api/v1/tryons', apiKey, body, `spend-key-${i}`)),
+    );
+    expect(tally(answers)).toEqual({ '200 pending': 5, '402 INSUFFICIENT_CREDITS': 25 });
+    const ledger = await ledgerOf(sandbox.databaseUrl, accountId);
+    expect(ledger).toEqual({ balance: 0, reserves: 5, doubleReserved: 0 });
+    // Never below 0 at any point of the ledger, in the order it was written.
+    const [lowest] = await query<{ low: number }>(
+      sandbox.databaseUrl,
+      'SELECT min(running)::int AS low FROM (SELECT sum(delta) OVER (ORDER BY seq) AS running FROM ledger WHERE account_id = $1) s',
+      [accountId],
+    );
+    expect(lowest!.low).toBe(0);
+  });
+
+  it('the clock one instance moves is the time of every instance at its next request', async () => {
+    const token = sandbox.controlToken;
+    const { apiKey } = await newAccount(on(0), token);
+    const body = await startBody(on(0), apiKey);
+    // Image ids live 24 hours: moved 25 hours on one instance, they are gone on the others at once.
+    const moved = await call(on(1), 'POST', '/_control/clock/advance', token, { seconds: 25 * 3600 });
+    expect(moved.status).toBe(200);
+    const movedTo = Date.parse(moved.json.now);
+    for (const i of [2, 0]) {
+      const settings = await call(on(i), 'GET', '/_control/settings', token);
+      expect(Date.parse(settings.json.now)).toBeGreaterThanOrEqual(movedTo);
+      const start = await call(on(i), 'POST', '/api/v1/tryons', apiKey, body, `late-key-${i}`);
+      expect({ instance: i, status: start.status, code: start.json.code }).toEqual({
+        instance: i,
+        status: 400,
+        code: 'INVALID_IMAGE_ID',
+      });
+    }
+  });
+
+  it('a test name set through one instance resolves on every instance', async () => {
+    const token = sandbox.controlToken;
+    const { apiKey } = await newAccount(on(0), token, { startsPerMinute: 1_000 });
+    const name = `img-${Date.now().toString(36)}.test`;
+    expect((await call(on(0), 'PUT', `/_control/names/${name}`, token, { addresses: ['10.0.0.7'] })).status).toBe(200);
+    // Set, the name resolves to a private address, which a start refuses as such; unset, it would not resolve.
+    for (const i of [1, 2]) {
+      const body = { personImageUrl: `https://${name}/p.jpg`, garmentImageUrl: `https://${name}/g.png`, consent: true };
+      const start = await call(on(i), 'POST', '/api/v1/tryons', apiKey, body, `name-key-${i}`);
+      expect({ instance: i, status: start.status, code: start.json.code }).toEqual({
+        instance: i,
+        status: 400,
+        code: 'INVALID_IMAGE_URL',
+      });
+      expect(start.json.error).toMatch(/10\.0\.0\.7|private|not allowed/i);
+    }
+  });
+
+  it('a sync request held on one instance is answered when another instance finishes its try-on', async () => {
+    const { apiKey } = await newAccount(on(0), sandbox.controlToken);
+    const body = await startBody(on(0), apiKey);
+    // Started (and generated) by instance 1; the same key's sync request is held on instance 2.
+    const started = await call(on(1), 'POST', '/api/v1/tryons', apiKey, body, 'held-elsewhere-1');
+    expect(started.status).toBe(200);
+    const held = await call(on(2), 'POST', '/api/v1/tryons/sync', apiKey, body, 'held-elsewhere-1');
+    expect({ status: held.status, id: held.json.id, final: held.json.status !== 'pending' }).toEqual({
+      status: 200,
+      id: started.json.id,
+      final: true,
+    });
+  });
+
+  it("a client grade read on one instance covers the caller's requests on every instance", async () => {
+    const token = sandbox.controlToken;
+    const { accountId, apiKey } = await newAccount(on(0), token);
+    for (let i = 0; i < 6; i++) expect((await call(on(i), 'GET', '/api/v1/account', apiKey)).status).toBe(200);
+    for (const i of [0, 1, 2]) {
+      const grade = await call(on(i), 'GET', `/_control/client-grade?caller=${accountId}`, token);
+      expect({
+        instance: i,
+        status: grade.status,
+        callers: grade.json.callers.map((c: { caller: string; requests: number }) => [c.caller, c.requests]),
+      }).toEqual({
+        instance: i,
+        status: 200,
+        callers: [[accountId, 6]],
+      });
+    }
+  });
+});
