@@ -116,14 +116,17 @@ export function refusedStart(v: TrafficView): boolean {
   return (v.op === 'createTryOn' || v.op === 'createTryOnSync') && v.status >= 400 && v.status < 500;
 }
 
-/** An exchange kept as evidence for later: its request and the start of its answer's text, no bytes. */
+/** An exchange kept as evidence for later: its request (a body of up to 1 KB) and the start of its answer's text. */
 export function slim(te: TrafficExchange): TrafficExchange {
-  const { response } = te.exchange;
+  const { request, response } = te.exchange;
+  const body =
+    request.body !== undefined && request.body.length > 1024 ? `${request.body.slice(0, 1024)}…` : request.body;
   return {
     ...te,
     exchange: {
       ...te.exchange,
-      response: { ...response, text: response.text.slice(0, 500), json: undefined, bytes: Buffer.alloc(0) },
+      request: { ...request, ...(body !== undefined && { body }) },
+      response: { ...response, text: response.text.slice(0, 300), json: undefined, bytes: Buffer.alloc(0) },
     },
   };
 }

@@ -7,8 +7,9 @@
  * body, one sent while the first was in flight, and one after a moved clock are recorded: the spec
  * leaves them open. Charging once is judged with the balances (balance.ts).
  */
-import { isDeepStrictEqual } from 'node:util';
+import { createHash } from 'node:crypto';
 import { finding } from '../../checks/finding.ts';
+import { fingerprint } from '../../shared/canonical-json.ts';
 import { CappedMap } from '../capped-map.ts';
 import type { TrafficExchange } from '../traffic-exchange.ts';
 import { slim, startedTryOn } from '../traffic-view.ts';
@@ -21,19 +22,20 @@ export const replayJudgedMs = 24 * 3600 * 1000;
 
 interface Bound {
   readonly id: string;
-  readonly body: unknown;
+  /** The canonical digest of the request body (key order and whitespace aside), as the server binds it. */
+  readonly body: string | undefined;
   readonly te: TrafficExchange;
   /** The control clock moves seen before the key was bound. */
   readonly epoch: number;
 }
 
-/** The request body for comparison: its JSON value, or its text when it is not JSON. */
-function bodyOf(text: string | undefined): unknown {
+/** The request body's canonical digest: of its JSON value, or of its text when it is not JSON. */
+function bodyOf(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return fingerprint(JSON.parse(text) as unknown);
   } catch {
-    return text;
+    return createHash('sha256').update(text).digest('hex');
   }
 }
 
@@ -52,7 +54,8 @@ export function idempotentReplays(setup: RuleSetup): PassiveRule {
     observe(v) {
       const key = v.idempotencyKey;
       const tryOn = startedTryOn(v);
-      if (key === undefined || tryOn === undefined || v.te.account === 'none') return;
+      // A body the capture cut cannot be compared with the first.
+      if (key === undefined || tryOn === undefined || v.te.account === 'none' || v.te.partial?.request) return;
       const keys = accounts.getOrMake(v.te.account, () => new CappedMap(caps.keysPerAccount));
       const bound = keys.get(key);
       const body = bodyOf(v.exchange.request.body);
@@ -64,7 +67,7 @@ export function idempotentReplays(setup: RuleSetup): PassiveRule {
       }
       const note = (id: Parameters<typeof ledger.note>[1], what: string): void =>
         ledger.note(family, id, `${what}: the first named try-on ${bound.id}, the reuse ${tryOn.id} (${v.status})`);
-      if (!isDeepStrictEqual(body, bound.body)) {
+      if (body === undefined || body !== bound.body) {
         note('CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED', 'A key reused with another body');
         return;
       }

@@ -42,4 +42,5 @@ export interface JudgeCaps {
   readonly keysPerAccount: number;
 }
 
-export const defaultCaps: JudgeCaps = { accounts: 1_000, tryOnsPerAccount: 500, keysPerAccount: 500 };
+/** Enough for a suite run's hundreds of accounts; at most 40,000 try-ons and as many keys, each a few small fields. */
+export const defaultCaps: JudgeCaps = { accounts: 200, tryOnsPerAccount: 200, keysPerAccount: 200 };
