@@ -11,7 +11,8 @@ const live = liveJudgement({ upstream });
 const proxy = await createProxy({
   upstream,
   token,
-  observers: live.observers,
+  // PROXY_FUZZ_OBSERVERS=none: no judge and no grader, to tell their memory from the proxy's.
+  observers: process.env.PROXY_FUZZ_OBSERVERS === 'none' ? [] : live.observers,
   reports: live.reports,
   warn: (line) => process.stderr.write(`${line}\n`),
   limits: {
@@ -22,6 +23,12 @@ const proxy = await createProxy({
     exchangeMs: 8_000,
     connectionsPerClient: 1_000,
   },
+});
+// SIGUSR2: collect garbage (under --expose-gc) and say the heap in use, to tell a leak from a high-water mark.
+process.on('SIGUSR2', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const { heapUsed, rss } = process.memoryUsage();
+  process.stdout.write(`Memory heapUsed=${heapUsed} rss=${rss}\n`);
 });
 const url = await proxy.listen('127.0.0.1', 0);
 process.stdout.write(`Listening ${url}\n`);

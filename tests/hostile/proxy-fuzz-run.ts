@@ -3,7 +3,7 @@
  * (`--runs N`, `--seed N` to replay). Prints the figures; exits 1 on a crash, an altered byte, or
  * RSS past its bound.
  */
-import { defaultSeed, rssGrowthBoundMiB, runProxyFuzz } from './proxy-fuzz.ts';
+import { defaultSeed, heapGrowthBoundMiB, rssGrowthBoundMiB, runProxyFuzz } from './proxy-fuzz.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -17,7 +17,14 @@ process.stdout.write(
   `proxy hostile run: ${result.sent} exchanges in ${result.seconds} s (seed ${result.seed}); ` +
     `crashed ${result.crashed ? 'yes' : 'no'}, /_proxy/report after: ${result.reportStatus}; ` +
     `altered ${result.altered.length}; RSS ${result.rssStartMiB} → peak ${result.rssPeakMiB} MiB ` +
-    `(+${grew.toFixed(1)}, bound +${rssGrowthBoundMiB})\n`,
+    `(+${grew.toFixed(1)}, bound +${rssGrowthBoundMiB}); heap after GC ${result.heapStartMiB} → ${result.heapAfterMiB} MiB ` +
+    `(bound +${heapGrowthBoundMiB}); open files ${result.openFiles.start} → ${result.openFiles.after}\n`,
 );
-const ok = !result.crashed && result.reportStatus === 200 && result.altered.length === 0 && grew <= rssGrowthBoundMiB;
+const heapGrew = result.heapAfterMiB - result.heapStartMiB;
+const ok =
+  !result.crashed &&
+  result.reportStatus === 200 &&
+  result.altered.length === 0 &&
+  grew <= rssGrowthBoundMiB &&
+  heapGrew <= heapGrowthBoundMiB;
 process.exitCode = ok ? 0 : 1;

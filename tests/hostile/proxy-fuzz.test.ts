@@ -3,7 +3,7 @@
  * 0 crashes, 0 altered bytes, RSS within its bound.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultSeed, rssGrowthBoundMiB, runProxyFuzz } from './proxy-fuzz.ts';
+import { defaultSeed, heapGrowthBoundMiB, rssGrowthBoundMiB, runProxyFuzz } from './proxy-fuzz.ts';
 
 describe('proxy under hostile clients and upstreams', () => {
   it('stays up, alters no byte, and keeps its memory bounded', async () => {
@@ -17,5 +17,6 @@ describe('proxy under hostile clients and upstreams', () => {
     expect(result.outcomes.cut).toBeGreaterThan(5);
     expect(result.outcomes['proxy-not-envelope'] ?? 0).toBe(0);
     expect(result.rssPeakMiB - result.rssStartMiB).toBeLessThanOrEqual(rssGrowthBoundMiB);
+    expect(result.heapAfterMiB - result.heapStartMiB).toBeLessThanOrEqual(heapGrowthBoundMiB);
   }, 120_000);
 });

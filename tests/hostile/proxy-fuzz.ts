@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { request } from 'undici';
@@ -18,8 +18,16 @@ import { isEnvelope, rawExchange, readAnswer } from '../hostile-input/raw-http.t
 import { expectedAnswer, startHostileUpstream, upstreamModes, type UpstreamMode } from './proxy-upstream.ts';
 
 export const defaultSeed = 20261127;
-/** The most the proxy's RSS may grow over its level after start, in MiB. */
-export const rssGrowthBoundMiB = 96;
+/**
+ * The most the proxy's RSS may grow over its level after start, in MiB: 16 exchanges at once with
+ * bodies up to 600 KB each way, socket buffers, and the judge's and grader's bounded state.
+ */
+export const rssGrowthBoundMiB = 160;
+/**
+ * The most the heap in use after a full collection may grow over the run, the judge's and the grader's
+ * state (bounded by their caps) included: a leak of 8 KiB an exchange would exceed it within 10,000.
+ */
+export const heapGrowthBoundMiB = 48;
 
 interface FuzzCase {
   readonly mode: UpstreamMode;
@@ -41,6 +49,11 @@ export interface FuzzResult {
   readonly reportStatus: number;
   readonly rssStartMiB: number;
   readonly rssPeakMiB: number;
+  /** The heap in use after a full collection, at the start and after the run: a leak would show as growth. */
+  readonly heapStartMiB: number;
+  readonly heapAfterMiB: number;
+  /** The proxy's open file descriptors (sockets among them) at the start and after the run. */
+  readonly openFiles: { readonly start: number; readonly after: number };
   readonly seconds: number;
 }
 
@@ -160,6 +173,25 @@ export async function runProxyFuzz(options: {
       return Number.NaN;
     }
   };
+  const heap = async () => {
+    const seen = output.length;
+    child.kill('SIGUSR2');
+    for (let i = 0; i < 100; i++) {
+      const found = /Memory heapUsed=(\d+)/.exec(output.slice(seen))?.[1];
+      if (found) return Math.round((Number(found) / 1024 / 1024) * 10) / 10;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return Number.NaN;
+  };
+  const openFiles = () => {
+    try {
+      return readdirSync(`/proc/${child.pid}/fd`).length;
+    } catch {
+      return Number.NaN;
+    }
+  };
+  const heapStartMiB = await heap();
+  const filesStart = openFiles();
   const rssStartMiB = rss();
   let rssPeakMiB = rssStartMiB;
   const sampler = setInterval(() => {
@@ -182,7 +214,10 @@ export async function runProxyFuzz(options: {
   };
   try {
     await Promise.all(Array.from({ length: options.concurrency ?? 16 }, worker));
-    await new Promise((r) => setTimeout(r, 500));
+    // Exchanges still ending (an upstream cut at a deadline) settle before memory is read: at most 10 s.
+    for (let i = 0; i < 100 && openFiles() > filesStart + 8; i++) await new Promise((r) => setTimeout(r, 100));
+    const heapAfterMiB = exited ? Number.NaN : await heap();
+    const filesAfter = openFiles();
     const report = exited
       ? 0
       : await request(`${base}/_proxy/report`, { headers: { authorization: `Bearer ${token}` } })
@@ -200,6 +235,9 @@ export async function runProxyFuzz(options: {
       reportStatus: report,
       rssStartMiB: Math.round(rssStartMiB * 10) / 10,
       rssPeakMiB: Math.round(rssPeakMiB * 10) / 10,
+      heapStartMiB,
+      heapAfterMiB,
+      openFiles: { start: filesStart, after: filesAfter },
       seconds: Math.round((performance.now() - started) / 100) / 10,
     };
   } finally {
