@@ -29,16 +29,24 @@ describe('haproxyConfig', () => {
     expect(lines).toContain(`timeout client ${balancerTimeoutMs}ms`);
     expect(lines).toContain(`timeout server ${balancerTimeoutMs}ms`);
     expect(lines).toContain('option forwardfor');
-    // Nothing rewrites a header of the request or of the answer.
-    expect(lines.filter((l) => /^http-(request|response|after-response) /.test(l))).toEqual([]);
+    // Nothing rewrites an instance's request or answer: the only rules touch haproxy's own answers,
+    // marked by a header of their own (which is removed).
+    expect(lines.filter((l) => /^http-(request|response) /.test(l))).toEqual([]);
+    expect(lines.filter((l) => l.startsWith('http-after-response '))).toEqual([
+      'http-after-response set-status 503 if { status 502 504 } { res.hdr(x-sandbox-balancer) -m found }',
+      'http-after-response del-header x-sandbox-balancer',
+    ]);
+    expect(lines.filter((l) => l.startsWith('http-error ')).every((l) => l.endsWith(' hdr x-sandbox-balancer 1'))).toBe(
+      true,
+    );
   });
 
-  it("answers what haproxy says itself in the API's envelope, 503 with Retry-After", () => {
+  it("answers what haproxy says itself in the API's envelope, 503 with Retry-After (its 502 and 504 too)", () => {
     const unavailable = lines.find((l) => l.startsWith('http-error status 503 '));
     expect(unavailable).toBeDefined();
     const body = /string '([^']+)'/.exec(unavailable!)?.[1];
     expect(JSON.parse(body!)).toEqual({ error: expect.any(String), code: 'UNAVAILABLE' });
-    expect(unavailable).toMatch(/hdr retry-after 1$/);
+    expect(unavailable).toContain(' hdr retry-after 1 ');
   });
 
   it('leaves maxconn to the file-descriptor limit unless told', () => {

@@ -62,6 +62,7 @@ export function haproxyConfig(input: HaproxyConfigInput): string {
     '',
     'frontend sandbox',
     `  bind ${bindAddress(input.bindHost, input.bindPort)}`,
+    ...ownAnswersAs503(),
     '  default_backend instances',
     '',
     'backend instances',
@@ -77,7 +78,12 @@ export function haproxyConfig(input: HaproxyConfigInput): string {
   ].join('\n');
 }
 
-/** What haproxy answers itself (a bad request, a timeout, no instance ready), in the API's envelope. */
+/**
+ * What haproxy answers itself (a bad request, a timeout, no instance ready, an instance that stopped
+ * mid-answer), in the API's envelope. Its own 502 and 504 leave as 503 UNAVAILABLE, the catalogue's
+ * "temporarily unavailable, retry": the spec's 502 is START_FAILED, which only an instance may say.
+ * A header marks haproxy's own answers so that an instance's 502 passes untouched; it is removed.
+ */
 function envelopeErrors(): string[] {
   const answers: ReadonlyArray<readonly [number, string, string, boolean]> = [
     [400, 'INVALID_REQUEST', 'The request could not be read.', false],
@@ -86,12 +92,25 @@ function envelopeErrors(): string[] {
     [503, 'UNAVAILABLE', 'No instance is ready; retry shortly.', true],
     [504, 'UNAVAILABLE', 'The instance did not answer in time; retry with the same Idempotency-Key.', true],
   ];
-  return answers.map(([status, code, message, retry]) => {
+  const errors = answers.map(([status, code, message, retry]) => {
     const body = JSON.stringify({ error: message, code });
     const hdr = retry ? ' hdr retry-after 1' : '';
-    return `  http-error status ${status} content-type "application/json; charset=utf-8" string '${body}'${hdr}`;
+    const type = 'content-type "application/json; charset=utf-8"';
+    return `  http-error status ${status} ${type} string '${body}'${hdr} hdr ${ownMark} 1`;
   });
+  return errors;
 }
+
+/** In the frontend: haproxy's own 502 and 504 become 503, and the mark goes. */
+function ownAnswersAs503(): string[] {
+  return [
+    `  http-after-response set-status 503 if { status 502 504 } { res.hdr(${ownMark}) -m found }`,
+    `  http-after-response del-header ${ownMark}`,
+  ];
+}
+
+/** The header that marks an answer haproxy gave itself (never leaves the balancer). */
+const ownMark = 'x-sandbox-balancer';
 
 function bindAddress(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;

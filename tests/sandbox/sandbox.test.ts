@@ -219,6 +219,22 @@ describe('the sandbox: PostgreSQL, 3 instances, haproxy', () => {
     expect(alive(i3.pid)).toBe(false);
   }, 60_000);
 
+  it('answers 503 UNAVAILABLE in the envelope, with Retry-After, when no instance is ready', async () => {
+    sandbox.kill('i1', 'SIGSTOP');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      const res = await get('/api/v1/account');
+      expect({ status: res.status, code: res.json?.code, retryAfter: res.headers['retry-after'] }).toEqual({
+        status: 503,
+        code: 'UNAVAILABLE',
+        retryAfter: '1',
+      });
+      expect(res.headers['x-sandbox-balancer']).toBeUndefined();
+    } finally {
+      sandbox.kill('i1', 'SIGCONT');
+    }
+  }, 30_000);
+
   it('stops everything: no instance process, no balancer, no folder left', async () => {
     await sandbox.stop();
     for (const instance of sandbox.instances) expect(alive(instance.pid), instance.name).toBe(false);
