@@ -9,6 +9,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
+import ipaddr from 'ipaddr.js';
 import type { ServerSettings } from '../config.ts';
 
 const requestSeen = Symbol('request seen');
@@ -83,11 +84,17 @@ export function clientKeyOf(address: string | undefined): string {
     .join(':')}::/64`;
 }
 
+/** One address in one spelling (IPv4-mapped IPv6 as IPv4), to match a trusted balancer exactly. */
+function exactAddress(address: string | undefined): string {
+  const bare = (address ?? '').split('%')[0]!;
+  return ipaddr.isValid(bare) ? ipaddr.process(bare).toNormalizedString() : bare;
+}
+
 /** Installs the caps on `server`; they stop when it closes. */
 export function capReceiving(server: Server, settings: ServerSettings, edge: Edge): void {
   const byClient = new Map<string, Set<TrackedSocket>>();
   const all = new Set<TrackedSocket>();
-  const trusted = new Set(settings.trustedProxies.map((address) => clientKeyOf(address)));
+  const trusted = new Set(settings.trustedProxies.map(exactAddress));
   const isReceiving = (socket: TrackedSocket) => {
     // A connection already answered and closing (it lingers unread) no longer counts.
     if (socket.destroyed || edge.isClosing(socket)) return false;
@@ -139,7 +146,7 @@ export function capReceiving(server: Server, settings: ServerSettings, edge: Edg
     socket[receivingSince] = performance.now();
     const own = clientKeyOf(socket.remoteAddress);
     // A trusted balancer is not one client: its connections count for a client once a request names one.
-    const balancer = trusted.has(own);
+    const balancer = trusted.size > 0 && trusted.has(exactAddress(socket.remoteAddress));
     if ((!balancer && isFull(own)) || serverFull()) return edge.refuse(socket);
     if (balancer) {
       socket[forwardedTo] = (client) => {
