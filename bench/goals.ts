@@ -6,17 +6,24 @@ import type { BenchReport } from './report.ts';
 import type { EmbeddedCli } from './conformance-cost.ts';
 import { embeddedRunsOf, runsOf } from './embedded-runs.ts';
 import { hasError } from './report.ts';
+import { proxyGoalInputs, type ProxyGoalId } from './proxy-goals.ts';
 import { goalCell } from './side-by-side.ts';
 import { spread, type Spread } from './spread.ts';
 
 export interface Goal {
   /** `full-run-wall` is the compiled CLI's run (as installed); `full-run-wall-sources` the same run from the sources (as `npm start`). */
-  readonly id: 'get-vs-floor' | 'get-vs-silent-prism' | 'held-sync-memory' | 'full-run-wall' | 'full-run-wall-sources';
+  readonly id:
+    | 'get-vs-floor'
+    | 'get-vs-silent-prism'
+    | 'held-sync-memory'
+    | 'full-run-wall'
+    | 'full-run-wall-sources'
+    | ProxyGoalId;
   readonly what: string;
   /** The goal as a comparison: measured median `comparator` target. */
   readonly comparator: '>=' | '<' | '<=';
   readonly target: number;
-  readonly unit: '×' | 'MiB' | 's';
+  readonly unit: '×' | 'MiB' | 's' | 'ms';
   readonly measured?: Spread;
   readonly verdict: 'met' | 'not met' | 'not measured';
   /** How far the median is from the target, in the goal's unit (positive: on the good side). */
@@ -167,5 +174,6 @@ export function judgeGoals(report: BenchReport): Goal[] {
       },
       fullRun(report, 'sources'),
     ),
+    ...proxyGoalInputs(report.proxy).map(([base, measured]) => judge(base, measured)),
   ];
 }

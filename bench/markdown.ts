@@ -6,6 +6,7 @@ import type { EngineResult } from './engine.ts';
 import type { Goal } from './goals.ts';
 import type { HeldSyncResult } from './held-sync.ts';
 import { costSection } from './markdown-cost.ts';
+import { proxySection } from './proxy-markdown.ts';
 import { fmt, fmtSpread, seconds } from './markdown-format.ts';
 import { serversSection } from './markdown-servers.ts';
 import type { BenchReport } from './report.ts';
@@ -26,6 +27,7 @@ export function renderMarkdown(report: BenchReport): string {
     ...heldSection(report.heldSync),
     ...engineSection(report.engine),
     ...costSection(report.conformance),
+    ...proxySection(report.proxy),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -33,7 +35,7 @@ export function renderMarkdown(report: BenchReport): string {
 const comparators: Record<Goal['comparator'], string> = { '>=': '≥', '<': '<', '<=': '≤' };
 
 function goalValue(n: number, unit: Goal['unit']): string {
-  return unit === '×' ? `${n.toFixed(2)}×` : `${fmt(n, unit === 's' ? 1 : 0)} ${unit}`;
+  return unit === '×' ? `${n.toFixed(2)}×` : `${fmt(n, unit === 's' ? 1 : unit === 'ms' ? 2 : 0)} ${unit}`;
 }
 
 /** The acceptance goals of issue 15: target, measured median (min–max), and met or not by how much. */

@@ -7,6 +7,7 @@ import type { EngineResult } from './engine.ts';
 import type { Goal } from './goals.ts';
 import type { HeldSyncResult } from './held-sync.ts';
 import type { PrismResult } from './prism-vs-reference.ts';
+import type { ProxyBenchResult } from './proxy-bench.ts';
 import type { Spread } from './spread.ts';
 import type { Versions } from './versions.ts';
 
@@ -74,6 +75,8 @@ export interface BenchReport {
   readonly prism: PrismResult | Failed;
   readonly heldSync: HeldSyncResult | Failed;
   readonly engine: EngineResult | Failed;
+  /** The judging proxy against a direct connection and a bare reply-from proxy (issue 29); absent in older reports. */
+  readonly proxy?: ProxyBenchResult | Failed;
   readonly conformance: {
     readonly embeddedPlan: PlanFigures;
     /** EmbeddedRunsV2 only in a file of schema version 2 (bench/embedded-runs.ts reads either). */

@@ -7,6 +7,7 @@
  *
  * Environment: BENCH_QUICK=1 shortens everything (a smoke run, not figures to quote);
  * BENCH_SKIP_REMOTE=1 leaves out the real run without test control (about 6 minutes, in the background).
+ * BENCH_ONLY=proxy runs the proxy benchmark alone and merges its figures into the committed bench.json.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,8 @@ import { judgeGoals } from './goals.ts';
 import { openFilesLimit, runHeldSync } from './held-sync.ts';
 import { renderMarkdown } from './markdown.ts';
 import { runPrismVsReference } from './prism-vs-reference.ts';
+import { runProxyBench } from './proxy-bench.ts';
+import { proxyBenchOptions, runProxyOnly } from './proxy-only.ts';
 import { benchSchemaPath, type BenchReport, type EmbeddedRuns } from './report.ts';
 import { versions } from './versions.ts';
 
@@ -57,6 +60,8 @@ if (limit && limit.soft < wantedOpenFiles && limit.hard > limit.soft && process.
 
 const quick = process.env.BENCH_QUICK === '1';
 const skipRemote = process.env.BENCH_SKIP_REMOTE === '1';
+// BENCH_ONLY=proxy: the proxy benchmark alone, merged into the committed bench.json (bench/proxy-only.ts).
+const onlyProxy = process.env.BENCH_ONLY === 'proxy';
 // The whole run should end by about this; the embedded full run is repeated only while it fits.
 const budgetSeconds = quick ? 0 : 13 * 60;
 const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -99,6 +104,12 @@ async function attempt<T>(name: string, body: () => Promise<T>): Promise<T | { e
     log(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return { error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+if (onlyProxy) {
+  await runProxyOnly(reportDir, quick);
+  rmSync(tmpDir, { recursive: true, force: true });
+  process.exit(0);
 }
 
 try {
@@ -188,6 +199,8 @@ try {
     const summary = (cli: EmbeddedCli) => cliRuns(runs, cli, embeddedCommand(clis[cli].script, seed), clis[cli].note);
     return { runs, compiled: summary('compiled'), sources: summary('sources') };
   });
+  // 5. The judging proxy against a direct connection and the bare reply-from proxy.
+  const proxy = await attempt('proxy', () => runProxyBench(proxyBenchOptions(quick)));
   log(`— ${Math.round(elapsed())} s; waiting for the run without test control`);
   const remoteRun = await remote.done;
 
@@ -213,9 +226,10 @@ try {
     heldSync,
     engine,
     conformance: { embeddedPlan, embedded, remotePlan, remoteRun },
+    proxy,
   };
   // The goals go right after the machine and versions, before the figures they are judged on.
-  const { prism: servers, heldSync: held, engine: engineFigures, conformance, ...head } = measured;
+  const { prism: servers, heldSync: held, engine: engineFigures, conformance, proxy: proxyFigures, ...head } = measured;
   const report: BenchReport = {
     ...head,
     goals: judgeGoals({ ...measured, goals: [] }),
@@ -223,6 +237,7 @@ try {
     heldSync: held,
     engine: engineFigures,
     conformance,
+    ...(proxyFigures !== undefined && { proxy: proxyFigures }),
   };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   // The file as written must match bench/bench.schema.json; a mismatch is a bug of the benchmark, said loudly but still written.

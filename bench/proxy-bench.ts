@@ -1,0 +1,266 @@
+/**
+ * The proxy benchmark (issue 29, item 6), side by side in one run: the latency the judging proxy
+ * adds per exchange (GET /tryons/{id} on one kept connection, direct and through the proxy, request
+ * by request in turn); its requests per second at 10 connections against a bare reply-from proxy
+ * (rounds in alternating order, the ratio taken round by round); and its peak RSS with 1,000 client
+ * connections each holding an exchange in flight (from four loopback addresses, 250 each, the
+ * proxy's default cap per address being 256). Everything binds to loopback; every loop is bounded.
+ */
+import autocannon from 'autocannon';
+import { Pool } from 'undici';
+import { makeGarmentImage, makePersonPhoto } from '../src/fixtures/images.ts';
+import {
+  log,
+  newAccount,
+  percentile,
+  procMemory,
+  mib,
+  round,
+  sleep,
+  startServerChild,
+  startTryOn,
+  tally,
+  upload,
+  waitFinished,
+} from './common.ts';
+import { proxyCode, startBareProxy, startHoldingUpstream, startJudgingProxy } from './proxy-processes.ts';
+import { waitQuiet } from './quiet.ts';
+import { pairedRatios, spread, type Spread } from './spread.ts';
+
+export interface ProxyBenchOptions {
+  readonly latencyRounds: number;
+  readonly latencyRequests: number;
+  readonly throughputRounds: number;
+  readonly durationSeconds: number;
+  readonly memoryRuns: number;
+  readonly memoryConnections: number;
+}
+
+export interface ProxyBenchResult {
+  /** When this benchmark ran (a BENCH_ONLY=proxy run merges it into an older bench.json). */
+  readonly startedAt: string;
+  readonly proxy: string;
+  readonly endpoint: 'GET /tryons/{id}';
+  readonly latency: {
+    readonly rounds: number;
+    readonly requestsPerRound: number;
+    readonly directP50Ms?: Spread;
+    readonly directP99Ms?: Spread;
+    readonly proxiedP50Ms?: Spread;
+    readonly proxiedP99Ms?: Spread;
+    /** Proxied minus direct, per round. */
+    readonly addedP50Ms?: Spread;
+    readonly addedP99Ms?: Spread;
+  };
+  readonly throughput: {
+    readonly connections: number;
+    readonly durationSeconds: number;
+    readonly judgingReqPerSec?: Spread;
+    readonly bareReqPerSec?: Spread;
+    /** Judging ÷ bare req/s per round, in round order. */
+    readonly perRound: readonly number[];
+    readonly ratio?: Spread;
+    readonly statusCounts: Record<string, number>;
+    readonly errors: number;
+  };
+  readonly memory: {
+    readonly connections: number;
+    readonly holdMs: number;
+    readonly runs: ReadonlyArray<{
+      readonly answered: Record<string, number>;
+      readonly rssStartMiB: number;
+      readonly rssPeakMiB: number;
+    }>;
+    readonly rssPeakMiB?: Spread;
+  };
+}
+
+/** Runs the proxy benchmark against a reference server child of its own. */
+export async function runProxyBench(options: ProxyBenchOptions): Promise<ProxyBenchResult> {
+  const startedAt = new Date().toISOString();
+  const reference = await startServerChild();
+  const token = 'bench-proxy-token-1234';
+  const judging = await startJudgingProxy(reference.url, token);
+  const bare = await startBareProxy(reference.url);
+  try {
+    const account = await newAccount(reference.url, { credits: 100 });
+    const body = {
+      personImageId: await upload(reference.url, account.apiKey, await makePersonPhoto(), 'person.jpg'),
+      garmentImageId: await upload(reference.url, account.apiKey, await makeGarmentImage(), 'garment.jpg'),
+      consent: true,
+    };
+    const started = await startTryOn(reference.url, account.apiKey, `bench-proxy-${Date.now()}`, body);
+    const tryOnId = String(started.body.id);
+    if ((await waitFinished(reference.url, account.apiKey, tryOnId)) !== 'success')
+      throw new Error('the benchmark try-on did not succeed');
+    const path = `/api/v1/tryons/${tryOnId}`;
+    const auth = { authorization: `Bearer ${account.apiKey}` };
+    const pids = [reference.pid, judging.pid, bare.pid];
+    const latency = await measureLatency(reference.url, judging.url, path, auth, options);
+    log(`proxy latency: added p50 ${latency.addedP50Ms?.median} ms, p99 ${latency.addedP99Ms?.median} ms`);
+    const throughput = await measureThroughput(judging.url, bare.url, path, auth, pids, options);
+    log(`proxy throughput: ${throughput.ratio?.median}× the bare proxy`);
+    const memory = await measureMemory(token, options);
+    log(`proxy memory: peak RSS ${memory.rssPeakMiB?.median} MiB at ${options.memoryConnections} connections`);
+    return { startedAt, proxy: proxyCode(), endpoint: 'GET /tryons/{id}', latency, throughput, memory };
+  } finally {
+    await Promise.all([judging.close(), bare.close()]);
+    await reference.close();
+  }
+}
+
+async function measureLatency(
+  direct: string,
+  proxied: string,
+  path: string,
+  headers: Record<string, string>,
+  options: ProxyBenchOptions,
+): Promise<ProxyBenchResult['latency']> {
+  const pools = [new Pool(direct, { connections: 1 }), new Pool(proxied, { connections: 1 })];
+  const once = async (pool: Pool) => {
+    const t = process.hrtime.bigint();
+    const res = await pool.request({ method: 'GET', path, headers });
+    await res.body.arrayBuffer();
+    if (res.statusCode !== 200) throw new Error(`GET ${path} answered ${res.statusCode}`);
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  };
+  const rounds: Array<{ direct: number[]; proxied: number[] }> = [];
+  try {
+    for (let i = 0; i < 200; i++) for (const pool of pools) await once(pool);
+    for (let r = 0; r < options.latencyRounds; r++) {
+      const round = { direct: [] as number[], proxied: [] as number[] };
+      for (let i = 0; i < options.latencyRequests; i++) {
+        round.direct.push(await once(pools[0] as Pool));
+        round.proxied.push(await once(pools[1] as Pool));
+      }
+      rounds.push(round);
+    }
+  } finally {
+    await Promise.all(pools.map((p) => p.close()));
+  }
+  const of = (pick: (r: { direct: number[]; proxied: number[] }) => number) => spread(rounds.map(pick), 3);
+  const added = (p: number) => (r: { direct: number[]; proxied: number[] }) =>
+    percentile(r.proxied, p) - percentile(r.direct, p);
+  return {
+    rounds: options.latencyRounds,
+    requestsPerRound: options.latencyRequests,
+    ...opt(
+      'directP50Ms',
+      of((r) => percentile(r.direct, 50)),
+    ),
+    ...opt(
+      'directP99Ms',
+      of((r) => percentile(r.direct, 99)),
+    ),
+    ...opt(
+      'proxiedP50Ms',
+      of((r) => percentile(r.proxied, 50)),
+    ),
+    ...opt(
+      'proxiedP99Ms',
+      of((r) => percentile(r.proxied, 99)),
+    ),
+    ...opt('addedP50Ms', of(added(50))),
+    ...opt('addedP99Ms', of(added(99))),
+  };
+}
+
+async function measureThroughput(
+  judging: string,
+  bare: string,
+  path: string,
+  headers: Record<string, string>,
+  pids: readonly number[],
+  options: ProxyBenchOptions,
+): Promise<ProxyBenchResult['throughput']> {
+  const connections = 10;
+  const run = (base: string) =>
+    autocannon({ url: `${base}${path}`, headers, connections, duration: options.durationSeconds, timeout: 10 });
+  const judged: number[] = [];
+  const bared: number[] = [];
+  const statusCounts: Record<string, number> = {};
+  let errors = 0;
+  // Warm both up, then rounds in alternating order so drift of the shared machine hits both alike.
+  await run(judging);
+  await run(bare);
+  for (let r = 0; r < options.throughputRounds; r++) {
+    const order = r % 2 === 0 ? (['judging', 'bare'] as const) : (['bare', 'judging'] as const);
+    for (const which of order) {
+      await waitQuiet(pids);
+      const result = await run(which === 'judging' ? judging : bare);
+      (which === 'judging' ? judged : bared).push(result.requests.average);
+      for (const [code, stat] of Object.entries(result.statusCodeStats ?? {}))
+        statusCounts[code] = (statusCounts[code] ?? 0) + (stat.count ?? 0);
+      errors += result.errors + result.non2xx;
+    }
+  }
+  const perRound = pairedRatios(judged, bared).map((x) => round(x, 3));
+  return {
+    connections,
+    durationSeconds: options.durationSeconds,
+    ...opt('judgingReqPerSec', spread(judged, 0)),
+    ...opt('bareReqPerSec', spread(bared, 0)),
+    perRound,
+    ...opt('ratio', spread(perRound, 2)),
+    statusCounts,
+    errors,
+  };
+}
+
+async function measureMemory(token: string, options: ProxyBenchOptions): Promise<ProxyBenchResult['memory']> {
+  const holdMs = 2_000;
+  const upstream = await startHoldingUpstream(holdMs);
+  const proxy = await startJudgingProxy(upstream.url, token);
+  const runs: Array<ProxyBenchResult['memory']['runs'][number]> = [];
+  try {
+    const addresses = ['127.0.0.1', '127.0.0.2', '127.0.0.3', '127.0.0.4'];
+    const each = Math.ceil(options.memoryConnections / addresses.length);
+    for (let r = 0; r < options.memoryRuns; r++) {
+      const pools = addresses.map(
+        (localAddress) => new Pool(proxy.url, { connections: each, localAddress, pipelining: 1 }),
+      );
+      const rssStart = procMemory(proxy.pid)?.rss ?? Number.NaN;
+      let peak = rssStart;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, procMemory(proxy.pid)?.rss ?? 0);
+      }, 25);
+      const answers = await Promise.all(
+        pools.flatMap((pool) =>
+          Array.from({ length: each }, async () => {
+            try {
+              const res = await pool.request({ method: 'GET', path: '/api/v1/tryons/tr_hold', headersTimeout: 60_000 });
+              await res.body.arrayBuffer();
+              return String(res.statusCode);
+            } catch (error) {
+              return (error as { code?: string }).code ?? 'error';
+            }
+          }),
+        ),
+      );
+      clearInterval(sampler);
+      await Promise.all(pools.map((p) => p.close()));
+      runs.push({ answered: tally(answers), rssStartMiB: mib(rssStart), rssPeakMiB: mib(peak) });
+      await sleep(1_000);
+    }
+  } finally {
+    await proxy.close();
+    await upstream.close();
+  }
+  return {
+    connections: options.memoryConnections,
+    holdMs,
+    runs,
+    // Only a run where every connection's exchange was answered by the upstream held them all at once.
+    ...opt(
+      'rssPeakMiB',
+      spread(
+        runs.filter((r) => r.answered['200'] === options.memoryConnections).map((r) => r.rssPeakMiB),
+        1,
+      ),
+    ),
+  };
+}
+
+function opt<K extends string>(key: K, value: Spread | undefined): { [P in K]?: Spread } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: Spread };
+}
