@@ -129,3 +129,32 @@ describe('balances: one account under two keys', () => {
     expect(t.verdict(once)).not.toBe('fail');
   });
 });
+
+describe('balances: the rule a miss is put on', () => {
+  it('a success charged twice beside a replay is the price, not the replay', () => {
+    const t = judgeTrace([
+      balance(20, 0),
+      start('ton_1', 'key-00000001', 1),
+      start('ton_1', 'key-00000001', 1.5),
+      poll('ton_1', 'success', 2),
+      start('ton_2', 'key-00000002', 2.5),
+      poll('ton_2', 'success', 3),
+      balance(16, 4),
+    ]);
+    expect(t.verdict(price)).toBe('fail');
+    expect(t.verdict(once)).not.toBe('fail');
+  });
+
+  it('a failure that kept its credit beside a success is the refund', () => {
+    const t = judgeTrace([
+      balance(20, 0),
+      start('ton_1', 'key-00000001', 1),
+      poll('ton_1', 'success', 2),
+      start('ton_2', 'key-00000002', 2.5),
+      poll('ton_2', 'failed', 3),
+      balance(18, 4),
+    ]);
+    expect(t.verdict(refund)).toBe('fail');
+    expect(t.verdict(price)).not.toBe('fail');
+  });
+});

@@ -175,9 +175,22 @@ const declared: ReadonlyArray<readonly [RequirementId, string]> = [
 ];
 
 /**
+ * The rule a missed balance breaks: the one kind of traffic whose count explains the difference
+ * exactly (failures that kept their credit, replays or uploads charged); else, or when several
+ * would, the price of a finished try-on.
+ */
+function blameOf(w: Interval, delta: number, expected: number): RequirementId {
+  const explained: RequirementId[] = [
+    ...(w.failures > 0 && delta === expected - w.failures ? (['SVC-FAILED-TRYON-REFUNDED'] as const) : []),
+    ...(w.replays > 0 && delta === expected - w.replays ? (['CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'] as const) : []),
+    ...(w.uploads > 0 && delta === expected - w.uploads ? (['UPLOAD-FREE'] as const) : []),
+  ];
+  return explained.length === 1 && explained[0] !== undefined ? explained[0] : 'SVC-ONE-CREDIT-PER-FINISHED-TRYON';
+}
+
+/**
  * Judges one fully seen interval: the balance must move by minus the try-ons finished as success.
- * A miss is put on the rule the interval's traffic points to: replays that could explain the extra
- * charge, failures alone, uploads alone; else the price of a finished try-on.
+ * A miss is put on the rule whose traffic explains it (`blameOf`).
  */
 function judgeInterval(setup: RuleSetup, w: Interval): void {
   if (w.unknown) return;
@@ -203,14 +216,7 @@ function judgeInterval(setup: RuleSetup, w: Interval): void {
     for (const id of involved) ledger.judged(family, id, w.to.te);
     return;
   }
-  const blamed: RequirementId =
-    w.replays > 0 && delta < expected
-      ? 'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'
-      : w.successes === 0 && w.failures > 0
-        ? 'SVC-FAILED-TRYON-REFUNDED'
-        : w.successes === 0 && w.failures === 0 && w.uploads > 0
-          ? 'UPLOAD-FREE'
-          : 'SVC-ONE-CREDIT-PER-FINISHED-TRYON';
+  const blamed = blameOf(w, delta, expected);
   const what = `${w.successes} success, ${w.failures} failed, ${w.replays} replays, ${w.uploads} uploads between the reads`;
   ledger.found(
     family,

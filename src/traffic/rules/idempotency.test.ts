@@ -50,3 +50,25 @@ describe('idempotent replays', () => {
     expect(t.observations('CREATE-IDEMPOTENCY-RETENTION-IMPL-DEFINED')).toHaveLength(1);
   });
 });
+
+describe('idempotent replays across the two create endpoints', () => {
+  const sync = (id: string, at: number) =>
+    fake({
+      method: 'POST',
+      path: '/api/v1/tryons/sync',
+      status: 202,
+      body: { personImageId: 'img_person01', garmentImageId: 'img_garment1', consent: true },
+      headers: { 'idempotency-key': 'key-00000001' },
+      json: { id, status: 'pending', pollUrl: `/api/v1/tryons/${id}` },
+      at,
+    });
+
+  it('a key of POST /tryons reused on /tryons/sync that starts another try-on fails SYNC-SAME-CONTRACT-AS-CREATE', () => {
+    const t = judgeTrace([start('ton_1', 'key-00000001', 0), sync('ton_2', 5)]);
+    expect(t.verdict('SYNC-SAME-CONTRACT-AS-CREATE')).toBe('fail');
+    expect(t.verdict(replay)).toBe('not-observable');
+    expect(
+      judgeTrace([start('ton_1', 'key-00000001', 0), sync('ton_1', 5)]).verdict('SYNC-SAME-CONTRACT-AS-CREATE'),
+    ).toBe('pass');
+  });
+});

@@ -12,7 +12,7 @@ import { finding } from '../../checks/finding.ts';
 import { fingerprint } from '../../shared/canonical-json.ts';
 import { CappedMap } from '../capped-map.ts';
 import type { TrafficExchange } from '../traffic-exchange.ts';
-import { slim, startedTryOn } from '../traffic-view.ts';
+import { slim, startedTryOn, type TrafficView } from '../traffic-view.ts';
 import type { PassiveRule, RuleSetup } from './rule.ts';
 
 const family = 'idempotent replays';
@@ -22,6 +22,8 @@ export const replayJudgedMs = 24 * 3600 * 1000;
 
 interface Bound {
   readonly id: string;
+  /** The create endpoint that bound the key. */
+  readonly op: TrafficView['op'];
   /** The canonical digest of the request body (key order and whitespace aside), as the server binds it. */
   readonly body: string | undefined;
   readonly te: TrafficExchange;
@@ -61,7 +63,7 @@ export function idempotentReplays(setup: RuleSetup): PassiveRule {
       const body = bodyOf(v.exchange.request.body);
       if (bound === undefined) {
         const before = keys.evicted;
-        keys.set(key, { id: tryOn.id, body, te: slim(v.te), epoch });
+        keys.set(key, { id: tryOn.id, op: v.op, body, te: slim(v.te), epoch });
         keysLetGo += keys.evicted - before;
         return;
       }
@@ -80,14 +82,16 @@ export function idempotentReplays(setup: RuleSetup): PassiveRule {
         return;
       }
       if (tryOn.id === bound.id) {
-        ledger.judged(family, 'CREATE-IDEMPOTENCY-REPLAY', v.te);
+        ledger.judged(family, bound.op === v.op ? 'CREATE-IDEMPOTENCY-REPLAY' : 'SYNC-SAME-CONTRACT-AS-CREATE', v.te);
         return;
       }
+      // A key of one create endpoint reused on the other: "Same headers, body, rules, idempotency behaviour".
+      const id = bound.op === v.op ? 'CREATE-IDEMPOTENCY-REPLAY' : 'SYNC-SAME-CONTRACT-AS-CREATE';
       ledger.found(
         family,
         finding(
           'idempotent_replay',
-          'CREATE-IDEMPOTENCY-REPLAY',
+          id,
           'A reused Idempotency-Key started another try-on',
           `try-on ${tryOn.id.slice(0, 100)} (the key first gave ${bound.id.slice(0, 100)})`,
           '"Reusing an Idempotency-Key returns the earlier try-on instead of starting or charging again."',
