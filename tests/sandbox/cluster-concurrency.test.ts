@@ -4,23 +4,37 @@
  * charge for 20 parallel requests with one Idempotency-Key, exactly one 429 for 13 starts in a minute,
  * parallel spends never below 0, and the clock, test names, held syncs and client grades are the sandbox's.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FixtureHost, startFixtureHost } from '../../src/fixtures/fixture-host.ts';
+import { makePersonPhoto } from '../../src/fixtures/images.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/launch.ts';
 import { type Answer, call, ledgerOf, newAccount, startBody, waitFinal } from './cluster-helpers.ts';
 import { query } from './store-pg-helpers.ts';
 
 let sandbox: Sandbox;
 let bases: string[];
+// An HTTPS host the instances trust, dripping a person photo slowly: a start with its URL stays in flight.
+let fixtures: FixtureHost;
+const dir = mkdtempSync(join(tmpdir(), 'cluster-concurrency-'));
 
 beforeAll(async () => {
+  const photo = await makePersonPhoto({ width: 48, height: 64 });
+  fixtures = await startFixtureHost({ files: { 'person.jpg': { body: photo, contentType: 'image/jpeg' } } });
+  writeFileSync(join(dir, 'ca.pem'), fixtures.ca);
+  const trust = ['--trusted-origin', fixtures.origin, '--trusted-ca', join(dir, 'ca.pem')];
   sandbox = await startSandbox({
     instances: 3,
-    serveArgs: ['--generation-latency-ms', '1500', '--sync-wait-ms', '30000'],
+    serveArgs: ['--generation-latency-ms', '1500', '--sync-wait-ms', '30000', ...trust],
   });
   bases = sandbox.instances.map((i) => i.url);
 }, 120_000);
 afterAll(async () => {
   await sandbox?.stop();
+  await fixtures?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const on = (i: number) => bases[i % bases.length]!;
@@ -37,7 +51,10 @@ describe('3 instances on one database, as one server', () => {
   it('20 parallel requests with one Idempotency-Key over the 3 instances: one try-on, one charge', async () => {
     const token = sandbox.controlToken;
     const { accountId, apiKey } = await newAccount(on(0), token, { startsPerMinute: 1_000 });
-    const body = await startBody(on(1), apiKey);
+    const uploaded = await startBody(on(1), apiKey);
+    // The person photo arrives in 4 parts over about a second: the first start is in flight that long.
+    const slowPhoto = fixtures.url('/drip?file=person.jpg&chunks=4&interval=300');
+    const body = { personImageUrl: slowPhoto, garmentImageId: uploaded.garmentImageId, consent: true };
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => call(on(i), 'POST', '/api/v1/tryons', apiKey, body, 'one-key-for-twenty')),
     );
@@ -136,12 +153,15 @@ describe('3 instances on one database, as one server', () => {
     // Started (and generated) by instance 1; the same key's sync request is held on instance 2.
     const started = await call(on(1), 'POST', '/api/v1/tryons', apiKey, body, 'held-elsewhere-1');
     expect(started.status).toBe(200);
+    const heldAt = Date.now();
     const held = await call(on(2), 'POST', '/api/v1/tryons/sync', apiKey, body, 'held-elsewhere-1');
     expect({ status: held.status, id: held.json.id, final: held.json.status !== 'pending' }).toEqual({
       status: 200,
       id: started.json.id,
       final: true,
     });
+    // Woken by the finish (about 1.5 s), not by the end of its 30 s wait, when it would read the final state too.
+    expect(Date.now() - heldAt).toBeLessThan(15_000);
   });
 
   it("a client grade read on one instance covers the caller's requests on every instance", async () => {
