@@ -162,7 +162,7 @@ describe('tryon-conformance judge', () => {
     const long = `{"pad":"${'x'.repeat(8 * 1024 * 1024 + 10)}"}`;
     const file = write(
       'long.ndjson',
-      `${toNdjsonLine(conforming[0] as TrafficExchange)}\n${long}\n${conforming.slice(1).map(toNdjsonLine).join('\n')}\n`,
+      [toNdjsonLine(conforming[0] as TrafficExchange), long, ...conforming.slice(1).map(toNdjsonLine), ''].join('\n'),
     );
     const r = judge(file);
     expect(r.status).toBe(0);

@@ -158,3 +158,37 @@ describe('balances: the rule a miss is put on', () => {
     expect(t.verdict(price)).not.toBe('fail');
   });
 });
+
+describe('balances: starts that made nothing', () => {
+  const refused = (at: number) =>
+    fake({
+      method: 'POST',
+      path: '/api/v1/tryons',
+      status: 403,
+      json: { error: 'consent must be true.', code: 'CONSENT_REQUIRED' },
+      at,
+    });
+  const startFailed = (at: number) =>
+    fake({
+      method: 'POST',
+      path: '/api/v1/tryons',
+      status: 502,
+      json: { error: 'Could not start.', code: 'START_FAILED' },
+      at,
+    });
+
+  it('a refused start costs nothing: passes; charged: fails STATE-CREATE-STARTS-PENDING', () => {
+    expect(judgeTrace([balance(20, 0), refused(1), balance(20, 2)]).verdict('STATE-CREATE-STARTS-PENDING')).toBe(
+      'pass',
+    );
+    expect(judgeTrace([balance(20, 0), refused(1), balance(19, 2)]).verdict('STATE-CREATE-STARTS-PENDING')).toBe(
+      'fail',
+    );
+  });
+
+  it('a 502 START_FAILED uses no credit: charged fails STATE-NOT-STARTED-NO-CREDIT-NO-STATE', () => {
+    const id = 'STATE-NOT-STARTED-NO-CREDIT-NO-STATE';
+    expect(judgeTrace([balance(20, 0), startFailed(1), balance(20, 2)]).verdict(id)).toBe('pass');
+    expect(judgeTrace([balance(20, 0), startFailed(1), balance(19, 2)]).verdict(id)).toBe('fail');
+  });
+});

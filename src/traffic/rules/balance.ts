@@ -26,6 +26,10 @@ interface Counts {
   failures: number;
   replays: number;
   uploads: number;
+  /** Starts refused with a 4xx: "a refused create makes none". */
+  refused: number;
+  /** Starts answered 502 START_FAILED: "uses no credit and has no state". */
+  notStarted: number;
   unknown: boolean;
 }
 
@@ -47,7 +51,15 @@ interface AccountBooks {
   readonly waiting: Interval[];
 }
 
-const fresh = (unknown = false): Counts => ({ successes: 0, failures: 0, replays: 0, uploads: 0, unknown });
+const fresh = (unknown = false): Counts => ({
+  successes: 0,
+  failures: 0,
+  replays: 0,
+  uploads: 0,
+  refused: 0,
+  notStarted: 0,
+  unknown,
+});
 
 /** The balance of one GET /account answer: at `--balance-path`, or where detectBalance finds it. */
 function balanceOf(v: TrafficView, path: string | undefined): number | undefined {
@@ -139,7 +151,10 @@ function countStart(
       b.pending.add(tryOn.id);
     } else if (own(b, v.te.account, tryOn.id)) b.open.replays += 1;
     finished(b, v);
-  } else if (!(refusedStart(v) && v.whole)) b.open.unknown = true;
+  } else if (refusedStart(v) && v.whole) b.open.refused += 1;
+  else if (v.status === 502 && (v.exchange.response.json as { code?: unknown } | undefined)?.code === 'START_FAILED')
+    b.open.notStarted += 1;
+  else b.open.unknown = true;
 }
 
 /** A sighting of a try-on in a final state settles its charge. */
@@ -172,6 +187,8 @@ const declared: ReadonlyArray<readonly [RequirementId, string]> = [
   ['SVC-FAILED-TRYON-REFUNDED', 'two balance reads with a try-on finished as failed between them'],
   ['CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE', 'two balance reads with an idempotent replay between them'],
   ['UPLOAD-FREE', 'two balance reads with an upload between them'],
+  ['STATE-CREATE-STARTS-PENDING', 'two balance reads with a refused start between them'],
+  ['STATE-NOT-STARTED-NO-CREDIT-NO-STATE', 'two balance reads with a 502 START_FAILED between them'],
 ];
 
 /**
@@ -184,6 +201,10 @@ function blameOf(w: Interval, delta: number, expected: number): RequirementId {
     ...(w.failures > 0 && delta === expected - w.failures ? (['SVC-FAILED-TRYON-REFUNDED'] as const) : []),
     ...(w.replays > 0 && delta === expected - w.replays ? (['CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'] as const) : []),
     ...(w.uploads > 0 && delta === expected - w.uploads ? (['UPLOAD-FREE'] as const) : []),
+    ...(w.refused > 0 && delta === expected - w.refused ? (['STATE-CREATE-STARTS-PENDING'] as const) : []),
+    ...(w.notStarted > 0 && delta === expected - w.notStarted
+      ? (['STATE-NOT-STARTED-NO-CREDIT-NO-STATE'] as const)
+      : []),
   ];
   return explained.length === 1 && explained[0] !== undefined ? explained[0] : 'SVC-ONE-CREDIT-PER-FINISHED-TRYON';
 }
@@ -200,6 +221,8 @@ function judgeInterval(setup: RuleSetup, w: Interval): void {
     ...(w.failures > 0 ? (['SVC-FAILED-TRYON-REFUNDED'] as const) : []),
     ...(w.replays > 0 ? (['CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE'] as const) : []),
     ...(w.uploads > 0 ? (['UPLOAD-FREE'] as const) : []),
+    ...(w.refused > 0 ? (['STATE-CREATE-STARTS-PENDING'] as const) : []),
+    ...(w.notStarted > 0 ? (['STATE-NOT-STARTED-NO-CREDIT-NO-STATE'] as const) : []),
   ];
   const expected = -w.successes;
   const delta = w.to.balance - w.from.balance;
@@ -217,7 +240,9 @@ function judgeInterval(setup: RuleSetup, w: Interval): void {
     return;
   }
   const blamed = blameOf(w, delta, expected);
-  const what = `${w.successes} success, ${w.failures} failed, ${w.replays} replays, ${w.uploads} uploads between the reads`;
+  const what =
+    `${w.successes} success, ${w.failures} failed, ${w.replays} replays, ${w.uploads} uploads, ` +
+    `${w.refused + w.notStarted} refused starts between the reads`;
   ledger.found(
     family,
     finding(
@@ -225,7 +250,8 @@ function judgeInterval(setup: RuleSetup, w: Interval): void {
       blamed,
       'A balance moved otherwise than the try-ons between two reads',
       `${w.from.balance} → ${w.to.balance} (${delta}) with ${what}`,
-      `${expected}: "1 credit per finished try-on", refunded on failure, uploads free, a replay not charged again`,
+      `${expected}: "1 credit per finished try-on", refunded on failure, uploads free, ` +
+        'a replay or a start not made not charged',
       w.to.te.exchange.seq,
     ),
     [w.from.te, w.to.te],

@@ -63,7 +63,7 @@ describe('idempotent replays across the two create endpoints', () => {
       at,
     });
 
-  it('a key of POST /tryons reused on /tryons/sync that starts another try-on fails SYNC-SAME-CONTRACT-AS-CREATE', () => {
+  it('a POST /tryons key reused on /tryons/sync starting another try-on fails SYNC-SAME-CONTRACT-AS-CREATE', () => {
     const t = judgeTrace([start('ton_1', 'key-00000001', 0), sync('ton_2', 5)]);
     expect(t.verdict('SYNC-SAME-CONTRACT-AS-CREATE')).toBe('fail');
     expect(t.verdict(replay)).toBe('not-observable');

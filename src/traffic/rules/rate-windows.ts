@@ -101,7 +101,8 @@ function judgeBurst(setup: RuleSetup, bucket: RateBucket, limit: number, w: Wind
     setup.ledger.note(
       family,
       id,
-      `${limit + 1} ${bucket} of one account let through within ${seconds} s: a fixed window crossing its boundary may do that`,
+      `${limit + 1} ${bucket} of one account let through within ${seconds} s: ` +
+        'a fixed window crossing its boundary may do that',
     );
     return;
   }

@@ -6,7 +6,11 @@ import { fake, origin, poll } from '../fake-traffic.ts';
 import { judgeTrace } from './judge-trace.ts';
 
 const trained = 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
-const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:Iptc4xmpExt="${iptcExtNamespace}" Iptc4xmpExt:DigitalSourceType="${trained}"/></rdf:RDF></x:xmpmeta>`;
+const xmp = [
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+  `<rdf:Description rdf:about="" xmlns:Iptc4xmpExt="${iptcExtNamespace}" Iptc4xmpExt:DigitalSourceType="${trained}"/>`,
+  '</rdf:RDF></x:xmpmeta>',
+].join('');
 const plain = encodeRgbPng(2, 2, Buffer.alloc(12, 200));
 const labelled = rebuildPng(plain, [encodePngChunk('iTXt', Buffer.from(`XML:com.adobe.xmp\0\0\0\0\0${xmp}`, 'utf8'))]);
 
