@@ -6,7 +6,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { CallLog } from '../grade/call-log.ts';
 import { installCallLog } from './client-grade/call-log-hook.ts';
-import { openCluster } from './cluster/open-cluster.ts';
+import { openCluster, orphanGraceMs } from './cluster/open-cluster.ts';
 import { refreshClockHook } from './cluster/shared-clock.ts';
 import { gradeRoutes } from './client-grade/grade-routes.ts';
 import { controlRoutes } from './control/control-routes.ts';
@@ -34,6 +34,7 @@ import { resultRoutes } from './routes/results.ts';
 import { installTransportGuards, transportOptions } from './routes/transport.ts';
 import { tryOnRoutes } from './routes/tryons.ts';
 import { openStore } from './store/open-store.ts';
+import { withSharedReadCache } from './store/pg-read-cache.ts';
 import { cachedReadsOf } from './store/read-cache.ts';
 
 export interface ReferenceServer {
@@ -55,12 +56,16 @@ const sweepEveryMs = 10 * 60_000;
 export async function createReferenceServer(options: ServerOptions): Promise<ReferenceServer> {
   const { settings } = options;
   // SQLite behind the read cache (every write reaches it), or PostgreSQL shared with other instances.
-  const store = await openStore(options.dbPath);
+  const opened = await openStore(options.dbPath);
   // On a database other instances share, the state that must be one server's is shared too (cluster/).
   const cluster = await openCluster(options.dbPath, {
     instance: options.instance ?? `pid-${process.pid}`,
     onError: (error) => app.log.error({ err: error }, 'shared state of the instances failed'),
+    // An instance that died mid-start may never restart: the others give its reserved credits back.
+    onUpkeep: () => store.releaseOrphanReservations(clock.now() - orphanGraceMs),
   });
+  // On a shared database, a read cache forgotten whenever another instance changes what it holds.
+  const store = cluster ? withSharedReadCache(opened, cluster.clock) : opened;
   const clock = cluster?.clock ?? (options.clock instanceof AdvanceableClock ? options.clock : new AdvanceableClock());
   const waiters = new SyncWaiters();
   const sharedLog = options.gradeClients ? cluster?.callLog() : undefined;
@@ -161,7 +166,8 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   // Crash safety: credits reserved by starts that never stored a try-on go back, and every try-on
   // still pending is generated again (its inputs were stored with it).
   await cluster?.wake(waiters);
-  await store.releaseOrphanReservations(clock.now());
+  // With other instances, only reservations older than any start in flight are orphans.
+  await store.releaseOrphanReservations(clock.now() - (cluster ? orphanGraceMs : 0));
   for (const id of await store.pendingTryOnIds()) queue.enqueue(id, (await store.findTryOn(id))?.scenario ?? null);
   const sweeper = setInterval(() => {
     context.sweep().catch((error: unknown) => app.log.error({ err: error }, 'retention sweep failed'));

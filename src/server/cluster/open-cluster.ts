@@ -14,7 +14,7 @@ import { upkeep } from './cluster-upkeep.ts';
 import { LeasedQueue } from './leased-queue.ts';
 import { SharedCallLog } from './shared-call-log.ts';
 import { SharedClock } from './shared-clock.ts';
-import { SharedInFlightKeys } from './shared-in-flight.ts';
+import { claimMaxMs, SharedInFlightKeys } from './shared-in-flight.ts';
 import { SharedRateLimiter } from './shared-rate-limiter.ts';
 import { SharedTestNames } from './shared-test-names.ts';
 import { type SyncWakeups, shareWakeups } from './sync-wakeups.ts';
@@ -22,6 +22,12 @@ import { type SyncWakeups, shareWakeups } from './sync-wakeups.ts';
 /** How long a generation lease outlives its instance's last heartbeat, unless TRYON_GENERATION_LEASE_MS says. */
 export const defaultLeaseMs = 10_000;
 const upkeepEveryMs = 60_000;
+
+/**
+ * A credit reserved without a try-on is an orphan (its start's instance died) once it is this old: a start
+ * reserves under its key claim, which lapses by then. Younger ones may be another instance's start in flight.
+ */
+export const orphanGraceMs = claimMaxMs;
 
 export interface Cluster {
   readonly connection: ClusterConnection;
@@ -44,6 +50,8 @@ export interface ClusterOptions {
   readonly instance: string;
   readonly leaseMs?: number;
   readonly onError: (error: unknown) => void;
+  /** Run with each upkeep (every minute): the store's own, e.g. releasing orphaned reservations. */
+  readonly onUpkeep?: () => Promise<unknown>;
 }
 
 /** The lease from the environment (TRYON_GENERATION_LEASE_MS, 100 ms to 10 minutes), else the default. */
@@ -67,7 +75,10 @@ export async function openCluster(db: string, options: ClusterOptions): Promise<
   const clock = new SharedClock(connection);
   await clock.start();
   let wakeups: SyncWakeups | undefined;
-  const tidy = setInterval(() => void upkeep(connection, clock).catch(onError), upkeepEveryMs);
+  const tidy = setInterval(() => {
+    upkeep(connection, clock).catch(onError);
+    options.onUpkeep?.().catch(onError);
+  }, upkeepEveryMs);
   tidy.unref();
   return {
     connection,
