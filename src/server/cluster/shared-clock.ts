@@ -4,6 +4,9 @@
  * offset fresh); and since a notice may arrive after the client's next request reaches another instance,
  * each request reads the offset before it is handled (`refresh`): after a control call returns, every
  * instance's next request sees the new time. The offset only grows, so a late notice never moves it back.
+ * The same read brings the epoch (store/pg-migration-reads.ts) to `onEpoch` listeners. Requests that arrive
+ * while a read is under way share the next one, sent once that read is back: each request still waits for
+ * a read sent after it arrived, and the database sees one read at a time whatever the load.
  */
 import { latestInstantMs, type ControlClock } from '../domain/clock.ts';
 import type { ClusterConnection } from './cluster-connection.ts';
@@ -12,6 +15,11 @@ export const clockChannel = 'tryon_clock';
 
 export class SharedClock implements ControlClock {
   #offsetMs = 0;
+  #epoch = -1;
+  readonly #epochListeners: ((epoch: number) => void)[] = [];
+  /** The read under way, and the one queued behind it for the calls that arrived meanwhile. */
+  #reading: Promise<void> | undefined;
+  #queued: Promise<void> | undefined;
 
   constructor(
     private readonly conn: ClusterConnection,
@@ -33,10 +41,48 @@ export class SharedClock implements ControlClock {
     return Math.max(0, latestInstantMs - 24 * 3_600_000 - this.now());
   }
 
-  /** Reads the shared offset (read-your-writes for a request that follows a move made elsewhere). */
-  async refresh(): Promise<void> {
-    const [row] = await this.conn.query<{ offset_ms: number }>('SELECT offset_ms FROM cluster_clock');
-    if (row) this.#observe(row.offset_ms);
+  /**
+   * Reads the shared offset and epoch (read-your-writes for a request that follows a move or a change made
+   * elsewhere): by a read sent after this call, shared with the calls that arrive before it is sent.
+   */
+  refresh(): Promise<void> {
+    if (this.#queued) return this.#queued;
+    if (!this.#reading) return this.#read();
+    const queued = this.#reading.then(
+      () => this.#next(),
+      () => this.#next(),
+    );
+    this.#queued = queued;
+    return queued;
+  }
+
+  /** Calls `listener` with each newer epoch seen (the first read's included), before any request goes on. */
+  onEpoch(listener: (epoch: number) => void): void {
+    this.#epochListeners.push(listener);
+    if (this.#epoch >= 0) listener(this.#epoch);
+  }
+
+  #next(): Promise<void> {
+    this.#queued = undefined;
+    return this.#read();
+  }
+
+  #read(): Promise<void> {
+    const reading = this.conn
+      .query<{ offset_ms: number; epoch: number }>('SELECT offset_ms, epoch FROM cluster_clock')
+      .then(([row]) => {
+        if (!row) return;
+        this.#observe(row.offset_ms);
+        if (row.epoch > this.#epoch) {
+          this.#epoch = row.epoch;
+          for (const listener of this.#epochListeners) listener(row.epoch);
+        }
+      })
+      .finally(() => {
+        if (this.#reading === reading) this.#reading = undefined;
+      });
+    this.#reading = reading;
+    return reading;
   }
 
   async advance(ms: number): Promise<number> {

@@ -5,6 +5,7 @@
  */
 import type { Pool, Queryable } from './pg-connect.ts';
 import { clusterSchema } from './pg-migration-cluster.ts';
+import { readsSchema } from './pg-migration-reads.ts';
 
 export interface Migration {
   readonly version: number;
@@ -74,6 +75,7 @@ CREATE INDEX idempotency_expiry ON idempotency(expires_at);
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: initialSchema },
   { version: 2, name: 'instances as one server', sql: clusterSchema },
+  { version: 3, name: 'cheaper reads and windows', sql: readsSchema },
 ];
 
 /**

@@ -10,6 +10,7 @@
 import { newAccountId } from '../domain/ids.ts';
 import { type PgModule, type Pool, inTransaction, openPool, run } from './pg-connect.ts';
 import { adjustTo, balanceOf, giveBack, lockAccount, releaseOrphans, takeCredit } from './pg-credits.ts';
+import { bumpEpoch } from './pg-migration-reads.ts';
 import { migrate } from './pg-migrations.ts';
 import {
   type ImageRow,
@@ -97,10 +98,12 @@ export class PgStore implements Store {
   }
 
   // Key changes lock the account's row: a key added by one instance is never missed by another's revoke.
+  // Key and limits changes move the epoch in their transaction: other instances forget their read caches.
   replaceKey(accountId: string, lookupId: string, hash: Buffer, now: number): Promise<void> {
     return inTransaction(this.pool, async (client) => {
       await lockAccount(client, accountId);
       await revoke(client, accountId, now);
+      await run(client, bumpEpoch);
       await run(client, 'INSERT INTO api_keys (lookup_id, account_id, hash, created_at) VALUES ($1, $2, $3, $4)', [
         lookupId,
         accountId,
@@ -114,6 +117,7 @@ export class PgStore implements Store {
     return inTransaction(this.pool, async (client) => {
       await lockAccount(client, accountId);
       await revoke(client, accountId, now);
+      await run(client, bumpEpoch);
     });
   }
 
@@ -124,11 +128,14 @@ export class PgStore implements Store {
     return row && keyOf(row);
   }
 
-  async setLimits(accountId: string, limits: AccountLimits | null): Promise<void> {
-    await run(this.pool, 'UPDATE accounts SET limits = $1::jsonb WHERE id = $2', [
-      limits ? JSON.stringify(limits) : null,
-      accountId,
-    ]);
+  setLimits(accountId: string, limits: AccountLimits | null): Promise<void> {
+    return inTransaction(this.pool, async (client) => {
+      await run(client, 'UPDATE accounts SET limits = $1::jsonb WHERE id = $2', [
+        limits ? JSON.stringify(limits) : null,
+        accountId,
+      ]);
+      await run(client, bumpEpoch);
+    });
   }
 
   async limitsOf(accountId: string): Promise<AccountLimits | null> {

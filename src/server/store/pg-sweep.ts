@@ -9,6 +9,7 @@
  * Freed space is PostgreSQL's (autovacuum) to reuse; nothing like SQLite's page give-back is needed.
  */
 import { inTransaction, type Pool, run } from './pg-connect.ts';
+import { bumpEpoch } from './pg-migration-reads.ts';
 import { expiredUploadKeptMs } from './sqlite-sweep.ts';
 
 /** The advisory lock key sweeps take turns on. */
@@ -65,7 +66,9 @@ export function sweep(pool: Pool, now: number, recordRetentionMs: number): Promi
     // The ledger first: a try-on goes only once no ledger row names it.
     rows += Number((await run<{ n: number }>(client, foldLedger, [cutoff])).rows[0]?.n ?? 0);
     rows += (await run(client, statements.tryOnInputs, [cutoff])).rowCount ?? 0;
-    rows += (await run(client, statements.tryOns, [cutoff])).rowCount ?? 0;
-    return rows;
+    const tryOns = (await run(client, statements.tryOns, [cutoff])).rowCount ?? 0;
+    // Instances may hold a deleted final try-on in their read caches: the epoch tells them to forget.
+    if (tryOns > 0) await run(client, bumpEpoch);
+    return rows + tryOns;
   });
 }

@@ -24,6 +24,8 @@ export interface CachedReads {
 /** A Store behind the read cache, with the cache's own answers beside it. */
 export interface CachedStore extends Store {
   readonly cached: CachedReads;
+  /** Forgets everything cached (another writer changed the store); reads under way are not remembered. */
+  forgetAll(): void;
 }
 
 /**
@@ -99,6 +101,11 @@ export function withReadCache(store: Store, maxEntries = readCacheEntries): Cach
       key: (lookupId) => keys.get(lookupId),
       limits: (accountId) => limits.get(accountId),
       tryOn: (id) => finished.get(id),
+    },
+    forgetAll() {
+      keys.clear();
+      limits.clear();
+      finished.clear();
     },
     replaceKey(accountId, lookupId, hash, now) {
       return dropping(dropKeys, () => store.replaceKey(accountId, lookupId, hash, now));
