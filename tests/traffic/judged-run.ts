@@ -65,13 +65,23 @@ function verdictsOf(modules: readonly TestModule[], seed: number, baseUrl: strin
   return Object.fromEntries(report.requirements.map((r) => [r.id, r.verdict]));
 }
 
-/** A free loopback port, for the proxy the reference server names in its resultUrls. */
+/**
+ * A free loopback port for the proxy the reference server names in its resultUrls, below the
+ * kernel's ephemeral range (so no outgoing connection takes it between this check and the listen).
+ */
 async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return (server.address() as AddressInfo | null)?.port ?? port;
+    }
+  }
 }
 
 /** A direct run: the embedded reference server, the suite straight at it. */

@@ -82,7 +82,8 @@ await Promise.all(
       const m = selected[i] as Mutation;
       let r: JudgedRun;
       try {
-        r = await inWorker(m);
+        // Once more when a worker gave no result (a port taken between its check and the listen, say).
+        r = await inWorker(m).catch(() => inWorker(m));
       } catch (error) {
         log(`[${i + 1}/${selected.length}] ${m.name}: no result (${(error as Error).message})`);
         continue;
