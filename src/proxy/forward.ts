@@ -10,7 +10,7 @@ import { pipeline, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 // Types only (reply.from); the plugin itself is loaded by proxy-app.ts, as an optional package.
 import type {} from '@fastify/reply-from';
-import { BodyTap } from './body-tap.ts';
+import { BodyTap, ChunkTap } from './body-tap.ts';
 import type { ProxiedExchange } from './capture.ts';
 import { envelope, proxyErrors, type ProxyErrorCode } from './envelope.ts';
 import { endToEnd } from './hop-by-hop.ts';
@@ -45,7 +45,7 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
   // Node would add a Date header the upstream did not send.
   reply.raw.sendDate = false;
   let answer: { status: number; headers: Record<string, string | string[] | undefined>; at: number } | undefined;
-  let responseTap: BodyTap | undefined;
+  let responseTap: ChunkTap | undefined;
   const deadline = setTimeout(() => raw.socket.destroy(), context.limits.exchangeMs);
   deadline.unref();
   reply.raw.once('close', () => {
@@ -83,10 +83,14 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
       const headers = response.headers;
       answer = { status: response.statusCode, headers, at: Date.now() };
       const stream = response.stream;
-      const limit = context.finished ? captureLimit(raw.method, headers, context.limits) : 0;
-      responseTap = new BodyTap(limit, context.budget);
-      pipeline(stream, responseTap, () => {});
-      reply.send(responseTap);
+      if (context.finished) {
+        const tap = new ChunkTap(captureLimit(raw.method, headers, context.limits), context.budget);
+        responseTap = tap;
+        // The body's chunks are watched where fastify pipes them to the client, with no stream in
+        // between: 'pipe' comes before the first chunk flows, so none goes by unseen.
+        reply.raw.once('pipe', () => stream.on('data', (chunk: Buffer) => tap.observe(chunk)));
+      }
+      reply.send(stream);
     },
     onError: (reply, { error }) => answerFailure(reply as FastifyReply, error as Error & { code?: string }),
   });
@@ -116,7 +120,7 @@ function captureLimit(
   return method === 'GET' && type.startsWith('image/') ? limits.imageBodyBytes : limits.jsonBodyBytes;
 }
 
-function seenOf(tap: BodyTap | undefined) {
+function seenOf(tap: BodyTap | ChunkTap | undefined) {
   if (!tap) return { bytes: Buffer.alloc(0), total: 0, partial: false };
   return { bytes: tap.captured(), total: tap.total, partial: tap.partial };
 }
