@@ -17,6 +17,7 @@ import { balances } from './rules/balance.ts';
 import { controlCallOf } from './rules/control-calls.ts';
 import { exchangeCheckRequirements, exchangeChecks } from './rules/exchange-checks.ts';
 import { idempotentReplays } from './rules/idempotency.ts';
+import { keylessRequests } from './rules/keyless.ts';
 import { rateWindows } from './rules/rate-windows.ts';
 import { resultImages } from './rules/result-images.ts';
 import { defaultCaps, type JudgeCaps, type PassiveRule, type RuleSetup } from './rules/rule.ts';
@@ -64,6 +65,7 @@ export class PassiveJudge {
       rateWindows(setup),
       balances(setup),
       resultImages(setup),
+      keylessRequests(setup),
     ];
   }
 
