@@ -77,8 +77,8 @@ describe('withReadCache', () => {
       'setCredits',
       'uploadFitsAt',
     ];
-    // `cached` is the cache's own answers, beside the Store methods.
-    expect(Object.keys(store).sort()).toEqual([...cached, ...passedThrough, 'cached'].sort());
+    // `cached` is the cache's own answers and `forgetAll` its reset, beside the Store methods.
+    expect(Object.keys(store).sort()).toEqual([...cached, ...passedThrough, 'cached', 'forgetAll'].sort());
     await store.close();
   });
 });
