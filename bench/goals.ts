@@ -7,6 +7,7 @@ import type { EmbeddedCli } from './conformance-cost.ts';
 import { embeddedRunsOf, runsOf } from './embedded-runs.ts';
 import { hasError } from './report.ts';
 import { proxyGoalInputs, type ProxyGoalId } from './proxy-goals.ts';
+import { sandboxGoalInputs, type SandboxGoalId } from './sandbox-goals.ts';
 import { goalCell } from './side-by-side.ts';
 import { spread, type Spread } from './spread.ts';
 
@@ -18,7 +19,8 @@ export interface Goal {
     | 'held-sync-memory'
     | 'full-run-wall'
     | 'full-run-wall-sources'
-    | ProxyGoalId;
+    | ProxyGoalId
+    | SandboxGoalId;
   readonly what: string;
   /** The goal as a comparison: measured median `comparator` target. */
   readonly comparator: '>=' | '<' | '<=';
@@ -175,5 +177,6 @@ export function judgeGoals(report: BenchReport): Goal[] {
       fullRun(report, 'sources'),
     ),
     ...proxyGoalInputs(report.proxy).map(([base, measured]) => judge(base, measured)),
+    ...sandboxGoalInputs(report.sandbox).map(([base, measured]) => judge(base, measured)),
   ];
 }

@@ -7,6 +7,7 @@ import type { Goal } from './goals.ts';
 import type { HeldSyncResult } from './held-sync.ts';
 import { costSection } from './markdown-cost.ts';
 import { proxySection } from './proxy-markdown.ts';
+import { sandboxSection } from './sandbox-markdown.ts';
 import { fmt, fmtSpread, seconds } from './markdown-format.ts';
 import { serversSection } from './markdown-servers.ts';
 import type { BenchReport } from './report.ts';
@@ -28,6 +29,7 @@ export function renderMarkdown(report: BenchReport): string {
     ...engineSection(report.engine),
     ...costSection(report.conformance),
     ...proxySection(report.proxy),
+    ...sandboxSection(report.sandbox),
   ];
   return `${lines.join('\n')}\n`;
 }

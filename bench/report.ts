@@ -8,6 +8,7 @@ import type { Goal } from './goals.ts';
 import type { HeldSyncResult } from './held-sync.ts';
 import type { PrismResult } from './prism-vs-reference.ts';
 import type { ProxyBenchResult } from './proxy-bench.ts';
+import type { SandboxBenchResult } from './sandbox-bench.ts';
 import type { Spread } from './spread.ts';
 import type { Versions } from './versions.ts';
 
@@ -77,6 +78,8 @@ export interface BenchReport {
   readonly engine: EngineResult | Failed;
   /** The judging proxy against a direct connection and a bare reply-from proxy (issue 29); absent in older reports. */
   readonly proxy?: ProxyBenchResult | Failed;
+  /** PostgreSQL against SQLite, 3 instances against 1 behind haproxy (issue 30); absent in older reports. */
+  readonly sandbox?: SandboxBenchResult | Failed;
   readonly conformance: {
     readonly embeddedPlan: PlanFigures;
     /** EmbeddedRunsV2 only in a file of schema version 2 (bench/embedded-runs.ts reads either). */

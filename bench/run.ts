@@ -7,7 +7,8 @@
  *
  * Environment: BENCH_QUICK=1 shortens everything (a smoke run, not figures to quote);
  * BENCH_SKIP_REMOTE=1 leaves out the real run without test control (about 6 minutes, in the background).
- * BENCH_ONLY=proxy runs the proxy benchmark alone and merges its figures into the committed bench.json.
+ * BENCH_ONLY=proxy runs the proxy benchmark alone and merges its figures into the committed bench.json;
+ * `--only sandbox` (or BENCH_ONLY=sandbox) does so for the sandbox benchmark, `--only proxy` for the proxy's.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,8 @@ import { renderMarkdown } from './markdown.ts';
 import { runPrismVsReference } from './prism-vs-reference.ts';
 import { runProxyBench } from './proxy-bench.ts';
 import { proxyBenchOptions, runProxyOnly } from './proxy-only.ts';
+import { runSandboxBench } from './sandbox-bench.ts';
+import { runSandboxOnly, sandboxBenchOptions } from './sandbox-only.ts';
 import { benchSchemaPath, type BenchReport, type EmbeddedRuns } from './report.ts';
 import { versions } from './versions.ts';
 
@@ -61,7 +64,14 @@ if (limit && limit.soft < wantedOpenFiles && limit.hard > limit.soft && process.
 const quick = process.env.BENCH_QUICK === '1';
 const skipRemote = process.env.BENCH_SKIP_REMOTE === '1';
 // BENCH_ONLY=proxy: the proxy benchmark alone, merged into the committed bench.json (bench/proxy-only.ts).
-const onlyProxy = process.env.BENCH_ONLY === 'proxy';
+// `npm run bench -- --only NAME` says the same as BENCH_ONLY=NAME.
+const onlyFlag = process.argv.indexOf('--only');
+const only = onlyFlag >= 0 ? process.argv[onlyFlag + 1] : process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'proxy' && only !== 'sandbox') {
+  process.stderr.write(`bench: --only takes proxy or sandbox, not ${only ?? 'nothing'}\n`);
+  process.exit(2);
+}
+const onlyProxy = only === 'proxy';
 // The whole run should end by about this; the embedded full run is repeated only while it fits.
 const budgetSeconds = quick ? 0 : 13 * 60;
 const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -108,6 +118,11 @@ async function attempt<T>(name: string, body: () => Promise<T>): Promise<T | { e
 
 if (onlyProxy) {
   await runProxyOnly(reportDir, quick);
+  rmSync(tmpDir, { recursive: true, force: true });
+  process.exit(0);
+}
+if (only === 'sandbox') {
+  await runSandboxOnly(reportDir, quick);
   rmSync(tmpDir, { recursive: true, force: true });
   process.exit(0);
 }
@@ -201,6 +216,8 @@ try {
   });
   // 5. The judging proxy against a direct connection and the bare reply-from proxy.
   const proxy = await attempt('proxy', () => runProxyBench(proxyBenchOptions(quick)));
+  // 6. One PostgreSQL instance against one SQLite instance, 3 instances against 1 behind haproxy.
+  const sandbox = await attempt('sandbox', () => runSandboxBench(sandboxBenchOptions(quick)));
   log(`— ${Math.round(elapsed())} s; waiting for the run without test control`);
   const remoteRun = await remote.done;
 
@@ -227,9 +244,11 @@ try {
     engine,
     conformance: { embeddedPlan, embedded, remotePlan, remoteRun },
     proxy,
+    sandbox,
   };
   // The goals go right after the machine and versions, before the figures they are judged on.
-  const { prism: servers, heldSync: held, engine: engineFigures, conformance, proxy: proxyFigures, ...head } = measured;
+  const { prism: servers, heldSync: held, engine: engineFigures, conformance, proxy: proxyFigures, ...rest } = measured;
+  const { sandbox: sandboxFigures, ...head } = rest;
   const report: BenchReport = {
     ...head,
     goals: judgeGoals({ ...measured, goals: [] }),
@@ -238,6 +257,7 @@ try {
     engine: engineFigures,
     conformance,
     ...(proxyFigures !== undefined && { proxy: proxyFigures }),
+    ...(sandboxFigures !== undefined && { sandbox: sandboxFigures }),
   };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   // The file as written must match bench/bench.schema.json; a mismatch is a bug of the benchmark, said loudly but still written.
