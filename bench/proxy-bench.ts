@@ -2,7 +2,8 @@
  * The proxy benchmark (issue 29, item 6), side by side in one run: the latency the judging proxy
  * adds per exchange (GET /tryons/{id} on one kept connection, direct and through the proxy, request
  * by request in turn); its requests per second at 10 connections against a bare reply-from proxy
- * (rounds in alternating order, the ratio taken round by round); and its peak RSS with 1,000 client
+ * (rounds in rotating order, the ratio taken round by round; also the same proxy without its judge and
+ * grader, to tell their cost from the forwarding's); and its peak RSS with 1,000 client
  * connections each holding an exchange in flight (from four loopback addresses, 250 each, the
  * proxy's default cap per address being 256). Everything binds to loopback; every loop is bounded.
  */
@@ -23,8 +24,14 @@ import {
   upload,
   waitFinished,
 } from './common.ts';
-import { proxyCode, startBareProxy, startHoldingUpstream, startJudgingProxy } from './proxy-processes.ts';
-import { waitQuiet } from './quiet.ts';
+import {
+  proxyCode,
+  startBareProxy,
+  startHoldingUpstream,
+  startJudgingProxy,
+  startTapsProxy,
+} from './proxy-processes.ts';
+import { cpuMicros, waitQuiet } from './quiet.ts';
 import { pairedRatios, spread, type Spread } from './spread.ts';
 
 export interface ProxyBenchOptions {
@@ -60,6 +67,16 @@ export interface ProxyBenchResult {
     /** Judging ÷ bare req/s per round, in round order. */
     readonly perRound: readonly number[];
     readonly ratio?: Spread;
+    /** The same proxy with no judge and no grader (taps and traffic records only), and its ratio to bare. */
+    readonly tapsReqPerSec?: Spread;
+    readonly tapsPerRound?: readonly number[];
+    readonly tapsRatio?: Spread;
+    /**
+     * CPU (user + system, /proc) of each proxy's process per response, µs, and bare ÷ judging per
+     * round: the same comparison by CPU, less moved by the shared machine's load than req/s.
+     */
+    readonly cpuUsPerRequest?: { readonly judging?: Spread; readonly bare?: Spread; readonly taps?: Spread };
+    readonly cpuRatio?: Spread;
     readonly statusCounts: Record<string, number>;
     readonly errors: number;
   };
@@ -82,6 +99,7 @@ export async function runProxyBench(options: ProxyBenchOptions): Promise<ProxyBe
   const token = 'bench-proxy-token-1234';
   const judging = await startJudgingProxy(reference.url, token);
   const bare = await startBareProxy(reference.url);
+  const taps = await startTapsProxy(reference.url);
   try {
     const account = await newAccount(reference.url, { credits: 100 });
     const body = {
@@ -95,16 +113,23 @@ export async function runProxyBench(options: ProxyBenchOptions): Promise<ProxyBe
       throw new Error('the benchmark try-on did not succeed');
     const path = `/api/v1/tryons/${tryOnId}`;
     const auth = { authorization: `Bearer ${account.apiKey}` };
-    const pids = [reference.pid, judging.pid, bare.pid];
+    const pids = [reference.pid, judging.pid, bare.pid, taps.pid];
     const latency = await measureLatency(reference.url, judging.url, path, auth, options);
     log(`proxy latency: added p50 ${latency.addedP50Ms?.median} ms, p99 ${latency.addedP99Ms?.median} ms`);
-    const throughput = await measureThroughput(judging.url, bare.url, path, auth, pids, options);
+    const throughput = await measureThroughput(
+      { judging: judging.url, bare: bare.url, taps: taps.url },
+      { judging: judging.pid, bare: bare.pid, taps: taps.pid },
+      path,
+      auth,
+      pids,
+      options,
+    );
     log(`proxy throughput: ${throughput.ratio?.median}× the bare proxy`);
     const memory = await measureMemory(token, options);
     log(`proxy memory: peak RSS ${memory.rssPeakMiB?.median} MiB at ${options.memoryConnections} connections`);
     return { startedAt, proxy: proxyCode(), endpoint: 'GET /tryons/{id}', latency, throughput, memory };
   } finally {
-    await Promise.all([judging.close(), bare.close()]);
+    await Promise.all([judging.close(), bare.close(), taps.close()]);
     await reference.close();
   }
 }
@@ -166,8 +191,8 @@ async function measureLatency(
 }
 
 async function measureThroughput(
-  judging: string,
-  bare: string,
+  targets: { readonly judging: string; readonly bare: string; readonly taps: string },
+  pidsOf: { readonly judging: number; readonly bare: number; readonly taps: number },
   path: string,
   headers: Record<string, string>,
   pids: readonly number[],
@@ -176,32 +201,45 @@ async function measureThroughput(
   const connections = 10;
   const run = (base: string) =>
     autocannon({ url: `${base}${path}`, headers, connections, duration: options.durationSeconds, timeout: 10 });
-  const judged: number[] = [];
-  const bared: number[] = [];
+  const names = ['judging', 'bare', 'taps'] as const;
+  const figures: Record<(typeof names)[number], number[]> = { judging: [], bare: [], taps: [] };
+  const cpu: Record<(typeof names)[number], number[]> = { judging: [], bare: [], taps: [] };
   const statusCounts: Record<string, number> = {};
   let errors = 0;
-  // Warm both up, then rounds in alternating order so drift of the shared machine hits both alike.
-  await run(judging);
-  await run(bare);
+  // Warm each up, then rounds in rotating order so drift of the shared machine hits all alike.
+  for (const name of names) await run(targets[name]);
   for (let r = 0; r < options.throughputRounds; r++) {
-    const order = r % 2 === 0 ? (['judging', 'bare'] as const) : (['bare', 'judging'] as const);
+    const order = [...names.slice(r % names.length), ...names.slice(0, r % names.length)];
     for (const which of order) {
       await waitQuiet(pids);
-      const result = await run(which === 'judging' ? judging : bare);
-      (which === 'judging' ? judged : bared).push(result.requests.average);
+      const before = cpuMicros(pidsOf[which]);
+      const result = await run(targets[which]);
+      const responses = Object.values(result.statusCodeStats ?? {}).reduce((sum, stat) => sum + (stat.count ?? 0), 0);
+      cpu[which].push(responses > 0 ? (cpuMicros(pidsOf[which]) - before) / responses : Number.NaN);
+      figures[which].push(result.requests.average);
       for (const [code, stat] of Object.entries(result.statusCodeStats ?? {}))
         statusCounts[code] = (statusCounts[code] ?? 0) + (stat.count ?? 0);
       errors += result.errors + result.non2xx;
     }
   }
-  const perRound = pairedRatios(judged, bared).map((x) => round(x, 3));
+  const perRound = pairedRatios(figures.judging, figures.bare).map((x) => round(x, 3));
+  const tapsPerRound = pairedRatios(figures.taps, figures.bare).map((x) => round(x, 3));
   return {
     connections,
     durationSeconds: options.durationSeconds,
-    ...opt('judgingReqPerSec', spread(judged, 0)),
-    ...opt('bareReqPerSec', spread(bared, 0)),
+    ...opt('judgingReqPerSec', spread(figures.judging, 0)),
+    ...opt('bareReqPerSec', spread(figures.bare, 0)),
     perRound,
     ...opt('ratio', spread(perRound, 2)),
+    ...opt('tapsReqPerSec', spread(figures.taps, 0)),
+    tapsPerRound,
+    ...opt('tapsRatio', spread(tapsPerRound, 2)),
+    cpuUsPerRequest: {
+      ...opt('judging', spread(cpu.judging, 1)),
+      ...opt('bare', spread(cpu.bare, 1)),
+      ...opt('taps', spread(cpu.taps, 1)),
+    },
+    ...opt('cpuRatio', spread(pairedRatios(cpu.bare, cpu.judging), 2)),
     statusCounts,
     errors,
   };

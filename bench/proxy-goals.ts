@@ -61,7 +61,13 @@ export function proxyGoalInputs(proxy: ProxyBenchResult | { error: string } | un
       figure(
         (p) => p.throughput.ratio,
         (p) =>
-          `req/s ratio per round, ${p.throughput.perRound.length} rounds of ${p.throughput.durationSeconds} s in alternating order`,
+          `req/s ratio per round, ${p.throughput.perRound.length} rounds of ${p.throughput.durationSeconds} s in rotating order` +
+          (p.throughput.cpuRatio
+            ? `; by proxy CPU per response the same pair reads ${p.throughput.cpuRatio.median.toFixed(2)}×`
+            : '') +
+          (p.throughput.tapsRatio
+            ? `; without its judge and grader it reads ${p.throughput.tapsRatio.median.toFixed(2)}× by req/s`
+            : ''),
       ),
     ],
     [

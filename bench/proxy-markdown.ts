@@ -14,8 +14,9 @@ export function proxySection(result: ProxyBenchResult | { error: string } | unde
       `straight to the server and through the proxy request by request in turn, ${l.rounds} rounds of ` +
       `${fmt(l.requestsPerRound)} each way; added = proxied − direct per round. **Throughput**: autocannon at ` +
       `${t.connections} connections for ${t.durationSeconds} s against the judging proxy and against a bare ` +
-      '`@fastify/reply-from` proxy (the same library as its README shows it: no taps, no checks), alternating which ' +
-      `goes first; the ratio per round. **Memory**: ${fmt(m.connections)} client connections, from 127.0.0.1–4 ` +
+      '`@fastify/reply-from` proxy (the same library as its README shows it: no taps, no checks) and against the ' +
+      'judging proxy with no judge and no grader (its taps and traffic records only), rotating which goes first; ' +
+      `the ratios per round. **Memory**: ${fmt(m.connections)} client connections, from 127.0.0.1–4 ` +
       `(the proxy's default cap is 256 per address), each with a request the upstream holds ${m.holdMs / 1000} s, ` +
       'all open at once; peak RSS of the proxy process from /proc.',
     '',
@@ -27,6 +28,10 @@ export function proxySection(result: ProxyBenchResult | { error: string } | unde
     `| Judging proxy req/s | ${fmtSpread(t.judgingReqPerSec)} |`,
     `| Bare reply-from proxy req/s | ${fmtSpread(t.bareReqPerSec)} |`,
     `| Judging ÷ bare, per round | ${fmtSpread(t.ratio, 2, '×')} (rounds: ${t.perRound.map((x) => x.toFixed(2)).join(', ')}) |`,
+    `| The same proxy without its judge and grader req/s | ${fmtSpread(t.tapsReqPerSec)} |`,
+    `| Without judge and grader ÷ bare, per round | ${fmtSpread(t.tapsRatio, 2, '×')} (rounds: ${(t.tapsPerRound ?? []).map((x) => x.toFixed(2)).join(', ')}) |`,
+    `| CPU per response µs: judging / bare / without judge and grader | ${fmtSpread(t.cpuUsPerRequest?.judging)} / ${fmtSpread(t.cpuUsPerRequest?.bare)} / ${fmtSpread(t.cpuUsPerRequest?.taps)} |`,
+    `| By CPU per response, judging ÷ bare (bare CPU ÷ judging CPU) | ${fmtSpread(t.cpuRatio, 2, '×')} |`,
     `| Peak RSS at ${fmt(m.connections)} connections MiB | ${fmtSpread(m.rssPeakMiB, 1)} |`,
     '',
     `Answers in the throughput runs: ${Object.entries(t.statusCounts)

@@ -42,6 +42,13 @@ export function startBareProxy(upstream: string): Promise<ProxyProcess> {
   );
 }
 
+/** Starts the judging proxy's machinery without its judge and grader (proxy-taps-child.ts) in front of `upstream`. */
+export function startTapsProxy(upstream: string): Promise<ProxyProcess> {
+  const { script, execArgv } = childEntry('proxy-taps-child');
+  const options = { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+  return started(spawn(process.execPath, [...execArgv, script, upstream], options));
+}
+
 function started(child: ChildProcess): Promise<ProxyProcess> {
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
