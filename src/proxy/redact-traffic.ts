@@ -27,9 +27,10 @@ export function secretsOfHeaders(headers: Readonly<Record<string, string>>): str
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
-    out = out.split(secret).join(redactedMark);
+    // Most texts hold no secret: a look first, the copy only when there is one.
+    if (out.includes(secret)) out = out.replaceAll(secret, redactedMark);
     const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) out = out.split(encoded).join(redactedMark);
+    if (encoded !== secret && out.includes(encoded)) out = out.replaceAll(encoded, redactedMark);
   }
   return out;
 }
