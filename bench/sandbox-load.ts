@@ -110,8 +110,9 @@ export interface HeldRun {
   readonly requests: number;
   /** Try-ons the servers had started (credits spent) when memory was read: every request held. */
   readonly started: number;
-  /** Answered before the reading (should be 0: every request is still held). */
+  /** Answered before the reading (should be 0: every request is still held), and how. */
   readonly answeredEarly: number;
+  readonly earlyStatuses: Record<string, number>;
   readonly rampMs: number;
   /** Per instance, in MiB: RSS before the ramp and the highest RSS read while every request was held. */
   readonly instances: readonly { readonly name: string; readonly rssIdleMiB: number; readonly rssHeldMiB: number }[];
@@ -144,13 +145,18 @@ export async function runHeld(
   const started = async () => before - (await creditsOf(target.base, target.account.apiKey));
   const body = { personImageId: target.personImageId, garmentImageId: target.garmentImageId, consent: true };
   let answered = 0;
+  const early: Record<string, number> = {};
+  const count = (label: string) => {
+    answered++;
+    early[label] = (early[label] ?? 0) + 1;
+  };
   const tag = `${process.pid}-${Date.now()}`;
   const rampStart = performance.now();
-  const deadline = rampStart + 180_000;
+  const deadline = rampStart + 300_000;
   const inFlight: Promise<unknown>[] = [];
   try {
     let sent = 0;
-    let count = 0;
+    let begun = 0;
     while (sent < n && performance.now() < deadline) {
       for (const next = Math.min(n, sent + 250); sent < next; sent++) {
         const call = startTryOn(target.base, target.account.apiKey, `held-${tag}-${sent}`, body, {
@@ -160,15 +166,16 @@ export async function runHeld(
         });
         inFlight.push(
           call.then(
-            () => void answered++,
-            () => undefined,
+            (r) => count(`${r.status} ${String(r.body.code ?? r.body.status ?? '')}`.trim()),
+            (error: unknown) => count((error as { code?: string }).code ?? 'error'),
           ),
         );
       }
-      // The next batch once the servers started all but 500 of those sent (bounded by the deadline).
-      while (performance.now() < deadline && (count = await started()) < sent - 500) await sleep(100);
+      // The next batch once the servers started (or answered) every one sent: at most one batch is still
+      // being received, within each instance's cap on requests received at once per client.
+      while (performance.now() < deadline && (begun = await started()) + answered < sent) await sleep(50);
     }
-    while (performance.now() < deadline && (count = await started()) < n) await sleep(200);
+    while (performance.now() < deadline && (begun = await started()) + answered < n) await sleep(200);
     const rampMs = performance.now() - rampStart;
     let peak = rss();
     for (let i = 0; i < 8; i++) {
@@ -177,8 +184,9 @@ export async function runHeld(
     }
     return {
       requests: n,
-      started: count,
+      started: begun,
       answeredEarly: answered,
+      earlyStatuses: { ...early },
       rampMs: Math.round(rampMs),
       instances: pids.map((p, i) => ({
         name: p.name,

@@ -39,7 +39,8 @@ function heldCell(held: PairResult['heldA']): string {
   const run = heldOf(held);
   if (!run) return `failed: ${'error' in held ? held.error : ''}`;
   const rss = run.instances.map((i) => `${i.rssIdleMiB} → ${i.rssHeldMiB}`).join('; ');
-  return `${fmt(run.started)} of ${fmt(run.requests)} held, RSS MiB ${rss}`;
+  const early = run.answeredEarly > 0 ? ` (answered early: ${JSON.stringify(run.earlyStatuses)})` : '';
+  return `${fmt(run.started)} of ${fmt(run.requests)} held${early}, RSS MiB ${rss}`;
 }
 
 function pairTable(pair: PairResult): string[] {

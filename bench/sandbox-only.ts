@@ -16,7 +16,7 @@ import type { BenchReport } from './report.ts';
 export function sandboxBenchOptions(quick: boolean): SandboxBenchOptions {
   return quick
     ? { rounds: 2, seconds: 2, connections: 10, heldRequests: 300 }
-    : { rounds: 5, seconds: 5, connections: 10, heldRequests: 10_000 };
+    : { rounds: 4, seconds: 5, connections: 10, heldRequests: 10_000 };
 }
 
 /** Runs the sandbox benchmark and merges it into `reportDir`/bench.json and bench.md. */
