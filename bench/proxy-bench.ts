@@ -7,6 +7,7 @@
  * connections each holding an exchange in flight (from four loopback addresses, 250 each, the
  * proxy's default cap per address being 256). Everything binds to loopback; every loop is bounded.
  */
+import { spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { makeGarmentImage, makePersonPhoto } from '../src/fixtures/images.ts';
@@ -15,6 +16,7 @@ import {
   newAccount,
   percentile,
   procMemory,
+  repoRoot,
   mib,
   round,
   sleep,
@@ -44,8 +46,9 @@ export interface ProxyBenchOptions {
 }
 
 export interface ProxyBenchResult {
-  /** When this benchmark ran (a BENCH_ONLY=proxy run merges it into an older bench.json). */
+  /** When this benchmark ran and at which commit (a BENCH_ONLY=proxy run merges it into an older bench.json). */
   readonly startedAt: string;
+  readonly commit: string;
   readonly proxy: string;
   readonly endpoint: 'GET /tryons/{id}';
   readonly latency: {
@@ -95,6 +98,12 @@ export interface ProxyBenchResult {
 /** Runs the proxy benchmark against a reference server child of its own. */
 export async function runProxyBench(options: ProxyBenchOptions): Promise<ProxyBenchResult> {
   const startedAt = new Date().toISOString();
+  const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src/proxy', 'src/cli/proxy.ts'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  const commit = `${git.stdout?.trim() || 'unknown'}${dirty.stdout?.trim() ? ' (src/proxy changed)' : ''}`;
   const reference = await startServerChild();
   const token = 'bench-proxy-token-1234';
   const judging = await startJudgingProxy(reference.url, token);
@@ -127,7 +136,7 @@ export async function runProxyBench(options: ProxyBenchOptions): Promise<ProxyBe
     log(`proxy throughput: ${throughput.ratio?.median}× the bare proxy`);
     const memory = await measureMemory(token, options);
     log(`proxy memory: peak RSS ${memory.rssPeakMiB?.median} MiB at ${options.memoryConnections} connections`);
-    return { startedAt, proxy: proxyCode(), endpoint: 'GET /tryons/{id}', latency, throughput, memory };
+    return { startedAt, commit, proxy: proxyCode(), endpoint: 'GET /tryons/{id}', latency, throughput, memory };
   } finally {
     await Promise.all([judging.close(), bare.close(), taps.close()]);
     await reference.close();

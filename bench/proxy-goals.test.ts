@@ -5,6 +5,7 @@ import type { ProxyBenchResult } from './proxy-bench.ts';
 
 const result: ProxyBenchResult = {
   startedAt: '2026-11-27T06:00:00.000Z',
+  commit: 'abc1234',
   proxy: 'test',
   endpoint: 'GET /tryons/{id}',
   latency: {

@@ -9,7 +9,7 @@ export function proxySection(result: ProxyBenchResult | { error: string } | unde
   if ('error' in result) return [...out, `Not measured: ${result.error}`, ''];
   const { latency: l, throughput: t, memory: m } = result;
   out.push(
-    `Measured ${result.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}. The judging proxy, ${result.proxy}, in front of the reference server (a child process), every exchange judged ` +
+    `Measured ${result.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} at commit \`${result.commit}\`. The judging proxy, ${result.proxy}, in front of the reference server (a child process), every exchange judged ` +
       'by the passive judge and the client grader. **Added latency**: `GET /tryons/{id}` on one kept connection, ' +
       `straight to the server and through the proxy request by request in turn, ${l.rounds} rounds of ` +
       `${fmt(l.requestsPerRound)} each way; added = proxied − direct per round. **Throughput**: autocannon at ` +
