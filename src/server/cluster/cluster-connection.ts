@@ -5,7 +5,7 @@
  * heartbeat, which keeps its generation leases and key claims alive (`alive_until`, database time).
  */
 import { randomBytes } from 'node:crypto';
-import { type PgModule, type Pool, openPool } from '../store/pg-connect.ts';
+import { type PgModule, type Pool, openPool, run } from '../store/pg-connect.ts';
 
 export interface ClusterConnection {
   /** This process's id among the instances: the owner of its leases and claims. */
@@ -13,6 +13,8 @@ export interface ClusterConnection {
   /** How long a lease outlives this instance's last heartbeat. */
   readonly leaseMs: number;
   query<R extends object>(sql: string, values?: readonly unknown[]): Promise<R[]>;
+  /** `query` for a fixed statement run by many requests: prepared once per connection, then only bound and run. */
+  queryPrepared<R extends object>(sql: string, values?: readonly unknown[]): Promise<R[]>;
   /** Calls `handler` with the payload of each notice on `channel` (a fixed identifier). */
   listen(channel: string, handler: (payload: string) => void): Promise<void>;
   /** Calls `handler` each time the listening connection is back after a loss. */
@@ -80,6 +82,8 @@ export async function openClusterConnection(
     instanceId,
     leaseMs: options.leaseMs,
     query,
+    queryPrepared: async <R extends object>(sql: string, values: readonly unknown[] = []): Promise<R[]> =>
+      (await run<R>(pool, sql, values)).rows,
     async listen(channel, handler) {
       if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
       handlers.set(channel, handler);

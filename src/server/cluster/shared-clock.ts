@@ -69,7 +69,7 @@ export class SharedClock implements ControlClock {
 
   #read(): Promise<void> {
     const reading = this.conn
-      .query<{ offset_ms: number; epoch: number }>('SELECT offset_ms, epoch FROM cluster_clock')
+      .queryPrepared<{ offset_ms: number; epoch: number }>('SELECT offset_ms, epoch FROM cluster_clock')
       .then(([row]) => {
         if (!row) return;
         this.#observe(row.offset_ms);

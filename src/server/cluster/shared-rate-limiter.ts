@@ -64,14 +64,10 @@ export class SharedRateLimiter implements RateLimits {
 
   async #takeMany(accountId: string, bucket: Bucket, limit: number, count: number): Promise<RateDecision[]> {
     const now = Math.floor(this.clock.now());
-    const [row] = await this.conn.query<TakeRow>('SELECT * FROM tryon_rate_take_n($1, $2, $3, $4, $5, $6)', [
-      accountId,
-      bucket,
-      limit,
-      now,
-      windowMs,
-      count,
-    ]);
+    const [row] = await this.conn.queryPrepared<TakeRow>(
+      'SELECT granted, used, first_at, leaves_at FROM tryon_rate_take_n($1, $2, $3, $4, $5, $6)',
+      [accountId, bucket, limit, now, windowMs, count],
+    );
     if (!row) throw new Error('the rate-limit window gave no answer');
     const reset = Math.ceil((row.first_at + windowMs - now) / 1000);
     const retryAfter = Math.max(1, Math.ceil(((row.leaves_at ?? now) + windowMs - now) / 1000));
