@@ -46,7 +46,7 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
   reply.raw.sendDate = false;
   let answer: { status: number; headers: Record<string, string | string[] | undefined>; at: number } | undefined;
   let responseTap: ChunkTap | undefined;
-  const deadline = setTimeout(() => raw.socket.destroy(), context.limits.exchangeMs);
+  const deadline = setTimeout(() => raw.socket?.destroy(), context.limits.exchangeMs);
   deadline.unref();
   reply.raw.once('close', () => {
     clearTimeout(deadline);
