@@ -27,6 +27,8 @@ export interface SandboxBenchOptions {
   readonly seconds: number;
   readonly connections: number;
   readonly heldRequests: number;
+  /** The parts to run (default both): a part not run is taken from the committed report by sandbox-only.ts. */
+  readonly parts?: readonly ('single' | 'balanced')[];
 }
 
 /** One target's runs of one load, and their spread. */
@@ -64,9 +66,9 @@ export type SandboxBenchResult =
       readonly flags: readonly string[];
       readonly options: SandboxBenchOptions;
       /** a: one PostgreSQL instance, b: one SQLite instance (each reached directly). */
-      readonly single: PairResult;
+      readonly single?: PairResult;
       /** a: three instances, b: one instance, each group on its own PostgreSQL database behind its own haproxy. */
-      readonly balanced: PairResult;
+      readonly balanced?: PairResult;
     }
   | { readonly ran: false; readonly startedAt: string; readonly note: string };
 
@@ -103,43 +105,60 @@ export async function runSandboxBench(options: SandboxBenchOptions): Promise<San
     stops.push(b.stop);
     return b;
   };
+  const parts = options.parts ?? ['single', 'balanced'];
   try {
-    log('sandbox: one PostgreSQL instance against one SQLite instance');
-    const pg = await started('pg', await cluster.createDatabase('single_pg'));
-    const lite = await started('sqlite', join(dir, 'single.db'));
-    const single = await comparePair(
-      { name: 'PostgreSQL', base: pg.url, instances: [pg] },
-      { name: 'SQLite', base: lite.url, instances: [lite] },
-      options,
-    );
+    const single = parts.includes('single') ? await singlePart(started, cluster, dir, options) : undefined;
     await stopAll(stops);
-
-    log('sandbox: three instances against one, behind haproxy');
-    const one = [await started('one1', await cluster.createDatabase('one'))];
-    const threeDb = await cluster.createDatabase('three');
-    const three = [await started('three1', threeDb)];
-    three.push(...(await Promise.all(['three2', 'three3'].map((n) => started(n, threeDb)))));
-    const oneLb = balanced(await startBalancer(dir, one));
-    const threeLb = balanced(await startBalancer(dir, three));
-    const pair = await comparePair(
-      { name: '3 instances', base: threeLb.url, instances: three },
-      { name: '1 instance', base: oneLb.url, instances: one },
-      options,
-    );
+    const pair = parts.includes('balanced') ? await balancedPart(started, balanced, cluster, dir, options) : undefined;
     return {
       ran: true,
       startedAt,
       server: serverCode().description,
       flags,
       options,
-      single,
-      balanced: pair,
+      ...(single && { single }),
+      ...(pair && { balanced: pair }),
     };
   } finally {
     await stopAll(stops);
     await cluster.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+type Starter = (name: string, db: string) => Promise<Instance>;
+type Cluster = Awaited<ReturnType<typeof startCluster>>;
+
+async function singlePart(started: Starter, cluster: Cluster, dir: string, options: SandboxBenchOptions) {
+  log('sandbox: one PostgreSQL instance against one SQLite instance');
+  const pg = await started('pg', await cluster.createDatabase('single_pg'));
+  const lite = await started('sqlite', join(dir, 'single.db'));
+  return comparePair(
+    { name: 'PostgreSQL', base: pg.url, instances: [pg] },
+    { name: 'SQLite', base: lite.url, instances: [lite] },
+    options,
+  );
+}
+
+async function balancedPart(
+  started: Starter,
+  balanced: (b: Balancer) => Balancer,
+  cluster: Cluster,
+  dir: string,
+  options: SandboxBenchOptions,
+) {
+  log('sandbox: three instances against one, behind haproxy');
+  const one = [await started('one1', await cluster.createDatabase('one'))];
+  const threeDb = await cluster.createDatabase('three');
+  const three = [await started('three1', threeDb)];
+  three.push(...(await Promise.all(['three2', 'three3'].map((n) => started(n, threeDb)))));
+  const oneLb = balanced(await startBalancer(dir, one));
+  const threeLb = balanced(await startBalancer(dir, three));
+  return comparePair(
+    { name: '3 instances', base: threeLb.url, instances: three },
+    { name: '1 instance', base: oneLb.url, instances: one },
+    options,
+  );
 }
 
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {

@@ -34,8 +34,8 @@ export function sandboxGoalInputs(result: SandboxBenchResult | { error: string }
           ? result.note
           : undefined;
   const ok = result !== undefined && !('error' in result) && result.ran ? result : undefined;
-  const get = ok?.single.loads.find((l) => l.load === 'GET /tryons/{id}');
-  const three = ok && heldOf(ok.balanced.heldA);
+  const get = ok?.single?.loads.find((l) => l.load === 'GET /tryons/{id}');
+  const three = ok?.balanced && heldOf(ok.balanced.heldA);
   const allHeld = three !== undefined && three.started === three.requests && three.answeredEarly === 0;
   return [
     [

@@ -173,9 +173,10 @@ export async function runHeld(
       }
       // The next batch once the servers started (or answered) every one sent: at most one batch is still
       // being received, within each instance's cap on requests received at once per client.
-      while (performance.now() < deadline && (begun = await started()) + answered < sent) await sleep(50);
+      // An unreadable balance (NaN: the balancer refused the read) waits too.
+      while (performance.now() < deadline && !((begun = await started()) + answered >= sent)) await sleep(50);
     }
-    while (performance.now() < deadline && (begun = await started()) + answered < n) await sleep(200);
+    while (performance.now() < deadline && !((begun = await started()) + answered >= n)) await sleep(200);
     const rampMs = performance.now() - rampStart;
     let peak = rss();
     for (let i = 0; i < 8; i++) {

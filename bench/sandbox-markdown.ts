@@ -22,8 +22,8 @@ export function sandboxSection(result: SandboxBenchResult | { error: string } | 
       `Held syncs: ${fmt(o.heldRequests)} \`POST /tryons/sync\` sent in batches until the account's credits show ` +
       "every one started (all held), then each instance's RSS (/proc) read for 2 s; none answered before.",
     '',
-    ...pairTable(result.single),
-    ...pairTable(result.balanced),
+    ...(result.single ? pairTable(result.single) : []),
+    ...(result.balanced ? pairTable(result.balanced) : []),
   );
   return out;
 }

@@ -25,7 +25,19 @@ export async function runSandboxOnly(reportDir: string, quick: boolean): Promise
   const previous = JSON.parse(readFileSync(path, 'utf8')) as BenchReport;
   let sandbox: BenchReport['sandbox'];
   try {
-    sandbox = await runSandboxBench(sandboxBenchOptions(quick));
+    // BENCH_SANDBOX_PARTS=balanced (or single) runs one part; the other is kept from the committed report.
+    const parts = process.env.BENCH_SANDBOX_PARTS?.split(',').filter((p) => p === 'single' || p === 'balanced');
+    const fresh = await runSandboxBench({ ...sandboxBenchOptions(quick), ...(parts?.length && { parts }) });
+    const kept =
+      previous.sandbox && !('error' in previous.sandbox) && previous.sandbox.ran ? previous.sandbox : undefined;
+    sandbox =
+      fresh.ran && kept
+        ? {
+            ...fresh,
+            ...(!fresh.single && kept.single && { single: kept.single }),
+            ...(!fresh.balanced && kept.balanced && { balanced: kept.balanced }),
+          }
+        : fresh;
   } catch (error) {
     log(`sandbox failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     sandbox = { error: error instanceof Error ? error.message : String(error) };
