@@ -103,8 +103,11 @@ export async function startBalancer(dir: string, instances: readonly Instance[])
     bindPort: port,
     instances: instances.map((i) => ({ name: i.name, host: '127.0.0.1', port: Number(new URL(i.url).port) })),
   });
+  // The sandbox's timeouts (120 s) outlast any answer an instance holds back (55 s); here 10,000 syncs are
+  // held until the slowest ramp ends (minutes on a loaded machine), so only the client and server timeouts grow.
+  const held = config.replace(/timeout (client|server) \d+ms/g, (_, side: string) => `timeout ${side} 600000ms`);
   const path = join(dir, `haproxy-${port}.cfg`);
-  writeFileSync(path, config);
+  writeFileSync(path, held);
   const child = spawn(debianHaproxy, ['-db', '-f', path], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.resume();
   child.on('error', () => undefined);
