@@ -55,10 +55,13 @@ export function callRecordOf(te: TrafficExchange, seq: number): CallRecord | und
   const facts = { method: request.method, target, headers: request.headers };
   const record = openRecord(seq, callerOf(te), facts, te.startedAt);
   recordBody(record, requestJson(te));
-  const json = te.partial?.response === true ? undefined : response.json;
-  recordAnswer(record, { json, retryAfter: header(response.headers, 'retry-after') });
-  record.status = response.status;
-  record.dropped = te.dropped === true;
+  // Dropped before any answer: no status, as the sandbox's hook records a call the client gave up on.
+  if (response !== undefined) {
+    const json = te.partial?.response === true ? undefined : response.json;
+    recordAnswer(record, { json, retryAfter: header(response.headers, 'retry-after') });
+    record.status = response.status;
+  }
+  record.dropped = te.dropped === true || response === undefined;
   record.endedAt = te.endedAt;
   return record;
 }

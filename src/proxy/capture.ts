@@ -5,7 +5,7 @@
  * secret redacted.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Answered, RecordedRequest } from '../client/exchange.ts';
+import type { Exchange, RecordedRequest, RecordedResponse } from '../client/exchange.ts';
 import { readJsonBody } from '../shared/json-bounds.ts';
 import { accountOf, type TrafficExchange } from '../traffic/traffic-exchange.ts';
 import { redactBytes, redactHeaders, redactText, secretsOfHeaders } from './redact-traffic.ts';
@@ -17,6 +17,13 @@ export interface SeenBody {
   readonly partial: boolean;
 }
 
+/** The head of an upstream's answer, as it arrived. */
+export interface UpstreamHead {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly at: number;
+}
+
 /** What the proxy knows of an exchange once it has ended. */
 export interface ProxiedExchange {
   readonly seq: number;
@@ -25,13 +32,12 @@ export interface ProxiedExchange {
   readonly url: string;
   readonly requestHeaders: IncomingHttpHeaders;
   readonly requestBody: SeenBody;
-  readonly status: number;
-  readonly responseHeaders: Readonly<Record<string, string | string[] | undefined>>;
+  /** The upstream's answer: its status, headers and when its head arrived (epoch ms); none if the client left first. */
+  readonly answer?: UpstreamHead;
   readonly responseBody: SeenBody;
   readonly client: string | undefined;
   readonly startedAt: number;
-  /** When the answer's head arrived from the upstream, and when the exchange ended (epoch ms). */
-  readonly answeredAt: number;
+  /** When the exchange ended (epoch ms). */
   readonly endedAt: number;
   readonly dropped: boolean;
 }
@@ -44,24 +50,11 @@ export function toTraffic(seen: ProxiedExchange): TrafficExchange {
   const rawRequestHeaders = flatHeaders(seen.requestHeaders);
   const secrets = secretsOfHeaders(rawRequestHeaders);
   const requestHeaders = redactHeaders(rawRequestHeaders, secrets);
-  const responseHeaders = redactHeaders(flatHeaders(seen.responseHeaders), secrets);
-  const bytes = redactBytes(seen.responseBody.bytes, secrets);
-  const textual = isTextual(responseHeaders['content-type']);
-  const reading = seen.responseBody.partial || bytes.length === 0 ? undefined : readJsonBody(bytes);
-  const exchange: Answered = {
-    seq: seen.seq,
-    request: recordedRequest(seen, requestHeaders, secrets),
-    response: {
-      status: seen.status,
-      headers: responseHeaders,
-      text: textual || (reading !== undefined && 'json' in reading) ? bytes.toString('utf8').slice(0, maxText) : '',
-      json: reading !== undefined && 'json' in reading ? reading.json : undefined,
-      ...(reading !== undefined && 'unread' in reading && { jsonUnread: reading.unread }),
-      bytes,
-      truncated: seen.responseBody.partial,
-      durationMs: Math.max(0, seen.answeredAt - seen.startedAt),
-    },
-  };
+  const request = recordedRequest(seen, requestHeaders, secrets);
+  const exchange: Exchange =
+    seen.answer === undefined
+      ? { seq: seen.seq, request }
+      : { seq: seen.seq, request, response: recordedResponse(seen, seen.answer, secrets) };
   const partial = seen.requestBody.partial || seen.responseBody.partial;
   return {
     exchange,
@@ -69,8 +62,26 @@ export function toTraffic(seen: ProxiedExchange): TrafficExchange {
     ...(seen.client !== undefined && { client: seen.client }),
     startedAt: seen.startedAt,
     endedAt: seen.endedAt,
-    ...(seen.dropped && { dropped: true }),
+    ...((seen.dropped || seen.answer === undefined) && { dropped: true }),
     ...(partial && { partial: { request: seen.requestBody.partial, response: seen.responseBody.partial } }),
+  };
+}
+
+/** The upstream's answer as recorded: headers redacted, the body's JSON read within the runner's bounds. */
+function recordedResponse(seen: ProxiedExchange, answer: UpstreamHead, secrets: readonly string[]): RecordedResponse {
+  const headers = redactHeaders(flatHeaders(answer.headers), secrets);
+  const bytes = redactBytes(seen.responseBody.bytes, secrets);
+  const textual = isTextual(headers['content-type']);
+  const reading = seen.responseBody.partial || bytes.length === 0 ? undefined : readJsonBody(bytes);
+  return {
+    status: answer.status,
+    headers,
+    text: textual || (reading !== undefined && 'json' in reading) ? bytes.toString('utf8').slice(0, maxText) : '',
+    json: reading !== undefined && 'json' in reading ? reading.json : undefined,
+    ...(reading !== undefined && 'unread' in reading && { jsonUnread: reading.unread }),
+    bytes,
+    truncated: seen.responseBody.partial,
+    durationMs: Math.max(0, answer.at - seen.startedAt),
   };
 }
 

@@ -11,7 +11,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 // Types only (reply.from); the plugin itself is loaded by proxy-app.ts, as an optional package.
 import type {} from '@fastify/reply-from';
 import { BodyTap, ChunkTap } from './body-tap.ts';
-import type { ProxiedExchange } from './capture.ts';
+import type { ProxiedExchange, UpstreamHead } from './capture.ts';
+import { withClientSignal } from './client-bound-dispatcher.ts';
 import { envelope, proxyErrors, type ProxyErrorCode } from './envelope.ts';
 import { endToEnd } from './hop-by-hop.ts';
 import type { CaptureBudget, ProxyLimits } from './limits.ts';
@@ -21,7 +22,10 @@ export interface ForwardContext {
   readonly upstream: string;
   readonly limits: ProxyLimits;
   readonly budget: CaptureBudget;
-  /** Called once per exchange the upstream answered, when it has ended. Undefined: a bare proxy. */
+  /**
+   * Called once per exchange the upstream answered or the client dropped before any answer, when it has
+   * ended. Undefined: a bare proxy.
+   */
   readonly finished?: (seen: ProxiedExchange) => void;
   nextSeq(): number;
 }
@@ -48,22 +52,37 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
   let responseTap: ChunkTap | undefined;
   const deadline = setTimeout(() => raw.socket?.destroy(), context.limits.exchangeMs);
   deadline.unref();
+  const client = new AbortController();
+  // A client that closes its side before any answer came has given up, as Node's own server (the
+  // reference server) and nginx read it: the upstream's request is aborted and the connection closed,
+  // so the upstream sees the client leave. One that closes it once the answer's head came gets it all.
+  const socket = raw.socket;
+  const gaveUp = () => {
+    if (answer) return;
+    socket?.destroy();
+    client.abort();
+  };
+  socket?.once('end', gaveUp);
   reply.raw.once('close', () => {
     clearTimeout(deadline);
+    socket?.removeListener('end', gaveUp);
+    // The client went before its whole answer: the upstream's request goes too, as the client left it.
+    if (!reply.raw.writableFinished) client.abort();
     const requestTap = requestTaps.get(raw);
-    if (answer && context.finished) {
+    // The proxy's own answer (the upstream failed) is no exchange with the upstream; a client gone before
+    // any answer is one, unanswered.
+    const unanswered = !answer && !reply.raw.headersSent;
+    if ((answer || unanswered) && context.finished) {
       context.finished({
         seq: context.nextSeq(),
         method: raw.method ?? 'GET',
         url: `${context.upstream}${raw.url ?? '/'}`,
         requestHeaders: raw.headers,
         requestBody: seenOf(requestTap),
-        status: answer.status,
-        responseHeaders: answer.headers,
+        ...(answer && { answer }),
         responseBody: seenOf(responseTap),
         client: raw.socket?.remoteAddress,
         startedAt,
-        answeredAt: answer.at,
         endedAt: Date.now(),
         dropped: !reply.raw.writableFinished,
       });
@@ -71,6 +90,26 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
     requestTap?.release();
     responseTap?.release();
   });
+  withClientSignal(client.signal, () =>
+    send(
+      request,
+      reply,
+      context,
+      (a) => (answer = a),
+      (t) => (responseTap = t),
+    ),
+  );
+}
+
+/** Calls reply-from: the answer's head is handed to `answered`, the tap on its body to `tapped`. */
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: ForwardContext,
+  answered: (answer: UpstreamHead & { headers: Record<string, string | string[] | undefined> }) => void,
+  tapped: (tap: ChunkTap) => void,
+): void {
+  const raw = request.raw;
   reply.from(raw.url, {
     rewriteRequestHeaders: (_request, headers) => forwardedHeaders(headers),
     rewriteHeaders: (headers) => endToEnd(headers as IncomingHttpHeaders),
@@ -81,11 +120,11 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
       // An answer the proxy already gave (the upstream's status could not be sent on) ends it.
       if (reply.sent) return void response.stream.destroy();
       const headers = response.headers;
-      answer = { status: response.statusCode, headers, at: Date.now() };
+      answered({ status: response.statusCode, headers, at: Date.now() });
       const stream = response.stream;
       if (context.finished) {
         const tap = new ChunkTap(captureLimit(raw.method, headers, context.limits), context.budget);
-        responseTap = tap;
+        tapped(tap);
         // The body's chunks are watched where fastify pipes them to the client, with no stream in
         // between: 'pipe' comes before the first chunk flows, so none goes by unseen.
         reply.raw.once('pipe', () => stream.on('data', (chunk: Buffer) => tap.observe(chunk)));
@@ -127,7 +166,9 @@ function seenOf(tap: BodyTap | ChunkTap | undefined) {
 
 /** The upstream failed: a 502 or 504 in the envelope if nothing was sent yet, else the connection closes. */
 function answerFailure(reply: FastifyReply, error: Error & { code?: string; statusCode?: number }): void {
-  if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
+  // Nothing goes to a client that has gone (it gave up, and the upstream's request was aborted for it).
+  const gone = reply.raw.destroyed || reply.request.raw.socket?.destroyed === true;
+  if (reply.sent || reply.raw.headersSent || gone) return void reply.raw.destroy();
   const timeout = error.statusCode === 504 || /TIMEOUT/i.test(`${error.code ?? ''} ${error.name}`);
   const code: ProxyErrorCode = timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_FAILED';
   const message = timeout

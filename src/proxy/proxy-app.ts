@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyReque
 import type { FastifyReplyFromOptions } from '@fastify/reply-from';
 import { loadOptional } from '../shared/optional-packages.ts';
 import { toTraffic, type ProxiedExchange } from './capture.ts';
+import { clientBoundDispatcher } from './client-bound-dispatcher.ts';
 import { capConnections } from './connection-caps.ts';
 import { answerSocket, envelope, proxyErrors } from './envelope.ts';
 import { forward, tapRequestBody, type ForwardContext } from './forward.ts';
@@ -97,19 +98,22 @@ export async function createProxy(options: ProxyOptions): Promise<ReverseProxy> 
   // Bodies are never parsed: the raw stream goes on through a tap.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, tapRequestBody(payload as Readable, context)));
+  const upstreamAgent = clientBoundDispatcher({
+    connections: limits.upstreamConnections,
+    pipelining: 1,
+    keepAliveTimeout: 4_000,
+    headersTimeout: limits.upstreamHeadersMs,
+    bodyTimeout: limits.upstreamBodyIdleMs,
+    maxHeaderSize: limits.maxHeaderBytes,
+    connect: { timeout: 10_000 },
+  });
   await app.register(replyFrom, {
     base: context.upstream,
     disableRequestLogging: true,
-    undici: {
-      connections: limits.upstreamConnections,
-      pipelining: 1,
-      keepAliveTimeout: 4_000,
-      headersTimeout: limits.upstreamHeadersMs,
-      bodyTimeout: limits.upstreamBodyIdleMs,
-      maxHeaderSize: limits.maxHeaderBytes,
-      connect: { timeout: 10_000 },
-    },
+    // reply-from takes any object with undici's `request` as its instance.
+    undici: upstreamAgent,
   });
+  app.addHook('onClose', async () => upstreamAgent.destroy());
   const methods = app.supportedMethods.filter((m) => m !== 'CONNECT');
   const own = (request: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(request.raw.url ?? '/', 'http://proxy.invalid');

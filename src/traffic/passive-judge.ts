@@ -22,8 +22,8 @@ import { rateWindows } from './rules/rate-windows.ts';
 import { resultImages } from './rules/result-images.ts';
 import { defaultCaps, type JudgeCaps, type PassiveRule, type RuleSetup } from './rules/rule.ts';
 import { tryOnStates } from './rules/tryon-state.ts';
-import type { TrafficExchange } from './traffic-exchange.ts';
-import { viewOf } from './traffic-view.ts';
+import { isAnswered, type TrafficExchange } from './traffic-exchange.ts';
+import { requestViewOf, viewOf, type RequestView } from './traffic-view.ts';
 
 export interface PassiveJudgeOptions {
   /** The path of the base URL the client uses (default `/api/v1`); a proxy's upstream may differ. */
@@ -74,6 +74,7 @@ export class PassiveJudge {
     this.#exchanges += 1;
     this.#firstAt = Math.min(this.#firstAt ?? te.startedAt, te.startedAt);
     this.#lastAt = Math.max(this.#lastAt ?? te.endedAt, te.endedAt);
+    if (!isAnswered(te)) return this.#unanswered(te);
     let view: ReturnType<typeof viewOf>;
     try {
       view = viewOf(te, this.#basePath);
@@ -87,6 +88,23 @@ export class PassiveJudge {
         else rule.observe(view);
       } catch {
         // A rule that cannot read this exchange judges nothing of it.
+      }
+    }
+  }
+
+  /** A request dropped before any answer: no rule judges it, but it may have moved the server's state. */
+  #unanswered(te: TrafficExchange): void {
+    let request: RequestView;
+    try {
+      request = requestViewOf(te.exchange, this.#basePath);
+    } catch {
+      return;
+    }
+    for (const rule of this.#rules) {
+      try {
+        rule.unanswered?.(te, request);
+      } catch {
+        // As for an answered exchange: the rule's fault costs it this exchange only.
       }
     }
   }

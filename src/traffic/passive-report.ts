@@ -42,6 +42,7 @@ export const trafficTestPrefix = 'traffic';
 
 function evidenceOf(te: TrafficExchange): { curl: string; status: number | null; body: string } {
   const { request, response } = te.exchange;
+  if (response === undefined) return { curl: redact(toCurl(request)), status: null, body: '(no answer: dropped)' };
   return { curl: redact(toCurl(request)), status: response.status, body: redact(response.text.slice(0, 500)) };
 }
 

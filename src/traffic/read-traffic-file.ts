@@ -110,7 +110,7 @@ function redacted(te: TrafficExchange): TrafficExchange {
         headers,
         ...(request.body !== undefined && { body: clean(request.body) }),
       },
-      response: { ...response, text: clean(response.text) },
+      ...(response !== undefined && { response: { ...response, text: clean(response.text) } }),
     },
   };
 }

@@ -66,7 +66,7 @@ describe('recording', () => {
     const read = readRecording(text);
     expect(read.problems).toEqual([]);
     expect(read.exchanges).toEqual([created, image]);
-    expect(Buffer.isBuffer(read.exchanges[1]?.exchange.response.bytes)).toBe(true);
+    expect(Buffer.isBuffer(read.exchanges[1]?.exchange.response?.bytes)).toBe(true);
   });
 
   it('HAR 1.2: a streamed file (head, entries, tail) reads back as the same exchanges', () => {

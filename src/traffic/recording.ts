@@ -18,6 +18,7 @@ const maxLineDepth = 80;
 /** One exchange as one NDJSON line (no newline). */
 export function toNdjsonLine(traffic: TrafficExchange): string {
   const { response } = traffic.exchange;
+  if (response === undefined) return JSON.stringify(traffic);
   const line = {
     ...traffic,
     exchange: { ...traffic.exchange, response: { ...response, bytes: response.bytes.toString('base64') } },
@@ -80,7 +81,9 @@ export const harTail = '\n]}}\n';
 
 /** One exchange as a HAR 1.2 entry (JSON text). */
 export function toHarEntry(traffic: TrafficExchange): string {
-  const { request, response } = traffic.exchange;
+  const { request } = traffic.exchange;
+  // HAR has no entry without a response: an exchange with none is written with status 0, as browsers do.
+  const response = traffic.exchange.response ?? unansweredResponse;
   const harHeaders = (headers: Readonly<Record<string, string>>) =>
     Object.entries(headers).map(([name, value]) => ({ name, value }));
   const mime = (headers: Readonly<Record<string, string>>) => headers['content-type'] ?? '';
@@ -123,6 +126,7 @@ export function toHarEntry(traffic: TrafficExchange): string {
     ...(traffic.partial !== undefined && { _partial: traffic.partial }),
     _exchange: {
       seq: traffic.exchange.seq,
+      ...(traffic.exchange.response === undefined && { unanswered: true }),
       ...(traffic.exchange.operationId !== undefined && { operationId: traffic.exchange.operationId }),
       ...(request.multipart !== undefined && { multipart: request.multipart }),
       text: response.text,
@@ -133,6 +137,16 @@ export function toHarEntry(traffic: TrafficExchange): string {
   };
   return JSON.stringify(entry);
 }
+
+const unansweredResponse: RecordedResponse = {
+  status: 0,
+  headers: {},
+  text: '',
+  json: undefined,
+  bytes: Buffer.alloc(0),
+  truncated: false,
+  durationMs: 0,
+};
 
 /** The largest HAR recording read whole. */
 export const maxHarChars = 256 * 1024 * 1024;
@@ -171,6 +185,7 @@ interface HarEntry {
   _partial?: { request: boolean; response: boolean };
   _exchange?: {
     seq?: number;
+    unanswered?: boolean;
     operationId?: string;
     multipart?: RecordedRequest['multipart'];
     text?: string;
@@ -188,6 +203,8 @@ function fromHarEntry(entry: HarEntry): TrafficExchange {
   const startedAt = Date.parse(entry.startedDateTime);
   const extra = entry._exchange ?? {};
   const json = extra.truncated ? undefined : parseJson(bytes);
+  // Status 0 is how a HAR tells a request that got no answer (the client gave up, or it was blocked).
+  const unanswered = extra.unanswered === true || response.status === 0;
   const raw = {
     exchange: {
       seq: extra.seq ?? 0,
@@ -199,22 +216,24 @@ function fromHarEntry(entry: HarEntry): TrafficExchange {
         ...(request.postData?.text !== undefined && { body: request.postData.text }),
         ...(extra.multipart !== undefined && { multipart: extra.multipart }),
       },
-      response: {
-        status: response.status,
-        headers: headersOf(response.headers),
-        text: extra.text ?? (isTextual(headersOf(response.headers)) ? bytes.toString('utf8') : ''),
-        ...(json !== undefined && { json }),
-        ...(extra.jsonUnread !== undefined && { jsonUnread: extra.jsonUnread }),
-        bytes: bytes.toString('base64'),
-        truncated: extra.truncated ?? entry._partial?.response ?? false,
-        durationMs: entry.timings?.wait ?? 0,
-      },
+      ...(!unanswered && {
+        response: {
+          status: response.status,
+          headers: headersOf(response.headers),
+          text: extra.text ?? (isTextual(headersOf(response.headers)) ? bytes.toString('utf8') : ''),
+          ...(json !== undefined && { json }),
+          ...(extra.jsonUnread !== undefined && { jsonUnread: extra.jsonUnread }),
+          bytes: bytes.toString('base64'),
+          truncated: extra.truncated ?? entry._partial?.response ?? false,
+          durationMs: entry.timings?.wait ?? 0,
+        },
+      }),
     },
     account: entry._account ?? 'none',
     ...(entry._client !== undefined && { client: entry._client }),
     startedAt,
     endedAt: extra.endedAt ?? startedAt,
-    ...(entry._dropped !== undefined && { dropped: entry._dropped }),
+    ...(unanswered ? { dropped: true } : entry._dropped !== undefined && { dropped: entry._dropped }),
     ...(entry._partial !== undefined && { partial: entry._partial }),
   };
   return checkedTraffic(raw);
@@ -257,6 +276,10 @@ function checkedTraffic(value: unknown): TrafficExchange {
   need(typeof request.method === 'string' && typeof request.url === 'string', 'request method and url');
   need(isStringRecord(request.headers), 'request headers');
   need(request.body === undefined || typeof request.body === 'string', 'request body');
+  // An exchange the client dropped before any answer has none.
+  if (exchange.response === undefined && v.dropped === true) {
+    return { ...(v as unknown as TrafficExchange), exchange: exchange as unknown as TrafficExchange['exchange'] };
+  }
   need(Number.isInteger(response.status), 'response status');
   need(isStringRecord(response.headers), 'response headers');
   need(typeof response.text === 'string' && typeof response.bytes === 'string', 'response text and bytes');

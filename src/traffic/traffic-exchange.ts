@@ -4,11 +4,14 @@
  * never kept: `account` is a digest of it, and the recorded headers carry it redacted.
  */
 import { createHash } from 'node:crypto';
-import type { Answered } from '../client/exchange.ts';
+import type { Answered, Exchange } from '../client/exchange.ts';
 
 export interface TrafficExchange {
-  /** The request and its answer, in the shape the suite's per-exchange checks read; secrets redacted. */
-  readonly exchange: Answered;
+  /**
+   * The request and its answer, in the shape the suite's per-exchange checks read; secrets redacted.
+   * No `response` when the client went away before any answer came (then `dropped` is true).
+   */
+  readonly exchange: Exchange;
   /** `key:` and the first 16 hex digits of sha256 of the bearer key, or `none` when the request had no key. */
   readonly account: string;
   /** Who sent it: the client's address as the proxy saw it (a recording may leave it out). */
@@ -23,6 +26,14 @@ export interface TrafficExchange {
    * passed on unseen (a rule that needs the whole body treats this exchange as not exercising it).
    */
   readonly partial?: { readonly request: boolean; readonly response: boolean };
+}
+
+/** An exchange of traffic that got an answer. */
+export type AnsweredTraffic = TrafficExchange & { readonly exchange: Answered };
+
+/** Whether the exchange got an answer (the client may have dropped it before any came). */
+export function isAnswered(te: TrafficExchange): te is AnsweredTraffic {
+  return te.exchange.response !== undefined;
 }
 
 /** The digest that names an account in traffic: never the key itself. */

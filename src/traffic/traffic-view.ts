@@ -4,9 +4,9 @@
  * describes. A recorded URL may be a bare path (a proxy's request line): it is read against a
  * placeholder origin, so nothing here ever fails on a target's URL.
  */
-import type { Answered } from '../client/exchange.ts';
+import type { Answered, Exchange } from '../client/exchange.ts';
 import { apiPrefix, operationOf } from '../contract/operation-of.ts';
-import type { TrafficExchange } from './traffic-exchange.ts';
+import type { AnsweredTraffic, TrafficExchange } from './traffic-exchange.ts';
 
 /** The operations the behavioural rules follow. */
 export type Followed = 'createTryOn' | 'createTryOnSync' | 'getTryOn' | 'uploadImage' | 'getAccount' | 'resultImage';
@@ -19,7 +19,7 @@ export interface TryOnSeen {
 }
 
 export interface TrafficView {
-  readonly te: TrafficExchange;
+  readonly te: AnsweredTraffic;
   /** The exchange with an absolute URL, for the per-exchange checks. */
   readonly exchange: Answered;
   readonly op: Followed | undefined;
@@ -38,7 +38,7 @@ export interface TrafficView {
 const placeholderOrigin = 'http://traffic.invalid';
 
 /** The exchange's URL made absolute: as recorded, or a path against the Host header. */
-export function absoluteUrl(ex: Answered): string {
+export function absoluteUrl(ex: Exchange): string {
   try {
     return new URL(ex.request.url).href;
   } catch {
@@ -60,18 +60,32 @@ const operationIds: Readonly<Record<string, Followed>> = {
   getResultImage: 'resultImage',
 };
 
-/** Reads one exchange once for every rule. */
-export function viewOf(te: TrafficExchange, basePath: string = apiPrefix): TrafficView {
-  const url = absoluteUrl(te.exchange);
-  const exchange =
-    url === te.exchange.request.url ? te.exchange : { ...te.exchange, request: { ...te.exchange.request, url } };
+/** What the request alone shows: the operation it asked for, its path and its Idempotency-Key. */
+export interface RequestView {
+  readonly url: string;
+  readonly op: Followed | undefined;
+  readonly path: string;
+  readonly idempotencyKey?: string;
+}
+
+/** Reads what an exchange's request shows, answered or not. */
+export function requestViewOf(ex: Exchange, basePath: string = apiPrefix): RequestView {
+  const url = absoluteUrl(ex);
   const path = new URL(url).pathname;
-  const method = exchange.request.method.toUpperCase();
+  const method = ex.request.method.toUpperCase();
   const found = operationOf(method, url, basePath)?.operationId;
   // "served from {host} under a path beginning `/i/`": a GET there fetches a result image.
   const op: Followed | undefined =
     found !== undefined ? operationIds[found] : method === 'GET' && path.startsWith('/i/') ? 'resultImage' : undefined;
-  const key = exchange.request.headers['idempotency-key'];
+  const key = ex.request.headers['idempotency-key'];
+  return { url, op, path, ...(key !== undefined && { idempotencyKey: key }) };
+}
+
+/** Reads one exchange once for every rule. */
+export function viewOf(te: AnsweredTraffic, basePath: string = apiPrefix): TrafficView {
+  const { url, op, path, idempotencyKey: key } = requestViewOf(te.exchange, basePath);
+  const exchange: Answered =
+    url === te.exchange.request.url ? te.exchange : { ...te.exchange, request: { ...te.exchange.request, url } };
   const whole = te.dropped !== true && te.partial?.response !== true && !exchange.response.truncated;
   return {
     te,
@@ -116,6 +130,8 @@ export function refusedStart(v: TrafficView): boolean {
   return (v.op === 'createTryOn' || v.op === 'createTryOnSync') && v.status >= 400 && v.status < 500;
 }
 
+const noBytes = Buffer.alloc(0);
+
 /** An exchange kept as evidence for later: its request (a body of up to 1 KB) and the start of its answer's text. */
 export function slim(te: TrafficExchange): TrafficExchange {
   const { request, response } = te.exchange;
@@ -126,7 +142,9 @@ export function slim(te: TrafficExchange): TrafficExchange {
     exchange: {
       ...te.exchange,
       request: { ...request, ...(body !== undefined && { body }) },
-      response: { ...response, text: response.text.slice(0, 300), json: undefined, bytes: Buffer.alloc(0) },
+      ...(response !== undefined && {
+        response: { ...response, text: response.text.slice(0, 300), json: undefined, bytes: noBytes },
+      }),
     },
   };
 }

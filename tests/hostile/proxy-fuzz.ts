@@ -261,7 +261,9 @@ async function exchange(base: string, c: FuzzCase, id: number, received: Map<num
     const pieces = [head, wire.subarray(0, third), wire.subarray(third, 2 * third), wire.subarray(2 * third)];
     answer = await slowExchange(base, pieces, { timeoutMs, head: headOnly });
   } else {
-    answer = await rawExchange(base, Buffer.concat([head, wire]), { timeoutMs, head: headOnly });
+    // A whole request keeps its side open for the answer, as HTTP clients do (a close before it is giving up).
+    const end = c.send !== 'whole';
+    answer = await rawExchange(base, Buffer.concat([head, wire]), { timeoutMs, head: headOnly, end });
   }
   if (answer.status === undefined) return { kind: 'cut' };
   if (answer.headers['x-fuzz-upstream'] !== '1') {

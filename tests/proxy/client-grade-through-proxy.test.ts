@@ -150,10 +150,9 @@ describe('through the proxy, a careless client', () => {
     expect(occasions(graded)).toEqual(occasions(sandbox));
   });
 
-  // Known gap: the proxy hands its observers only exchanges the upstream answered, so a client that
-  // gives up before the answer (a sync call dropped at 100 ms) is invisible to it. `it.fails` turns red
-  // once the proxy hands such an exchange over; then make it `it`.
-  it.fails('gets a sync call it drops before the answer flagged, as the sandbox flags it', async () => {
+  // The proxy hands its observers an exchange the client gave up on before any answer (a sync call
+  // dropped at 100 ms), unanswered and dropped, as the sandbox's hook records it.
+  it('gets a sync call it drops before the answer flagged, as the sandbox flags it', async () => {
     const { account, send, freshKey } = await carelessClient();
     await expect(
       send('POST', '/tryons/sync', input('slow-generation'), { 'idempotency-key': freshKey() }, 100),

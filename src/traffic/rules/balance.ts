@@ -95,6 +95,8 @@ export function balances(setup: RuleSetup): PassiveRule {
     if (owner !== undefined) unknown(books.get(owner));
     return false;
   };
+  const booksOf = (digest: string): AccountBooks =>
+    books.getOrMake(digest, () => ({ open: fresh(true), pending: new Set(), waiting: [] }));
   for (const [id, needs] of declared) ledger.declare(family, id, needs);
   const settle = (b: AccountBooks, now: number | undefined): void => {
     while (b.waiting.length > 0 && (now === undefined || now >= (b.waiting[0]?.to.te.endedAt ?? 0) + settleMs))
@@ -113,13 +115,20 @@ export function balances(setup: RuleSetup): PassiveRule {
     finish() {
       for (const b of books.values()) settle(b, undefined);
     },
+    unanswered(te, request) {
+      const start = request.op === 'createTryOn' || request.op === 'createTryOnSync';
+      if (te.account === 'none' || (!start && request.op !== 'uploadImage')) return;
+      const b = booksOf(te.account);
+      settle(b, te.startedAt);
+      // The server may have acted on it unseen: a start may have charged, and may finish or refund at
+      // any later time, so it stays pending (unknown) for every later interval of this account.
+      b.open.unknown = true;
+      for (const w of b.waiting) if (te.startedAt < w.to.te.endedAt) w.unknown = true;
+      if (start) b.pending.add(`unanswered start ${te.exchange.seq}`);
+    },
     observe(v) {
       if (v.te.account === 'none') return;
-      const b = books.getOrMake(v.te.account, () => ({
-        open: fresh(true),
-        pending: new Set(),
-        waiting: [],
-      }));
+      const b = booksOf(v.te.account);
       settle(b, v.te.startedAt);
       const start = v.op === 'createTryOn' || v.op === 'createTryOnSync';
       // A request begun before a read that ends after it may have moved the balance on either side.

@@ -29,7 +29,15 @@ interface Bound {
   readonly te: TrafficExchange;
   /** The control clock moves seen before the key was bound. */
   readonly epoch: number;
+  /**
+   * A start with this key went unanswered before it was bound (the client dropped it): the server may
+   * have bound the key to that unseen start's try-on, or to this one's if they overlapped.
+   */
+  readonly afterUnseen?: boolean;
 }
+
+/** A key whose only start so far went unanswered. */
+const unseen = 'unseen';
 
 /** The request body's canonical digest: of its JSON value, or of its text when it is not JSON. */
 function bodyOf(text: string | undefined): string | undefined {
@@ -43,7 +51,7 @@ function bodyOf(text: string | undefined): string | undefined {
 
 export function idempotentReplays(setup: RuleSetup): PassiveRule {
   const { ledger, caps } = setup;
-  const accounts = new CappedMap<string, CappedMap<string, Bound>>(caps.accounts);
+  const accounts = new CappedMap<string, CappedMap<string, Bound | typeof unseen>>(caps.accounts);
   let keysLetGo = 0;
   let epoch = 0;
   ledger.declare(family, 'CREATE-IDEMPOTENCY-REPLAY', 'a start repeated with the key of an earlier answered start');
@@ -53,6 +61,16 @@ export function idempotentReplays(setup: RuleSetup): PassiveRule {
     control(call) {
       if (call.kind === 'clock') epoch += 1;
     },
+    unanswered(te, request) {
+      const key = request.idempotencyKey;
+      const start = request.op === 'createTryOn' || request.op === 'createTryOnSync';
+      if (key === undefined || !start || te.account === 'none') return;
+      const keys = accounts.getOrMake(te.account, () => new CappedMap(caps.keysPerAccount));
+      if (keys.get(key) !== undefined) return;
+      const before = keys.evicted;
+      keys.set(key, unseen);
+      keysLetGo += keys.evicted - before;
+    },
     observe(v) {
       const key = v.idempotencyKey;
       const tryOn = startedTryOn(v);
@@ -61,9 +79,10 @@ export function idempotentReplays(setup: RuleSetup): PassiveRule {
       const keys = accounts.getOrMake(v.te.account, () => new CappedMap(caps.keysPerAccount));
       const bound = keys.get(key);
       const body = bodyOf(v.exchange.request.body);
-      if (bound === undefined) {
+      if (bound === undefined || bound === unseen) {
         const before = keys.evicted;
-        keys.set(key, { id: tryOn.id, op: v.op, body, te: slim(v.te), epoch });
+        const afterUnseen = bound === unseen;
+        keys.set(key, { id: tryOn.id, op: v.op, body, te: slim(v.te), epoch, ...(afterUnseen && { afterUnseen }) });
         keysLetGo += keys.evicted - before;
         return;
       }
@@ -79,6 +98,10 @@ export function idempotentReplays(setup: RuleSetup): PassiveRule {
       }
       if (bound.epoch !== epoch || v.te.startedAt - bound.te.endedAt > replayJudgedMs) {
         note('CREATE-IDEMPOTENCY-RETENTION-IMPL-DEFINED', 'A key reused after a day or a moved clock');
+        return;
+      }
+      if (tryOn.id !== bound.id && bound.afterUnseen === true) {
+        note('CREATE-IDEMPOTENCY-IN-FLIGHT-IMPL-DEFINED', 'A key reused after a start with it went unanswered');
         return;
       }
       if (tryOn.id === bound.id) {

@@ -6,12 +6,18 @@
 import type { RateLimits } from '../../contract/rate-limits.ts';
 import type { Ledger } from '../ledger.ts';
 import type { ControlCall } from './control-calls.ts';
-import type { TrafficView } from '../traffic-view.ts';
+import type { TrafficExchange } from '../traffic-exchange.ts';
+import type { RequestView, TrafficView } from '../traffic-view.ts';
 
 export interface PassiveRule {
   /** The family's name: the report's test names it (`traffic > <family> > <id>`). */
   readonly family: string;
   observe(v: TrafficView): void;
+  /**
+   * A request the client dropped before any answer came: nothing of the server's shows, but the server
+   * may have acted on it (started a try-on, charged, bound a key), which a rule across exchanges allows for.
+   */
+  unanswered?(te: TrafficExchange, request: RequestView): void;
   /** A test-control call seen in the traffic (it moved the clock, or changed limits or credits). */
   control?(call: ControlCall): void;
   /** State let go past its caps (accounts, try-ons, keys), for the report. */
