@@ -76,12 +76,12 @@ export const concurrencyMutants: readonly SourceMutant[] = [
     does: 'the in-flight guard is keyed by the Idempotency-Key and the body (so identical retries coalesce): two requests with one key and different bodies at once each create a try-on, each charged',
     edits: [
       {
-        find: 'if (!deps.inFlight.claim(accountId, key, print)) {',
-        replace: 'if (!deps.inFlight.claim(accountId, key + print, print)) {',
+        find: 'const claim = deps.inFlight.claim(accountId, key, print);',
+        replace: 'const claim = deps.inFlight.claim(accountId, key + print, print);',
       },
       {
-        find: 'deps.inFlight.release(accountId, key);',
-        replace: 'deps.inFlight.release(accountId, key + print);',
+        find: 'const released = deps.inFlight.release(accountId, key);',
+        replace: 'const released = deps.inFlight.release(accountId, key + print);',
       },
     ],
   },
