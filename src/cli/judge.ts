@@ -1,16 +1,18 @@
 /**
  * `tryon-conformance judge FILE`: the passive verdicts of a recording (the proxy's --record, or a HAR
- * from elsewhere), written as a run's reports. Exit 0 or 1 as `run` (1 when a MUST requirement the
- * spec's own words make failed); 2 on a bad command line or a recording that cannot be read.
+ * from elsewhere) and its clients' grade, written as a run's reports by the proxy's own code path.
+ * Exit 0 or 1 as `run` (1 when a MUST requirement the spec's own words make failed); 2 on a bad
+ * command line or a recording that cannot be read.
  */
 import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
+import type { ClientGrade } from '../grade/grade.ts';
+import { gradeFileNames } from '../grade/write-grade.ts';
+import { join, resolve } from 'node:path';
 import { headline } from '../report/format.ts';
 import { exitStatusOf } from '../report/summary.ts';
-import { writeReport } from '../report/write-report.ts';
 import { ToolkitError } from '../shared/toolkit-errors.ts';
 import { parseDeclaredLimits } from '../suite/declared-limits.ts';
-import { PassiveJudge } from '../traffic/passive-judge.ts';
+import { TrafficJudgement, writeJudgedReports } from '../traffic/traffic-judgement.ts';
 import { formatOfFile, readTrafficFile, RecordingError } from '../traffic/read-traffic-file.ts';
 import { maxHarChars, maxLineChars } from '../traffic/recording.ts';
 import { parseFlagsAndOperands } from './parse-flags.ts';
@@ -18,11 +20,13 @@ import { printOut } from './print.ts';
 
 const help = `usage: tryon-conformance judge [options] FILE
 
-Judges the server's side of recorded traffic by the spec, without sending anything: every
-per-exchange check of the suite, and the rules traffic can show (try-on states, idempotent
-replays, rate windows, balances, result URLs and images). Writes the same reports as a run
-(report.json, junit.xml, report.md, report.html); compare reads them. A rule the traffic did
-not exercise is "not exercised" (not-observable), never a pass.
+Judges both halves of recorded traffic by the spec, without sending anything: the server's side
+by every per-exchange check of the suite and the rules traffic can show (try-on states,
+idempotent replays, rate windows, balances, result URLs and images), and each client by the
+client rules of serve --grade-clients, as the proxy does. Writes the same reports as a run
+(report.json, junit.xml, report.md, report.html) with the client grade in report.json and
+beside it (client-grade.*); compare reads them. A rule the traffic did not exercise is
+"not exercised" (not-observable), never a pass.
 
   --format ndjson|har   the recording's format (default: from its first characters)
   --report-dir DIR      where reports/<timestamp>/ and reports/latest go (default ./reports)
@@ -62,7 +66,7 @@ export async function judge(argv: readonly string[]): Promise<number> {
   const limits = f.limits === undefined ? undefined : parseDeclaredLimits(f.limits);
   if (typeof limits === 'object' && 'error' in limits)
     throw new ToolkitError('USAGE', `judge: --limits must be none or starts=N,polls=N,uploads=N: ${limits.error}`);
-  const judge = new PassiveJudge({
+  const judgement = new TrafficJudgement({
     ...(basePath !== undefined && { basePath: basePath.replace(/\/$/, '') }),
     ...(limits !== undefined && { limits }),
     ...(f['balance-path'] !== undefined && { balancePath: f['balance-path'] }),
@@ -70,7 +74,7 @@ export async function judge(argv: readonly string[]): Promise<number> {
   });
   let problems: Awaited<ReturnType<typeof readTrafficFile>>;
   try {
-    problems = await readTrafficFile(file, await formatOfFile(file, format), (te) => judge.observe(te));
+    problems = await readTrafficFile(file, await formatOfFile(file, format), (te) => judgement.observe(te));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ToolkitError('USAGE', `judge: no such file: ${file}`);
@@ -78,15 +82,11 @@ export async function judge(argv: readonly string[]): Promise<number> {
     if (error instanceof RecordingError) throw new ToolkitError('USAGE', `judge: ${file}: ${error.message}`);
     throw error;
   }
-  const seen = judge.seen();
+  const seen = judgement.judge.seen();
   if (seen.exchanges === 0 && problems.length > 0)
     throw new ToolkitError('USAGE', `judge: ${file}: no readable exchange (${problemLine(problems[0])})`);
-  const report = judge.report({
-    target: pathToFileURL(resolve(file)).href,
-    unreadRecords: problems.length,
-    final: true,
-  });
-  const written = await writeReport(report, { root: f['report-dir'] ?? 'reports' });
+  const info = { target: pathToFileURL(resolve(file)).href, unreadRecords: problems.length, final: true };
+  const { written, report, grade } = await writeJudgedReports(judgement, info, f['report-dir'] ?? 'reports');
   printOut(`Judged ${seen.exchanges} exchanges of ${file}`);
   printOut(
     problems.length === 0 ? '\n' : `; ${problems.length} records not read, the first: ${problemLine(problems[0])}\n`,
@@ -95,13 +95,21 @@ export async function judge(argv: readonly string[]): Promise<number> {
   printOut(
     `Report: ${written.files.html}\n  also ${written.files.json}, ${written.files.junit}, ${written.files.markdown}\n`,
   );
+  printOut(`  the clients' grade: ${join(written.dir, gradeFileNames.html)}, and beside it in the other formats\n`);
   printOut(`${headline(report)}\n`);
+  printOut(`${clientLine(grade)}\n`);
   const failed = report.requirements.filter((r) => r.verdict === 'fail').map((r) => r.id);
   if (failed.length > 0)
     printOut(
       `Failed: ${failed.slice(0, 20).join(', ')}${failed.length > 20 ? ` and ${failed.length - 20} more` : ''}\n`,
     );
   return exitStatusOf(report.summary.outcome);
+}
+
+/** The client half in a line: how many callers, how many with a failed rule, the rules' counts. */
+function clientLine(grade: ClientGrade): string {
+  const { callers, failingCallers, pass, fail, notExercised } = grade.summary;
+  return `Clients: ${callers} graded, ${failingCallers} with a failed rule (${pass} pass, ${fail} fail, ${notExercised} not exercised)`;
 }
 
 function problemLine(p: { readonly at: number; readonly problem: string } | undefined): string {

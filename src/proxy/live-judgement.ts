@@ -5,14 +5,10 @@
  * (`<dir>/<time>/report.{json,md,html}`, `junit.xml`, the client grade beside them, and `latest/`),
  * so `compare` reads them as it reads a run's.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ClientGrade } from '../grade/grade.ts';
-import { TrafficGrader } from '../grade/traffic-grader.ts';
-import { gradeFileNames, gradeFormats, writeGrade, type GradeFormat } from '../grade/write-grade.ts';
+import { writeGrade, type GradeFormat } from '../grade/write-grade.ts';
 import type { Report } from '../report/model.ts';
-import { writeReport } from '../report/write-report.ts';
-import { PassiveJudge } from '../traffic/passive-judge.ts';
+import { TrafficJudgement, writeJudgedReports } from '../traffic/traffic-judgement.ts';
 import type { ExchangeObserver } from './observer.ts';
 import type { ProxyReports, ReportFormat } from './report-route.ts';
 
@@ -24,6 +20,9 @@ export interface LiveJudgementOptions {
 }
 
 export interface LiveJudgement {
+  readonly judgement: TrafficJudgement;
+  /** The upstream's origin, the report's target. */
+  readonly upstream: string;
   readonly observers: readonly ExchangeObserver[];
   readonly reports: ProxyReports;
   /** The report as of now; `final` when the traffic is over (the proxy stops). */
@@ -31,26 +30,27 @@ export interface LiveJudgement {
   grade(): ClientGrade;
 }
 
-/** A passive judge and a client grader, fed the same exchanges. */
+/** A passive judge and a client grader, fed the same exchanges (traffic-judgement.ts, as `judge FILE`). */
 export function liveJudgement(options: LiveJudgementOptions): LiveJudgement {
-  const judge = new PassiveJudge({ ...(options.basePath !== undefined && { basePath: options.basePath }) });
-  const grader = new TrafficGrader({ clock: { now: () => Date.now() } });
-  const report = (final: boolean) => judge.report({ target: options.upstream, final }, grader.grade());
-  const gradeIn = (format: ReportFormat) => writeGrade(grader.grade(), format as GradeFormat);
+  const judgement = new TrafficJudgement({
+    ...(options.basePath !== undefined && { basePath: options.basePath }),
+    clock: { now: () => Date.now() },
+  });
+  const report = (final: boolean) => judgement.report({ target: options.upstream, final });
+  const gradeIn = (format: ReportFormat) => writeGrade(judgement.grade(), format as GradeFormat);
   return {
-    observers: [judge, grader],
+    judgement,
+    upstream: options.upstream,
+    // Two observers, so a fault of one costs the other nothing.
+    observers: [judgement.judge, judgement.grader],
     reports: { server: () => report(false), clients: gradeIn },
     report,
-    grade: () => grader.grade(),
+    grade: () => judgement.grade(),
   };
 }
 
 /** Writes the final report and the client grade under `root`, as a run's report dir; returns the run's dir. */
 export async function writeFinalReports(live: LiveJudgement, root: string): Promise<string> {
-  const written = await writeReport(live.report(true), { root });
-  const grade = live.grade();
-  for (const dir of [written.dir, written.latest]) {
-    for (const format of gradeFormats) await writeFile(join(dir, gradeFileNames[format]), writeGrade(grade, format));
-  }
+  const { written } = await writeJudgedReports(live.judgement, { target: live.upstream, final: true }, root);
   return written.dir;
 }

@@ -58,7 +58,12 @@ describe('tryon-conformance judge', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Judged 6 exchanges/);
+    // The server's four reports, and the clients' grade beside them, as the proxy writes them.
     expect(readdirSync(join(r.reports, 'latest')).sort()).toEqual([
+      'client-grade.html',
+      'client-grade.json',
+      'client-grade.junit.xml',
+      'client-grade.md',
       'junit.xml',
       'report.html',
       'report.json',
