@@ -16,11 +16,16 @@ const shortestSecret = 8;
 
 /** The secrets of a request's headers: the words of its credential headers long enough to be keys. */
 export function secretsOfHeaders(headers: Readonly<Record<string, string>>): string[] {
-  const words = Object.entries(headers)
-    .filter(([name]) => credentialHeaders.has(name))
-    .flatMap(([, value]) => value.split(/[\s,;=]+/))
-    .filter((word) => word.length >= shortestSecret);
-  return [...new Set(words)].sort((a, b) => b.length - a.length);
+  // Most requests carry one credential header at most: no work past a look at each name.
+  let words: string[] | undefined;
+  for (const name in headers) {
+    if (!credentialHeaders.has(name)) continue;
+    for (const word of (headers[name] as string).split(/[\s,;=]+/)) {
+      if (word.length >= shortestSecret) (words ??= []).push(word);
+    }
+  }
+  if (words === undefined) return [];
+  return words.length === 1 ? words : [...new Set(words)].sort((a, b) => b.length - a.length);
 }
 
 /** `text` with each secret, raw or percent-encoded, replaced by the mark. */
@@ -41,8 +46,10 @@ export function redactHeaders(
   secrets: readonly string[],
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    out[name] = credentialHeaders.has(name) ? credentialValue(name, value) : redactText(value, secrets);
+  for (const name in headers) {
+    const value = headers[name] as string;
+    if (credentialHeaders.has(name)) out[name] = credentialValue(name, value);
+    else out[name] = secrets.length === 0 ? value : redactText(value, secrets);
   }
   return out;
 }

@@ -39,9 +39,20 @@ export function isAnswered(te: TrafficExchange): te is AnsweredTraffic {
 /** The digest that names an account in traffic: never the key itself. */
 export type AccountDigest = string;
 
+/** Digests of the latest Authorization values seen: traffic repeats a few keys, a sha256 each time is waste. */
+const recentDigests = new Map<string, AccountDigest>();
+const recentDigestsMax = 256;
+
 /** The account digest of a request's Authorization header (`Bearer <key>`), or `none` without one. */
 export function accountOf(authorization: string | undefined): AccountDigest {
-  const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-  if (key === undefined) return 'none';
-  return `key:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+  if (authorization === undefined) return 'none';
+  const known = recentDigests.get(authorization);
+  if (known !== undefined) return known;
+  const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+  const digest = key === undefined ? 'none' : `key:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+  if (authorization.length <= 1024) {
+    if (recentDigests.size >= recentDigestsMax) recentDigests.clear();
+    recentDigests.set(authorization, digest);
+  }
+  return digest;
 }
