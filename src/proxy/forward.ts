@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/reply-from';
 import { BodyTap, ChunkTap } from './body-tap.ts';
 import type { ProxiedExchange, UpstreamHead } from './capture.ts';
-import { withClientSignal } from './client-bound-dispatcher.ts';
+import { ClientSignal, withClientSignal } from './client-bound-dispatcher.ts';
 import { envelope, proxyErrors, type ProxyErrorCode } from './envelope.ts';
 import { endToEnd } from './hop-by-hop.ts';
 import type { CaptureBudget, ProxyLimits } from './limits.ts';
@@ -52,7 +52,7 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
   let responseTap: ChunkTap | undefined;
   const deadline = setTimeout(() => raw.socket?.destroy(), context.limits.exchangeMs);
   deadline.unref();
-  const client = new AbortController();
+  const client = new ClientSignal();
   // A client that closes its side before any answer came has given up, as Node's own server (the
   // reference server) and nginx read it: the upstream's request is aborted and the connection closed,
   // so the upstream sees the client leave. One that closes it once the answer's head came gets it all.
@@ -90,7 +90,7 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
     requestTap?.release();
     responseTap?.release();
   });
-  withClientSignal(client.signal, () =>
+  withClientSignal(client, () =>
     send(
       request,
       reply,
