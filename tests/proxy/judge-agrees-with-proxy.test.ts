@@ -49,7 +49,8 @@ beforeAll(async () => {
   const input = (scenario?: ScenarioName) => ({ ...urlBody(h, scenario), consent: true });
   await send('GET', '/account');
   // A new key on each retry of a 502, at once.
-  for (let i = 0; i < 3; i++) await send('POST', '/tryons', input('start-failed'), { 'idempotency-key': `key-new-${i}` });
+  for (let i = 0; i < 3; i++)
+    await send('POST', '/tryons', input('start-failed'), { 'idempotency-key': `key-new-${i}` });
   const started = await send('POST', '/tryons', input(), { 'idempotency-key': 'key-good' });
   for (let i = 0; i < 3; i++) await send('GET', `/tryons/${started.id}`);
   await send('POST', '/tryons', input(), { 'idempotency-key': 'key-good' });
