@@ -21,7 +21,7 @@ import {
   keyOf,
   resultOf,
   tryOnOf,
-} from './pg-rows.ts';
+} from './store-rows.ts';
 import { sweep } from './pg-sweep.ts';
 import { storeTryOn, toFailure, toSuccess } from './pg-tryons.ts';
 import { fitsAt, liveBytes, storeWithinQuota } from './pg-uploads.ts';

@@ -6,20 +6,27 @@
  * is sqlite-sweep.ts.
  */
 import type Database from 'better-sqlite3';
-import type { ScenarioName } from '../../fixtures/scenarios.ts';
 import { newAccountId } from '../domain/ids.ts';
 import type {
   AccountLimits,
   IdempotencyRecord,
   ImageRecord,
-  KeyRecord,
   NewTryOn,
   ResultRecord,
   Store,
   NewTryOnInput,
-  TryOnRecord,
 } from './store.ts';
 import { openDatabaseFile } from './sqlite-file.ts';
+import {
+  type ImageRow,
+  imageOf as imageRecordOf,
+  type KeyRow,
+  keyOf,
+  type ResultRow,
+  resultOf,
+  type TryOnRow,
+  tryOnOf,
+} from './store-rows.ts';
 import { prepareSweep } from './sqlite-sweep.ts';
 import { asynchronous, type SynchronousStore } from './synchronous-store.ts';
 
@@ -72,18 +79,6 @@ CREATE INDEX IF NOT EXISTS idempotency_expiry ON idempotency(expires_at);
 const laterIndexes = `
 CREATE INDEX IF NOT EXISTS images_account_expiry ON images(account_id, expires_at, size);
 `;
-
-interface TryOnRow {
-  id: string;
-  account_id: string;
-  status: TryOnRecord['status'];
-  scenario: string | null;
-  title: string | null;
-  created_at: number;
-  finished_at: number | null;
-  result_file: string | null;
-  message: string | null;
-}
 
 /** Opens (and migrates) the SQLite store at `path`, a file or `:memory:`. */
 export function openSqliteStore(path: string): Store {
@@ -184,10 +179,8 @@ function openSynchronously(path: string): SynchronousStore {
     }),
     revokeKeys: (accountId, now) => void q.revokeKeys.run(now, accountId),
     findKey: (lookupId) => {
-      const row = q.findKey.get(lookupId) as
-        | { account_id: string; hash: Buffer; revoked_at: number | null }
-        | undefined;
-      return row && ({ accountId: row.account_id, hash: row.hash, revokedAt: row.revoked_at } satisfies KeyRecord);
+      const row = q.findKey.get(lookupId) as KeyRow | undefined;
+      return row && keyOf(row);
     },
     setLimits: (accountId, limits) => void q.setLimits.run(limits ? JSON.stringify(limits) : null, accountId),
     limitsOf: (accountId) => {
@@ -217,28 +210,8 @@ function openSynchronously(path: string): SynchronousStore {
     liveUploadBytes,
     uploadFitsAt,
     findImage: (id) => {
-      const row = q.findImage.get(id) as
-        | {
-            id: string;
-            account_id: string;
-            format: ImageRecord['format'];
-            bytes: Buffer | null;
-            scenario: string | null;
-            created_at: number;
-            expires_at: number;
-          }
-        | undefined;
-      return (
-        row && {
-          id: row.id,
-          accountId: row.account_id,
-          format: row.format,
-          bytes: row.bytes,
-          scenario: row.scenario as ScenarioName | null,
-          createdAt: row.created_at,
-          expiresAt: row.expires_at,
-        }
-      );
+      const row = q.findImage.get(id) as ImageRow | undefined;
+      return row && imageRecordOf(row);
     },
 
     insertTryOn: db.transaction((t: NewTryOn, now: number) => {
@@ -249,19 +222,7 @@ function openSynchronously(path: string): SynchronousStore {
     }),
     findTryOn: (id) => {
       const row = q.findTryOn.get(id) as TryOnRow | undefined;
-      return (
-        row && {
-          id: row.id,
-          accountId: row.account_id,
-          status: row.status,
-          scenario: row.scenario as ScenarioName | null,
-          title: row.title,
-          createdAt: row.created_at,
-          finishedAt: row.finished_at,
-          resultFile: row.result_file,
-          message: row.message,
-        }
-      );
+      return row && tryOnOf(row);
     },
     inputsOf: (id) => {
       const row = q.inputs.get(id) as { person: Buffer | null; garment: Buffer | null } | undefined;
@@ -294,18 +255,8 @@ function openSynchronously(path: string): SynchronousStore {
     },
 
     findResult: (file) => {
-      const row = q.findResult.get(file) as
-        | { file: string; tryon_id: string; format: ResultRecord['format']; bytes: Buffer; expires_at: number }
-        | undefined;
-      return (
-        row && {
-          file: row.file,
-          tryOnId: row.tryon_id,
-          format: row.format,
-          bytes: row.bytes,
-          expiresAt: row.expires_at,
-        }
-      );
+      const row = q.findResult.get(file) as ResultRow | undefined;
+      return row && resultOf(row);
     },
 
     releaseOrphanReservations: db.transaction((now: number): number => {

@@ -1,5 +1,6 @@
 /**
- * The PostgreSQL store's rows as the Store's records (snake_case columns to camelCase fields).
+ * The stores' rows as the Store's records (snake_case columns to camelCase fields): one mapping for SQLite and
+ * PostgreSQL, whose tables have the same columns.
  */
 import type { ScenarioName } from '../../fixtures/scenarios.ts';
 import type { ImageRecord, KeyRecord, ResultRecord, TryOnRecord } from './store.ts';
