@@ -8,10 +8,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { haproxyConfig } from '../src/sandbox/haproxy-config.ts';
 import { debianHaproxy } from '../src/sandbox/launch.ts';
-import { freePort, waitUntil } from '../src/sandbox/launch-wait.ts';
+import { freePort, listeningUrl, waitUntil } from '../src/sandbox/launch-wait.ts';
 import { debianPgBin, type PgCluster, startPgCluster } from '../src/sandbox/pg-cluster.ts';
 import { controlToken, repoRoot } from './common.ts';
 
@@ -79,19 +78,7 @@ export async function startInstance(name: string, db: string, flags: readonly st
     env: { ...process.env, TRYON_CONTROL_TOKEN: controlToken },
   });
   child.stderr?.resume();
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance ${name} did not listen within 60 s`)), 60_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const found = /API base URL\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(line);
-      if (!found) return;
-      clearTimeout(timer);
-      resolve(found[1]!);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`instance ${name} exited with ${code} before it listened`));
-    });
-  });
+  const url = await listeningUrl(child, `instance ${name}`, 60_000);
   return { name, url, pid: child.pid ?? -1, stop: () => stopChild(child) };
 }
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { haproxyConfig } from './haproxy-config.ts';
-import { freePort, waitUntil } from './launch-wait.ts';
+import { freePort, listeningUrl, waitUntil } from './launch-wait.ts';
 import { type PgCluster, startPgCluster } from './pg-cluster.ts';
 
 /** Where Debian's haproxy package puts the binary. */
@@ -129,19 +129,7 @@ async function startInstance(name: string, ctx: InstanceContext): Promise<Sandbo
   const env = { ...process.env, TRYON_CONTROL_TOKEN: ctx.controlToken };
   const child = watch(name, spawn(process.execPath, [bin, ...args], { stdio: 'pipe', env }), ctx.options);
   ctx.children.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox: instance ${name} did not start within 60 s`)), startMs);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const found = /API base URL\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(line);
-      if (!found) return;
-      clearTimeout(timer);
-      resolve(found[1]!);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`sandbox: instance ${name} exited with ${code} before it listened`));
-    });
-  });
+  const url = await listeningUrl(child, `sandbox: instance ${name}`, startMs);
   return { name, url, pid: child.pid, child };
 }
 

@@ -3,10 +3,10 @@
  * test control, uploads, waiting for a final state, and reads of the shared database.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { makeGarmentImage, makePersonPhoto } from '../../src/fixtures/images.ts';
 import type { ScenarioName } from '../../src/fixtures/scenarios.ts';
+import { listeningUrl } from '../../src/sandbox/launch-wait.ts';
 import { query } from './store-pg-helpers.ts';
 
 const bin = new URL('../../bin/tryon-conformance.js', import.meta.url).pathname;
@@ -117,18 +117,6 @@ export async function spawnServe(
   const all = ['serve', '--db', db, '--host', '127.0.0.1', '--port', '0', '--instance', name, ...args];
   const child = spawn(process.execPath, [bin, ...all], { stdio: 'pipe', env: { ...process.env, ...env } });
   child.stderr?.resume();
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance ${name} did not start within 60 s`)), 60_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const found = /API base URL\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(line);
-      if (!found) return;
-      clearTimeout(timer);
-      resolve(found[1]!);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`instance ${name} exited with ${code} before it listened`));
-    });
-  });
+  const url = await listeningUrl(child, `instance ${name}`, 60_000);
   return { url, child };
 }
