@@ -1,6 +1,7 @@
 /** The balancer's haproxy.cfg (haproxy-config.ts): what the sandbox relies on is in the text. */
 import { describe, expect, it } from 'vitest';
-import { balancerTimeoutMs, haproxyConfig } from './haproxy-config.ts';
+import { balancerTimeoutMs, haproxyConfig, specSyncWaitMs } from './haproxy-config.ts';
+import { syncWaitOf } from './serve-flags.ts';
 
 const instances = [
   { name: 'i1', host: '127.0.0.1', port: 9001 },
@@ -41,6 +42,30 @@ describe('haproxyConfig', () => {
     );
   });
 
+  it("outlasts the sync wait the instances were given, never less than the spec's hold", () => {
+    const timeouts = (text: string) =>
+      text
+        .split('\n')
+        .map((l) => /^\s*timeout (client|server) (\d+)ms$/.exec(l))
+        .flatMap((m) => (m ? [Number(m[2])] : []));
+    expect(timeouts(config)).toHaveLength(2);
+    for (const ms of timeouts(config)) expect(ms).toBeGreaterThan(specSyncWaitMs);
+    // An instance told to hold a sync 10 minutes is not cut off by the balancer at 2.
+    const long = haproxyConfig({ bindHost: '127.0.0.1', bindPort: 8080, instances, syncWaitMs: 600_000 });
+    expect(timeouts(long)).toHaveLength(2);
+    for (const ms of timeouts(long)) expect(ms).toBeGreaterThan(600_000);
+    const short = haproxyConfig({ bindHost: '127.0.0.1', bindPort: 8080, instances, syncWaitMs: 2_000 });
+    expect(timeouts(short)).toEqual([balancerTimeoutMs, balancerTimeoutMs]);
+  });
+
+  it('reads the sync wait from the serve flags the sandbox passes on, as serve reads them', () => {
+    expect(syncWaitOf([])).toBeUndefined();
+    expect(syncWaitOf(['--log', '--sync-wait-ms', '600000'])).toBe(600_000);
+    expect(syncWaitOf(['--sync-wait-ms=7000'])).toBe(7_000);
+    expect(syncWaitOf(['--sync-wait-ms', '1', '--sync-wait-ms', '2'])).toBe(2);
+    expect(syncWaitOf(['--sync-wait-ms', 'soon'])).toBeUndefined();
+  });
+
   it("answers what haproxy says itself in the API's envelope, 503 with Retry-After (its 502 and 504 too)", () => {
     const unavailable = lines.find((l) => l.startsWith('http-error status 503 '));
     expect(unavailable).toBeDefined();
@@ -61,6 +86,8 @@ describe('haproxyConfig', () => {
     ['a name with a space', { instances: [{ name: 'i 1', host: '127.0.0.1', port: 1 }] }],
     ['a host name', { instances: [{ name: 'i1', host: 'localhost', port: 1 }] }],
     ['a port out of range', { bindPort: 70_000 }],
+    ['a sync wait serve would refuse', { syncWaitMs: 600_001 }],
+    ['a fractional sync wait', { syncWaitMs: 1.5 }],
   ])('refuses %s', (_, change) => {
     expect(() => haproxyConfig({ bindHost: '127.0.0.1', bindPort: 8080, instances, ...change })).toThrow(
       /^haproxy-config: /,

@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { haproxyConfig } from './haproxy-config.ts';
 import { freePort, listeningUrl, waitUntil } from './launch-wait.ts';
 import { type PgCluster, startPgCluster } from './pg-cluster.ts';
+import { syncWaitOf } from './serve-flags.ts';
 
 /** Where Debian's haproxy package puts the binary. */
 export const debianHaproxy = '/usr/sbin/haproxy';
@@ -81,10 +82,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const first = await start(0);
     const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => start(i + 1)));
     const instances = [first, ...rest];
+    const syncWait = syncWaitOf(options.serveArgs ?? []);
     const config = haproxyConfig({
       bindHost: host,
       bindPort: port,
       instances: instances.map((i) => ({ name: i.name, host: '127.0.0.1', port: Number(new URL(i.url).port) })),
+      // The balancer holds a sync as long as the instances do, whatever `--sync-wait-ms` they were given.
+      ...(syncWait !== undefined && { syncWaitMs: syncWait }),
     });
     const configPath = join(dir, 'haproxy.cfg');
     writeFileSync(configPath, config);
