@@ -17,10 +17,16 @@ import { balances } from './rules/balance.ts';
 import { controlCallOf } from './rules/control-calls.ts';
 import { exchangeCheckRequirements, exchangeChecks } from './rules/exchange-checks.ts';
 import { idempotentReplays } from './rules/idempotency.ts';
+import { imageIds } from './rules/image-ids.ts';
+import { KeyBook } from './rules/key-book.ts';
 import { keylessRequests } from './rules/keyless.ts';
 import { rateWindows } from './rules/rate-windows.ts';
 import { resultImages } from './rules/result-images.ts';
+import { retiredKeys } from './rules/retired-keys.ts';
 import { defaultCaps, type JudgeCaps, type PassiveRule, type RuleSetup } from './rules/rule.ts';
+import { SeenStarts } from './rules/seen-starts.ts';
+import { startFaultRule } from './rules/start-faults.ts';
+import { tryOnOwnership } from './rules/tryon-ownership.ts';
 import { tryOnStates } from './rules/tryon-state.ts';
 import { isAnswered, type TrafficExchange } from './traffic-exchange.ts';
 import { requestViewOf, viewOf, type RequestView } from './traffic-view.ts';
@@ -40,6 +46,8 @@ export interface PassiveJudgeOptions {
 export class PassiveJudge {
   readonly #ledger = new Ledger();
   readonly #rules: readonly PassiveRule[];
+  readonly #keys: KeyBook;
+  readonly #starts: SeenStarts;
   readonly #basePath: string;
   #exchanges = 0;
   #firstAt: number | undefined;
@@ -49,13 +57,18 @@ export class PassiveJudge {
     this.#basePath = options.basePath ?? apiPrefix;
     const limits: RateLimits | 'none' =
       options.limits === 'none' ? 'none' : { ...documentedLimits, ...(options.limits ?? {}) };
+    const caps = { ...defaultCaps, ...options.caps };
+    this.#keys = new KeyBook(caps.accounts);
+    this.#starts = new SeenStarts(caps.accounts * caps.tryOnsPerAccount);
     const setup: RuleSetup = {
       ledger: this.#ledger,
       basePath: this.#basePath,
       limits,
       ...(options.balancePath !== undefined && { balancePath: options.balancePath }),
       hosts: options.hosts ?? [],
-      caps: { ...defaultCaps, ...options.caps },
+      caps,
+      keys: this.#keys,
+      starts: this.#starts,
     };
     for (const [id, needs] of exchangeCheckRequirements) this.#ledger.declare('per-exchange checks', id, needs);
     this.#rules = [
@@ -66,6 +79,10 @@ export class PassiveJudge {
       balances(setup),
       resultImages(setup),
       keylessRequests(setup),
+      startFaultRule(setup),
+      retiredKeys(setup),
+      tryOnOwnership(setup),
+      imageIds(setup),
     ];
   }
 
@@ -76,25 +93,31 @@ export class PassiveJudge {
     this.#lastAt = Math.max(this.#lastAt ?? te.endedAt, te.endedAt);
     if (!isAnswered(te)) return this.#unanswered(te);
     let view: ReturnType<typeof viewOf>;
+    let control: ReturnType<typeof controlCallOf>;
     try {
-      view = viewOf(te, this.#basePath);
+      // Per account, not per key: a key test control tied to an account is read as that account.
+      const account = this.#keys.accountOf(te.account);
+      view = viewOf(account === te.account ? te : { ...te, account }, this.#basePath, te.account);
+      control = controlCallOf(view, this.#basePath);
+      if (control !== undefined) this.#keys.learn(control, te.endedAt);
     } catch {
       return;
     }
-    const control = controlCallOf(view, this.#basePath);
     for (const rule of this.#rules) {
       try {
-        if (control !== undefined) rule.control?.(control);
+        if (control !== undefined) rule.control?.(control, te.endedAt);
         else rule.observe(view);
       } catch {
         // A rule that cannot read this exchange judges nothing of it.
       }
     }
+    if (control === undefined) this.#starts.note(view);
   }
 
   /** A request dropped before any answer: no rule judges it, but it may have moved the server's state. */
   #unanswered(te: TrafficExchange): void {
     let request: RequestView;
+    const account = this.#keys.accountOf(te.account);
     try {
       request = requestViewOf(te.exchange, this.#basePath);
     } catch {
@@ -102,7 +125,7 @@ export class PassiveJudge {
     }
     for (const rule of this.#rules) {
       try {
-        rule.unanswered?.(te, request);
+        rule.unanswered?.(account === te.account ? te : { ...te, account }, request);
       } catch {
         // As for an answered exchange: the rule's fault costs it this exchange only.
       }
@@ -113,7 +136,7 @@ export class PassiveJudge {
   seen(): TrafficSeen {
     return {
       exchanges: this.#exchanges,
-      notKept: this.#rules.reduce((n, r) => n + r.notKept(), 0),
+      notKept: this.#rules.reduce((n, r) => n + r.notKept(), this.#keys.evicted + this.#starts.evicted),
       ...(this.#firstAt !== undefined && { firstAt: this.#firstAt }),
       ...(this.#lastAt !== undefined && { lastAt: this.#lastAt }),
     };

@@ -6,7 +6,7 @@
  */
 import type { Answered, Exchange } from '../client/exchange.ts';
 import { apiPrefix, operationOf } from '../contract/operation-of.ts';
-import type { AnsweredTraffic, TrafficExchange } from './traffic-exchange.ts';
+import type { AccountDigest, AnsweredTraffic, TrafficExchange } from './traffic-exchange.ts';
 
 /** The operations the behavioural rules follow. */
 export type Followed = 'createTryOn' | 'createTryOnSync' | 'getTryOn' | 'uploadImage' | 'getAccount' | 'resultImage';
@@ -32,6 +32,8 @@ export interface TrafficView {
   readonly tryOn?: TryOnSeen;
   /** The answer was seen whole: the client stayed and the body was captured to its end. */
   readonly whole: boolean;
+  /** The digest of the request's own key; `te.account` names its account (key-book.ts), which may differ. */
+  readonly key: AccountDigest;
 }
 
 /** The origin a bare path is read against; it never reaches a report. */
@@ -81,8 +83,12 @@ export function requestViewOf(ex: Exchange, basePath: string = apiPrefix): Reque
   return { url, op, path, ...(key !== undefined && { idempotencyKey: key }) };
 }
 
-/** Reads one exchange once for every rule. */
-export function viewOf(te: AnsweredTraffic, basePath: string = apiPrefix): TrafficView {
+/** Reads one exchange once for every rule; `key` is the digest of its own key when `te.account` names another. */
+export function viewOf(
+  te: AnsweredTraffic,
+  basePath: string = apiPrefix,
+  keyDigest: AccountDigest = te.account,
+): TrafficView {
   const { url, op, path, idempotencyKey: key } = requestViewOf(te.exchange, basePath);
   const exchange: Answered =
     url === te.exchange.request.url ? te.exchange : { ...te.exchange, request: { ...te.exchange.request, url } };
@@ -97,6 +103,7 @@ export function viewOf(te: AnsweredTraffic, basePath: string = apiPrefix): Traff
     ...(key !== undefined && { idempotencyKey: key }),
     ...tryOnOf(exchange.response.json),
     whole,
+    key: keyDigest,
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { balance, bob, fake, poll, start } from '../fake-traffic.ts';
+import { creditsSet, digestOf, made, rotated } from './control-fakes.ts';
 import { judgeTrace } from './judge-trace.ts';
 
 const price = 'SVC-ONE-CREDIT-PER-FINISHED-TRYON';
@@ -190,5 +191,27 @@ describe('balances: starts that made nothing', () => {
     const id = 'STATE-NOT-STARTED-NO-CREDIT-NO-STATE';
     expect(judgeTrace([balance(20, 0), startFailed(1), balance(20, 2)]).verdict(id)).toBe('pass');
     expect(judgeTrace([balance(20, 0), startFailed(1), balance(19, 2)]).verdict(id)).toBe('fail');
+  });
+});
+
+describe('balances: keys test control gives an account', () => {
+  const first = digestOf('vto_live_first');
+  const second = digestOf('vto_live_second');
+  const trace = (after: number) => [
+    made('acct_1', 'vto_live_first', 0),
+    balance(7, 1, first),
+    rotated('acct_1', 'vto_live_second', 2),
+    balance(after, 3, second),
+  ];
+
+  it('a new key adds no credits: the same balance passes; 20 more fails ACCOUNT-FREE-CREDITS-ONCE', () => {
+    expect(judgeTrace(trace(7)).verdict('ACCOUNT-FREE-CREDITS-ONCE')).toBe('pass');
+    expect(judgeTrace(trace(27)).verdict('ACCOUNT-FREE-CREDITS-ONCE')).toBe('fail');
+  });
+
+  it("credits set for another account leave this account's interval judged", () => {
+    const other = [made('acct_2', 'vto_live_other', 0), creditsSet('acct_2', 5, 2.5)];
+    const t = judgeTrace([...other, ...trace(27)]);
+    expect(t.verdict('ACCOUNT-FREE-CREDITS-ONCE')).toBe('fail');
   });
 });

@@ -6,7 +6,8 @@
  * fully seen: every start answered whole and known (a try-on, or a 4xx that made none), every try-on
  * final before the second read, no start overlapping either read, no test-control change of credits
  * in between; and only once nothing begun before the second read can still be in flight (settleMs
- * later, or at the end). Anything less is not judged.
+ * later, or at the end). Anything less is not judged. A new key test control gave the account between
+ * the reads adds nothing: "Its first API key adds 20 free credits, once per account."
  */
 import { finding } from '../../checks/finding.ts';
 import type { RequirementId } from '../../contract/requirements.ts';
@@ -30,6 +31,8 @@ interface Counts {
   refused: number;
   /** Starts answered 502 START_FAILED: "uses no credit and has no state". */
   notStarted: number;
+  /** New keys test control gave the account: "20 free credits with the first key, once per account". */
+  keys: number;
   unknown: boolean;
 }
 
@@ -58,6 +61,7 @@ const fresh = (unknown = false): Counts => ({
   uploads: 0,
   refused: 0,
   notStarted: 0,
+  keys: 0,
   unknown,
 });
 
@@ -106,11 +110,16 @@ export function balances(setup: RuleSetup): PassiveRule {
     family,
     notKept: () => books.evicted + owners.evicted,
     control(call) {
-      if (call.kind !== 'credits') return;
-      for (const b of books.values()) {
-        b.open.unknown = true;
-        for (const w of b.waiting) w.unknown = true;
+      if (call.kind === 'rotated') {
+        const account = setup.keys.accountNamed(call.accountId);
+        const b = account === undefined ? undefined : books.get(account);
+        if (b !== undefined) b.open.keys += 1;
       }
+      if (call.kind !== 'credits') return;
+      // Credits set for an account the key book knows blind that account only; else every account.
+      const account = setup.keys.accountNamed(call.accountId);
+      if (account !== undefined) unknown(books.get(account));
+      else for (const b of books.values()) unknown(b);
     },
     finish() {
       for (const b of books.values()) settle(b, undefined);
@@ -198,6 +207,7 @@ const declared: ReadonlyArray<readonly [RequirementId, string]> = [
   ['UPLOAD-FREE', 'two balance reads with an upload between them'],
   ['STATE-CREATE-STARTS-PENDING', 'two balance reads with a refused start between them'],
   ['STATE-NOT-STARTED-NO-CREDIT-NO-STATE', 'two balance reads with a 502 START_FAILED between them'],
+  ['ACCOUNT-FREE-CREDITS-ONCE', 'two balance reads of one account with a new key given between them'],
 ];
 
 /**
@@ -215,6 +225,8 @@ function blameOf(w: Interval, delta: number, expected: number): RequirementId {
       ? (['STATE-NOT-STARTED-NO-CREDIT-NO-STATE'] as const)
       : []),
   ];
+  // Nothing between two reads adds credits but a refund, which is counted in `expected` already.
+  if (w.keys > 0 && delta > expected) return 'ACCOUNT-FREE-CREDITS-ONCE';
   return explained.length === 1 && explained[0] !== undefined ? explained[0] : 'SVC-ONE-CREDIT-PER-FINISHED-TRYON';
 }
 
@@ -232,6 +244,7 @@ function judgeInterval(setup: RuleSetup, w: Interval): void {
     ...(w.uploads > 0 ? (['UPLOAD-FREE'] as const) : []),
     ...(w.refused > 0 ? (['STATE-CREATE-STARTS-PENDING'] as const) : []),
     ...(w.notStarted > 0 ? (['STATE-NOT-STARTED-NO-CREDIT-NO-STATE'] as const) : []),
+    ...(w.keys > 0 ? (['ACCOUNT-FREE-CREDITS-ONCE'] as const) : []),
   ];
   const expected = -w.successes;
   const delta = w.to.balance - w.from.balance;
@@ -251,7 +264,7 @@ function judgeInterval(setup: RuleSetup, w: Interval): void {
   const blamed = blameOf(w, delta, expected);
   const what =
     `${w.successes} success, ${w.failures} failed, ${w.replays} replays, ${w.uploads} uploads, ` +
-    `${w.refused + w.notStarted} refused starts between the reads`;
+    `${w.refused + w.notStarted} refused starts, ${w.keys} new keys between the reads`;
   ledger.found(
     family,
     finding(
@@ -260,7 +273,7 @@ function judgeInterval(setup: RuleSetup, w: Interval): void {
       'A balance moved otherwise than the try-ons between two reads',
       `${w.from.balance} → ${w.to.balance} (${delta}) with ${what}`,
       `${expected}: "1 credit per finished try-on", refunded on failure, uploads free, ` +
-        'a replay or a start not made not charged',
+        'a replay or a start not made not charged, free credits with the first key only',
       w.to.te.exchange.seq,
     ),
     [w.from.te, w.to.te],

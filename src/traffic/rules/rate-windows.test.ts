@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fake, start } from '../fake-traffic.ts';
 import type { TrafficExchange } from '../traffic-exchange.ts';
+import { digestOf, limitsSet, made } from './control-fakes.ts';
 import { judgeTrace } from './judge-trace.ts';
 
 const starts = 'LIMIT-STARTS-12-PER-MINUTE';
@@ -65,5 +66,31 @@ describe('rate windows', () => {
       at: 14,
     });
     expect(judgeTrace([...burst(13, 0, 1, 'a'), clock, ...burst(13, 15, 1, 'b')]).verdict(starts)).not.toBe('fail');
+  });
+
+  it("test control's limits for one account are that account's alone", () => {
+    const a = digestOf('vto_live_a');
+    const b = digestOf('vto_live_b');
+    const own = (account: string, tag: string) =>
+      Array.from({ length: 26 }, (_, i) => start(`ton_${tag}${i}`, `key-${tag}-0000${i}`, 2 + i, account));
+    const setup = [
+      made('acct_a', 'vto_live_a', 0),
+      made('acct_b', 'vto_live_b', 0),
+      limitsSet('acct_a', { startsPerMinute: 100 }, 1),
+    ];
+    expect(judgeTrace([...setup, ...own(a, 'a')]).verdict(starts)).toBe('not-observable');
+    expect(judgeTrace([...setup, ...own(b, 'b')]).verdict(starts)).toBe('fail');
+  });
+
+  it('an account set to 12 starts is judged at 12 whatever others were raised to', () => {
+    const a = digestOf('vto_live_a');
+    const trace = [
+      made('acct_a', 'vto_live_a', 0),
+      made('acct_b', 'vto_live_b', 0),
+      limitsSet('acct_b', { startsPerMinute: 100000 }, 1),
+      limitsSet('acct_a', { startsPerMinute: 12 }, 1),
+      ...Array.from({ length: 26 }, (_, i) => start(`ton_a${i}`, `key-a-0000${i}`, 2 + i, a)),
+    ];
+    expect(judgeTrace(trace).verdict(starts)).toBe('fail');
   });
 });

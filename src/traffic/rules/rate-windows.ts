@@ -2,8 +2,9 @@
  * The per-minute limits as traffic shows them, per account (spec: Limits, "12 per minute per
  * account", 60 polls, 30 uploads): requests a limit let through — starts that made a new try-on,
  * polls and uploads answered 200 — counted against the limit judged (the documented one, or one the
- * user declared with --limits; a test-control call that raised an account's limit widens it for
- * every account, as the redacted traffic cannot say whose). Breaking it takes more than the limit in
+ * user declared with --limits; a test-control call that set an account's limits sets them for that
+ * account, counted afresh from the call's answer, or widens them for every account when no control
+ * answer tied that account to its keys). Breaking it takes more than the limit in
  * a minute that no rolling or fixed window explains (window-phases.ts); more than the limit within a
  * minute that a fixed window explains is recorded. Only bursts of limit + 1 within a minute judge it,
  * so traffic that never came near a limit leaves it not exercised.
@@ -46,28 +47,37 @@ function bucketOf(v: TrafficView): RateBucket | undefined {
 export function rateWindows(setup: RuleSetup): PassiveRule {
   const { ledger, caps } = setup;
   const raised: Partial<Record<RateBucket, number>> = {};
+  /** Limits test control set for one account, and when its answer ended (requests begun before are not counted). */
+  const own = new CappedMap<string, { perMinute: Partial<Record<RateBucket, number>>; since: number }>(caps.accounts);
   const windows = new CappedMap<string, Window>(caps.accounts * 3);
   for (const [bucket, id] of Object.entries(requirementOf))
     ledger.declare(family, id, `more than the ${bucket} limit of one account within a minute`);
-  const limitOf = (bucket: RateBucket): number | undefined => {
+  const limitOf = (bucket: RateBucket, account: string): number | undefined => {
     if (setup.limits === 'none') return undefined;
-    const limit = Math.max(setup.limits[bucket], raised[bucket] ?? 0);
+    const limit = own.get(account)?.perMinute[bucket] ?? Math.max(setup.limits[bucket], raised[bucket] ?? 0);
     return limit <= maxJudgedLimit ? limit : undefined;
   };
   return {
     family,
-    notKept: () => windows.evicted,
-    control(call) {
+    notKept: () => windows.evicted + own.evicted,
+    control(call, at) {
       // A moved clock puts the server's windows anywhere: what was counted before says nothing more.
       if (call.kind === 'clock') windows.clear();
-      if (call.kind === 'limits')
-        for (const [bucket, n] of Object.entries(call.perMinute) as Array<[RateBucket, number]>)
-          raised[bucket] = Math.max(raised[bucket] ?? 0, n);
+      if (call.kind !== 'limits') return;
+      const account = setup.keys.accountNamed(call.accountId);
+      if (account !== undefined) {
+        own.set(account, { perMinute: { ...own.get(account)?.perMinute, ...call.perMinute }, since: at });
+        for (const bucket of Object.keys(requirementOf)) windows.delete(`${bucket} ${account}`);
+        return;
+      }
+      for (const [bucket, n] of Object.entries(call.perMinute) as Array<[RateBucket, number]>)
+        raised[bucket] = Math.max(raised[bucket] ?? 0, n);
     },
     observe(v) {
       const bucket = bucketOf(v);
       if (bucket === undefined || v.te.account === 'none') return;
-      const limit = limitOf(bucket);
+      if (v.te.startedAt < (own.get(v.te.account)?.since ?? 0)) return;
+      const limit = limitOf(bucket, v.te.account);
       if (limit === undefined) return;
       const w = windows.getOrMake(`${bucket} ${v.te.account}`, () => ({
         ring: [],

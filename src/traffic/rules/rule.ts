@@ -6,6 +6,8 @@
 import type { RateLimits } from '../../contract/rate-limits.ts';
 import type { Ledger } from '../ledger.ts';
 import type { ControlCall } from './control-calls.ts';
+import type { KeyBook } from './key-book.ts';
+import type { SeenStarts } from './seen-starts.ts';
 import type { TrafficExchange } from '../traffic-exchange.ts';
 import type { RequestView, TrafficView } from '../traffic-view.ts';
 
@@ -18,8 +20,8 @@ export interface PassiveRule {
    * may have acted on it (started a try-on, charged, bound a key), which a rule across exchanges allows for.
    */
   unanswered?(te: TrafficExchange, request: RequestView): void;
-  /** A test-control call seen in the traffic (it moved the clock, or changed limits or credits). */
-  control?(call: ControlCall): void;
+  /** A test-control call seen in the traffic, answered at `at` (epoch ms): clock, limits, credits, keys. */
+  control?(call: ControlCall, at: number): void;
   /** State let go past its caps (accounts, try-ons, keys), for the report. */
   notKept(): number;
 }
@@ -36,6 +38,10 @@ export interface RuleSetup {
   /** Hosts a resultUrl may name besides the one each request was sent to (a proxy's upstream). */
   readonly hosts: readonly string[];
   readonly caps: JudgeCaps;
+  /** Which key digests test control tied to which account, and the keys it retired. */
+  readonly keys: KeyBook;
+  /** The try-ons seen started so far (the exchange being judged is noted after every rule saw it). */
+  readonly starts: SeenStarts;
 }
 
 /** How much state the judge keeps. */
