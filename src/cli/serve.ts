@@ -33,7 +33,8 @@ Starts the reference Virtual Try-On server (fastify, SQLite or PostgreSQL, sharp
   --trusted-ca FILE        PEM certificate that origin presents
   --outbound any|loopback  which addresses image fetches may connect to (default any; loopback = safety net)
   --grade-clients DIR      grade each account's client against the spec's client rules: GET /_control/client-grade
-                           any time, and client-grade.{json,junit.xml,md,html} written to DIR on shutdown
+                           any time, and client-grade.{json,junit.xml,md,html} written to DIR on shutdown (on a
+                           postgres:// database shared by instances, both grade every instance's traffic)
   --trust-proxy ADDRS      comma-separated addresses of trusted balancers: a connection from one counts, in the caps
                            per client address, for the client its X-Forwarded-For names (default: $TRYON_TRUST_PROXY)
   --instance NAME          this instance's name in GET /healthz and /readyz (default: pid-<pid>)
@@ -145,8 +146,17 @@ export async function serve(argv: readonly string[]): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, parsed.drainMs));
   }
   if (parsed.gradeDir !== undefined && server.callLog) {
-    const files = writeGradeFiles(parsed.gradeDir, gradeCallLog(server.callLog, server.context.clock.now()));
-    process.stdout.write(`Client grade written: ${files.join(', ')}\n`);
+    // On a shared database the file grades every instance's traffic, as GET /_control/client-grade does:
+    // a client's requests are spread over the instances, and its rules are judged over all of them.
+    const shared = server.context.sharedCallLog;
+    const merged = shared ? await shared().catch(() => undefined) : undefined;
+    const files = writeGradeFiles(parsed.gradeDir, gradeCallLog(merged ?? server.callLog, server.context.clock.now()));
+    const scope = !shared
+      ? ''
+      : merged
+        ? ' (every instance)'
+        : ' (this instance only: the shared records could not be read)';
+    process.stdout.write(`Client grade written${scope}: ${files.join(', ')}\n`);
   }
   await server.close();
   return 0;
