@@ -32,9 +32,18 @@ const matchers: readonly Matcher[] = listOperations()
   })
   .sort((a, b) => b.literals - a.literals);
 
+/** The paths of the latest URLs read: the checks and rules ask for one exchange's path several times. */
+const recentPaths = new Map<string, string>();
+const recentPathsMax = 64;
+
 /** The path of a URL relative to the host, without query. */
 export function pathOf(url: string): string {
-  return new URL(url).pathname;
+  const known = recentPaths.get(url);
+  if (known !== undefined) return known;
+  const path = new URL(url).pathname;
+  if (recentPaths.size >= recentPathsMax) recentPaths.clear();
+  if (url.length <= 2048) recentPaths.set(url, path);
+  return path;
 }
 
 /** The part of `path` under `basePath`, or undefined when it is not under it. */
@@ -44,7 +53,17 @@ function underBase(path: string, basePath: string): string | undefined {
   return path.startsWith(`${base}/`) ? path.slice(base.length) : undefined;
 }
 
-function matching(url: string, basePath: string): Matcher[] {
+/** The latest URL matched and its matchers: an exchange is matched by several checks and rules in turn. */
+let lastMatch: { readonly url: string; readonly basePath: string; readonly found: readonly Matcher[] } | undefined;
+
+function matching(url: string, basePath: string): readonly Matcher[] {
+  if (lastMatch !== undefined && lastMatch.url === url && lastMatch.basePath === basePath) return lastMatch.found;
+  const found = matchingOnce(url, basePath);
+  lastMatch = { url, basePath, found };
+  return found;
+}
+
+function matchingOnce(url: string, basePath: string): Matcher[] {
   const path = pathOf(url);
   const relative = underBase(path, basePath);
   return matchers.filter((m) => {

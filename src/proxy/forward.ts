@@ -6,15 +6,16 @@
  * the client a 502 (504 on a timeout) in the envelope; after, the client's connection is closed.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 // Types only (reply.from); the plugin itself is loaded by proxy-app.ts, as an optional package.
-import type {} from '@fastify/reply-from';
+import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import { BodyTap, ChunkTap } from './body-tap.ts';
 import type { ProxiedExchange, UpstreamHead } from './capture.ts';
 import { ClientSignal, withClientSignal } from './client-bound-dispatcher.ts';
 import { envelope, proxyErrors, type ProxyErrorCode } from './envelope.ts';
-import { endToEnd } from './hop-by-hop.ts';
+import { dropHopByHop, endToEnd } from './hop-by-hop.ts';
 import type { CaptureBudget, ProxyLimits } from './limits.ts';
 
 /** What forwarding needs from the proxy. */
@@ -44,34 +45,68 @@ export function tapRequestBody(raw: Readable, context: ForwardContext): BodyTap 
 
 /** Forwards `request` to the upstream and streams the answer back. */
 export function forward(request: FastifyRequest, reply: FastifyReply, context: ForwardContext): void {
-  const raw = request.raw;
-  const startedAt = Date.now();
   // Node would add a Date header the upstream did not send.
   reply.raw.sendDate = false;
-  let answer: { status: number; headers: Record<string, string | string[] | undefined>; at: number } | undefined;
-  let responseTap: ChunkTap | undefined;
-  const deadline = setTimeout(() => raw.socket?.destroy(), context.limits.exchangeMs);
-  deadline.unref();
-  const client = new ClientSignal();
-  // A client that closes its side before any answer came has given up, as Node's own server (the
-  // reference server) and nginx read it: the upstream's request is aborted and the connection closed,
-  // so the upstream sees the client leave. One that closes it once the answer's head came gets it all.
-  const socket = raw.socket;
-  const gaveUp = () => {
-    if (answer) return;
-    socket?.destroy();
-    client.abort();
+  const exchange = new InFlight(request, reply, context);
+  inFlight.set(reply, exchange);
+  withClientSignal(exchange.client, () => reply.from(request.raw.url, replyFromOptions));
+}
+
+/** The exchanges under way, by their reply: reply-from's callbacks are shared, their state is here. */
+const inFlight = new WeakMap<FastifyReply, InFlight>();
+
+/**
+ * One exchange under way: when it began, the upstream's answer and the tap on its body once they
+ * came, its deadline and the client's abort. When the client's answer closes, what the taps saw goes
+ * to the observers.
+ */
+class InFlight {
+  readonly startedAt = Date.now();
+  readonly client = new ClientSignal();
+  answer: UpstreamHead | undefined;
+  responseTap: ChunkTap | undefined;
+  readonly #request: FastifyRequest;
+  readonly #reply: FastifyReply;
+  readonly #context: ForwardContext;
+  readonly #deadline: NodeJS.Timeout;
+  readonly #socket: Socket | undefined;
+
+  constructor(request: FastifyRequest, reply: FastifyReply, context: ForwardContext) {
+    this.#request = request;
+    this.#reply = reply;
+    this.#context = context;
+    const socket = request.raw.socket as Socket | null;
+    this.#socket = socket ?? undefined;
+    this.#deadline = setTimeout(destroySocket, context.limits.exchangeMs, socket);
+    this.#deadline.unref();
+    socket?.once('end', this.#gaveUp);
+    reply.raw.once('close', this.#closed);
+  }
+
+  /**
+   * A client that closes its side before any answer came has given up, as Node's own server (the
+   * reference server) and nginx read it: the upstream's request is aborted and the connection closed,
+   * so the upstream sees the client leave. One that closes it once the answer's head came gets it all.
+   */
+  readonly #gaveUp = (): void => {
+    if (this.answer) return;
+    this.#socket?.destroy();
+    this.client.abort();
   };
-  socket?.once('end', gaveUp);
-  reply.raw.once('close', () => {
-    clearTimeout(deadline);
-    socket?.removeListener('end', gaveUp);
+
+  readonly #closed = (): void => {
+    const raw = this.#request.raw;
+    const response = this.#reply.raw;
+    const context = this.#context;
+    clearTimeout(this.#deadline);
+    this.#socket?.removeListener('end', this.#gaveUp);
     // The client went before its whole answer: the upstream's request goes too, as the client left it.
-    if (!reply.raw.writableFinished) client.abort();
+    if (!response.writableFinished) this.client.abort();
     const requestTap = requestTaps.get(raw);
     // The proxy's own answer (the upstream failed) is no exchange with the upstream; a client gone before
     // any answer is one, unanswered.
-    const unanswered = !answer && !reply.raw.headersSent;
+    const answer = this.answer;
+    const unanswered = !answer && !response.headersSent;
     if ((answer || unanswered) && context.finished) {
       context.finished({
         seq: context.nextSeq(),
@@ -80,60 +115,54 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
         requestHeaders: raw.headers,
         requestBody: seenOf(requestTap),
         ...(answer && { answer }),
-        responseBody: seenOf(responseTap),
+        responseBody: seenOf(this.responseTap),
         client: raw.socket?.remoteAddress,
-        startedAt,
+        startedAt: this.startedAt,
         endedAt: Date.now(),
-        dropped: !reply.raw.writableFinished,
+        dropped: !response.writableFinished,
       });
     }
     requestTap?.release();
-    responseTap?.release();
-  });
-  withClientSignal(client, () =>
-    send(
-      request,
-      reply,
-      context,
-      (a) => (answer = a),
-      (t) => (responseTap = t),
-    ),
-  );
+    this.responseTap?.release();
+  };
+
+  /** The upstream's answer came: its head is kept, and its body is watched on its way to the client. */
+  answered(reply: FastifyReply, response: UpstreamAnswer): void {
+    const headers = response.headers;
+    this.answer = { status: response.statusCode, headers, at: Date.now() };
+    const context = this.#context;
+    const stream = response.stream;
+    if (context.finished) {
+      const tap = new ChunkTap(captureLimit(this.#request.raw.method, headers, context.limits), context.budget);
+      this.responseTap = tap;
+      // The body's chunks are watched where fastify pipes them to the client, with no stream in
+      // between: 'pipe' comes before the first chunk flows, so none goes by unseen.
+      reply.raw.once('pipe', () => stream.on('data', (chunk: Buffer) => tap.observe(chunk)));
+    }
+    reply.send(stream);
+  }
 }
 
-/** Calls reply-from: the answer's head is handed to `answered`, the tap on its body to `tapped`. */
-function send(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  context: ForwardContext,
-  answered: (answer: UpstreamHead & { headers: Record<string, string | string[] | undefined> }) => void,
-  tapped: (tap: ChunkTap) => void,
-): void {
-  const raw = request.raw;
-  reply.from(raw.url, {
-    rewriteRequestHeaders: (_request, headers) => forwardedHeaders(headers),
-    rewriteHeaders: (headers) => endToEnd(headers as IncomingHttpHeaders),
-    retryDelay: () => null,
-    onResponse: (_request, reply, res) => {
-      // The answer's status, headers and body stream, as reply-from hands them over from undici.
-      const response = res as unknown as UpstreamAnswer;
-      // An answer the proxy already gave (the upstream's status could not be sent on) ends it.
-      if (reply.sent) return void response.stream.destroy();
-      const headers = response.headers;
-      answered({ status: response.statusCode, headers, at: Date.now() });
-      const stream = response.stream;
-      if (context.finished) {
-        const tap = new ChunkTap(captureLimit(raw.method, headers, context.limits), context.budget);
-        tapped(tap);
-        // The body's chunks are watched where fastify pipes them to the client, with no stream in
-        // between: 'pipe' comes before the first chunk flows, so none goes by unseen.
-        reply.raw.once('pipe', () => stream.on('data', (chunk: Buffer) => tap.observe(chunk)));
-      }
-      reply.send(stream);
-    },
-    onError: (reply, { error }) => answerFailure(reply as FastifyReply, error as Error & { code?: string }),
-  });
+function destroySocket(socket: Socket | null): void {
+  socket?.destroy();
 }
+
+/** reply-from's options, the same for every exchange (no closures made per request). */
+const replyFromOptions: FastifyReplyFromHooks = {
+  rewriteRequestHeaders: (_request, headers) => forwardedHeaders(headers),
+  rewriteHeaders: (headers) => endToEnd(headers as IncomingHttpHeaders),
+  retryDelay: () => null,
+  onResponse: (_request, reply, res) => {
+    // The answer's status, headers and body stream, as reply-from hands them over from undici.
+    const response = res as unknown as UpstreamAnswer;
+    const fastifyReply = reply as FastifyReply;
+    const exchange = inFlight.get(fastifyReply);
+    // An answer the proxy already gave (the upstream's status could not be sent on) ends it.
+    if (reply.sent || exchange === undefined) return void response.stream.destroy();
+    exchange.answered(fastifyReply, response);
+  },
+  onError: (reply, { error }) => answerFailure(reply as FastifyReply, error as Error & { code?: string }),
+};
 
 interface UpstreamAnswer {
   readonly statusCode: number;
@@ -141,12 +170,16 @@ interface UpstreamAnswer {
   readonly stream: Readable;
 }
 
-/** The request's headers as forwarded: hop-by-hop ones and Expect (answered here) left out, Host the upstream's. */
+/**
+ * The request's headers as forwarded: hop-by-hop ones and Expect (answered here) left out, Host the
+ * upstream's. `headers` is reply-from's own copy of the client's, so it is changed in place.
+ */
 function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const out = endToEnd(headers);
-  delete out.expect;
-  if (headers.host !== undefined) out.host = headers.host;
-  return out;
+  const host = headers.host;
+  dropHopByHop(headers);
+  if (headers.expect !== undefined) delete headers.expect;
+  if (host !== undefined) headers.host = host;
+  return headers;
 }
 
 /** How much of an answer's body the checks see: an image of a GET up to the spec's image size, else JSON's bound. */

@@ -28,13 +28,22 @@ export function secretsOfHeaders(headers: Readonly<Record<string, string>>): str
   return words.length === 1 ? words : [...new Set(words)].sort((a, b) => b.length - a.length);
 }
 
+/** The secret percent-encoded last: one exchange's secret is looked for in each of its texts. */
+let lastEncoded = { secret: '', encoded: '' };
+
+/** `secret` percent-encoded, as a URL or a form body would carry it. */
+function encodedOf(secret: string): string {
+  if (lastEncoded.secret !== secret) lastEncoded = { secret, encoded: encodeURIComponent(secret) };
+  return lastEncoded.encoded;
+}
+
 /** `text` with each secret, raw or percent-encoded, replaced by the mark. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     // Most texts hold no secret: a look first, the copy only when there is one.
     if (out.includes(secret)) out = out.replaceAll(secret, redactedMark);
-    const encoded = encodeURIComponent(secret);
+    const encoded = encodedOf(secret);
     if (encoded !== secret && out.includes(encoded)) out = out.replaceAll(encoded, redactedMark);
   }
   return out;
@@ -62,6 +71,6 @@ function credentialValue(name: string, value: string): string {
 
 /** Body bytes with every secret removed; the same Buffer when none is in it. */
 export function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
-  const found = secrets.some((s) => bytes.includes(s) || bytes.includes(encodeURIComponent(s)));
+  const found = secrets.some((s) => bytes.includes(s) || bytes.includes(encodedOf(s)));
   return found ? Buffer.from(redactText(bytes.toString('latin1'), secrets), 'latin1') : bytes;
 }

@@ -6,6 +6,8 @@
 export class CappedMap<K, V> {
   readonly #map = new Map<K, V>();
   #evicted = 0;
+  /** The key last used or set (the map's last entry), when known. */
+  #newest: K | undefined;
 
   constructor(readonly cap: number) {}
 
@@ -21,9 +23,11 @@ export class CappedMap<K, V> {
   /** The value, now the most recently used. */
   get(key: K): V | undefined {
     const value = this.#map.get(key);
-    if (value !== undefined) {
+    // Traffic asks for the same key again and again: the most recent one needs no move.
+    if (value !== undefined && key !== this.#newest) {
       this.#map.delete(key);
       this.#map.set(key, value);
+      this.#newest = key;
     }
     return value;
   }
@@ -40,6 +44,7 @@ export class CappedMap<K, V> {
   set(key: K, value: V): void {
     this.#map.delete(key);
     this.#map.set(key, value);
+    this.#newest = key;
     while (this.#map.size > this.cap) {
       const oldest = this.#map.keys().next().value as K;
       this.#map.delete(oldest);
@@ -49,6 +54,7 @@ export class CappedMap<K, V> {
 
   delete(key: K): void {
     this.#map.delete(key);
+    if (key === this.#newest) this.#newest = undefined;
   }
 
   values(): IterableIterator<V> {
@@ -57,5 +63,6 @@ export class CappedMap<K, V> {
 
   clear(): void {
     this.#map.clear();
+    this.#newest = undefined;
   }
 }

@@ -80,7 +80,11 @@ export class Ledger {
   }
 }
 
+/** The exchange slimmed last: one exchange is kept as evidence of several requirements in a row. */
+let lastSlimmed: { readonly te: TrafficExchange; readonly slim: TrafficExchange } | undefined;
+
 function keepLast(list: TrafficExchange[], te: TrafficExchange): void {
-  list.push(slim(te));
+  if (lastSlimmed?.te !== te) lastSlimmed = { te, slim: slim(te) };
+  list.push(lastSlimmed.slim);
   if (list.length > ledgerCaps.evidence) list.shift();
 }
