@@ -16,6 +16,7 @@ export type { TrafficSeen };
 import { balances } from './rules/balance.ts';
 import { controlCallOf } from './rules/control-calls.ts';
 import { exchangeCheckRequirements, exchangeChecks } from './rules/exchange-checks.ts';
+import { freshAccountLimits } from './rules/fresh-account-limits.ts';
 import { idempotentReplays } from './rules/idempotency.ts';
 import { imageIds } from './rules/image-ids.ts';
 import { KeyBook } from './rules/key-book.ts';
@@ -23,6 +24,7 @@ import { keylessRequests } from './rules/keyless.ts';
 import { rateWindows } from './rules/rate-windows.ts';
 import { resultImages } from './rules/result-images.ts';
 import { retiredKeys } from './rules/retired-keys.ts';
+import { retryWaits } from './rules/retry-waits.ts';
 import { defaultCaps, type JudgeCaps, type PassiveRule, type RuleSetup } from './rules/rule.ts';
 import { SeenStarts } from './rules/seen-starts.ts';
 import { startFaultRule } from './rules/start-faults.ts';
@@ -83,6 +85,8 @@ export class PassiveJudge {
       retiredKeys(setup),
       tryOnOwnership(setup),
       imageIds(setup),
+      freshAccountLimits(setup),
+      retryWaits(setup),
     ];
   }
 
@@ -105,7 +109,7 @@ export class PassiveJudge {
     }
     for (const rule of this.#rules) {
       try {
-        if (control !== undefined) rule.control?.(control, te.endedAt);
+        if (control !== undefined) rule.control?.(control, te.endedAt, te.startedAt);
         else rule.observe(view);
       } catch {
         // A rule that cannot read this exchange judges nothing of it.

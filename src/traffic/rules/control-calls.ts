@@ -11,8 +11,8 @@ import { accountOf, type AccountDigest } from '../traffic-exchange.ts';
 import type { TrafficView } from '../traffic-view.ts';
 
 export type ControlCall =
-  /** The server's clock moved; `now` is the time it answered (epoch ms), when it said. */
-  | { readonly kind: 'clock'; readonly now?: number }
+  /** The server's clock moved, by `seconds` as asked; `now` is the time it answered (epoch ms), when it said. */
+  | { readonly kind: 'clock'; readonly seconds?: number; readonly now?: number }
   | { readonly kind: 'credits'; readonly accountId: string }
   | {
       readonly kind: 'limits';
@@ -36,7 +36,11 @@ export function controlCallOf(v: TrafficView, basePath: string): ControlCall | u
   if (v.status !== 200 || isUnderBaseUrl(v.exchange.request.url, basePath)) return undefined;
   const method = v.exchange.request.method.toUpperCase();
   const answer = asObject(v.exchange.response.json);
-  if (method === 'POST' && /\/clock\/advance$/.test(v.path)) return { kind: 'clock', ...timeOf(answer?.now) };
+  if (method === 'POST' && /\/clock\/advance$/.test(v.path)) {
+    const seconds = parsed(v.exchange.request.body)?.seconds;
+    const moved = typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? { seconds } : {};
+    return { kind: 'clock', ...moved, ...timeOf(answer?.now) };
+  }
   if (method === 'GET' && /\/settings$/.test(v.path)) {
     const origin = answer?.trustedFixtureOrigin;
     return {

@@ -93,4 +93,22 @@ describe('rate windows', () => {
     ];
     expect(judgeTrace(trace).verdict(starts)).toBe('fail');
   });
+
+  it("a fresh account's burst within its first minute is over the limit whatever its own window's phase", () => {
+    const a = digestOf('vto_live_a');
+    const b = digestOf('vto_live_b');
+    const fresh = (account: string, at: number, tag: string) =>
+      Array.from({ length: 13 }, (_, i) => start(`ton_${tag}${i}`, `key-${tag}-0000${i}`, at + i * 0.01, account));
+    // One burst: a boundary of windows aligned on the server's clock may fall inside it.
+    const one = judgeTrace([made('acct_a', 'vto_live_a', 0), ...fresh(a, 1, 'a')]);
+    expect(one.verdict(starts)).toBe('pass');
+    // A second, on another fresh account seconds later: no one alignment puts a boundary in both.
+    const two = judgeTrace([
+      made('acct_a', 'vto_live_a', 0),
+      made('acct_b', 'vto_live_b', 0),
+      ...fresh(a, 1, 'a'),
+      ...fresh(b, 5, 'b'),
+    ]);
+    expect(two.verdict(starts)).toBe('fail');
+  });
 });

@@ -5,8 +5,9 @@
  * user declared with --limits; a test-control call that set an account's limits sets them for that
  * account, counted afresh from the call's answer, or widens them for every account when no control
  * answer tied that account to its keys). Breaking it takes more than the limit in
- * a minute that no rolling or fixed window explains (window-phases.ts); more than the limit within a
- * minute that a fixed window explains is recorded. Only bursts of limit + 1 within a minute judge it,
+ * a minute that no rolling or fixed window explains (window-schemes.ts); more than the limit within a
+ * minute that a fixed window explains is recorded. A breach by requests of several keys of one
+ * account is one of "per account": the window was kept per key. Only bursts of limit + 1 within a minute judge it,
  * so traffic that never came near a limit leaves it not exercised.
  */
 import { finding } from '../../checks/finding.ts';
@@ -15,7 +16,8 @@ import type { RequirementId } from '../../contract/requirements.ts';
 import { CappedMap } from '../capped-map.ts';
 import { startedTryOn, type TrafficView } from '../traffic-view.ts';
 import type { PassiveRule, RuleSetup } from './rule.ts';
-import { allPhases, narrowPhases, type Phases } from './window-phases.ts';
+import { allPhases, type Phases } from './window-phases.ts';
+import { WindowSchemes } from './window-schemes.ts';
 
 const family = 'rate limits';
 
@@ -29,8 +31,8 @@ const requirementOf: Readonly<Record<RateBucket, RequirementId>> = {
 export const maxJudgedLimit = 1_000;
 
 interface Window {
-  /** The latest limit + 1 requests let through, oldest first: their times only. */
-  readonly ring: Array<{ readonly startedAt: number; readonly endedAt: number }>;
+  /** The latest limit + 1 requests let through, oldest first: their times and key digests only. */
+  readonly ring: Array<{ readonly startedAt: number; readonly endedAt: number; readonly key: string }>;
   phases: Phases;
   /** Ids of the latest starts, so a replay of a try-on is not counted as a start. */
   readonly ids: Set<string>;
@@ -50,6 +52,7 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
   /** Limits test control set for one account, and when its answer ended (requests begun before are not counted). */
   const own = new CappedMap<string, { perMinute: Partial<Record<RateBucket, number>>; since: number }>(caps.accounts);
   const windows = new CappedMap<string, Window>(caps.accounts * 3);
+  const schemes = new WindowSchemes(caps.accounts);
   for (const [bucket, id] of Object.entries(requirementOf))
     ledger.declare(family, id, `more than the ${bucket} limit of one account within a minute`);
   const limitOf = (bucket: RateBucket, account: string): number | undefined => {
@@ -60,9 +63,13 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
   return {
     family,
     notKept: () => windows.evicted + own.evicted,
-    control(call, at) {
+    control(call, at, startedAt) {
       // A moved clock puts the server's windows anywhere: what was counted before says nothing more.
-      if (call.kind === 'clock') windows.clear();
+      if (call.kind === 'clock') {
+        windows.clear();
+        schemes.clockMoved(call.now, startedAt, at);
+      }
+      if (call.kind === 'made') schemes.made(call.key, startedAt);
       if (call.kind !== 'limits') return;
       const account = setup.keys.accountNamed(call.accountId);
       if (account !== undefined) {
@@ -90,23 +97,32 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
         w.ids.add(id);
         if (w.ids.size > 2 * maxJudgedLimit) w.ids.delete(w.ids.values().next().value as string);
       }
-      w.ring.push({ startedAt: v.te.startedAt, endedAt: v.te.endedAt });
+      w.ring.push({ startedAt: v.te.startedAt, endedAt: v.te.endedAt, key: v.key });
       while (w.ring.length > limit + 1) w.ring.shift();
       if (w.ring.length <= limit) return;
-      judgeBurst(setup, bucket, limit, w, v);
+      judgeBurst(setup, schemes, bucket, limit, w, v);
     },
   };
 }
 
 /** Judges the latest limit + 1 requests let through, when they fell certainly within a minute. */
-function judgeBurst(setup: RuleSetup, bucket: RateBucket, limit: number, w: Window, v: TrafficView): void {
+function judgeBurst(
+  setup: RuleSetup,
+  schemes: WindowSchemes,
+  bucket: RateBucket,
+  limit: number,
+  w: Window,
+  v: TrafficView,
+): void {
   const from = Math.min(...w.ring.map((te) => te.startedAt));
   const to = Math.max(...w.ring.map((te) => te.endedAt));
   if (to - from >= rateWindowMs) return;
-  const id = requirementOf[bucket];
+  const keys = new Set(w.ring.map((te) => te.key)).size;
+  const id = keys > 1 ? 'LIMIT-RATES-PER-ACCOUNT' : requirementOf[bucket];
   const seconds = ((to - from) / 1000).toFixed(1);
-  w.phases = narrowPhases(w.phases, from, to, rateWindowMs);
-  if (w.phases.length > 0) {
+  const [explained, own] = schemes.explains(bucket, v.te.account, from, to, w.phases);
+  w.phases = own;
+  if (explained) {
     setup.ledger.judged(family, id, v.te);
     setup.ledger.note(
       family,
@@ -122,7 +138,8 @@ function judgeBurst(setup: RuleSetup, bucket: RateBucket, limit: number, w: Wind
       'rate_window',
       id,
       `More than ${limit} ${bucket} of one account let through in a minute`,
-      `${limit + 1} ${bucket} within ${seconds} s, which no rolling or fixed one-minute window allows`,
+      `${limit + 1} ${bucket} within ${seconds} s${keys > 1 ? ` under ${keys} keys of the account` : ''}, ` +
+        'which no rolling or fixed one-minute window allows',
       `at most ${limit} per minute per account`,
       v.exchange.seq,
     ),

@@ -20,8 +20,11 @@ export interface PassiveRule {
    * may have acted on it (started a try-on, charged, bound a key), which a rule across exchanges allows for.
    */
   unanswered?(te: TrafficExchange, request: RequestView): void;
-  /** A test-control call seen in the traffic, answered at `at` (epoch ms): clock, limits, credits, keys. */
-  control?(call: ControlCall, at: number): void;
+  /**
+   * A test-control call seen in the traffic (clock, limits, credits, keys), in an exchange begun at
+   * `startedAt` and answered at `at` (epoch ms).
+   */
+  control?(call: ControlCall, at: number, startedAt: number): void;
   /** State let go past its caps (accounts, try-ons, keys), for the report. */
   notKept(): number;
 }
