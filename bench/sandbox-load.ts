@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { makeGarmentImage, makePersonPhoto } from '../src/fixtures/images.ts';
 import { type Account, newAccount, procMemory, round, sleep, startTryOn, upload, waitFinished } from './common.ts';
+import { H2cClient } from './sandbox-h2c.ts';
 
 export type LoadName = 'GET /tryons/{id}' | 'POST /tryons';
 
@@ -105,12 +106,17 @@ export async function runLoad(
   };
 }
 
+/** How the held syncs travel: HTTP/1.1, one connection each (to an instance), or h2c (to the balancer). */
+export type HeldVia = 'http1' | 'h2c';
+
 /** Held sync requests across the instances of one target, and each instance's memory while all were held. */
 export interface HeldRun {
   readonly requests: number;
+  /** Absent in reports made before the balancer was reached by h2c (then HTTP/1.1). */
+  readonly via?: HeldVia;
   /** Try-ons the servers had started (credits spent) when memory was read: every request held. */
   readonly started: number;
-  /** Answered before the reading (should be 0: every request is still held), and how. */
+  /** Answered before the reading (should be 0: every request is still held), and how (status, code, message). */
   readonly answeredEarly: number;
   readonly earlyStatuses: Record<string, number>;
   readonly rampMs: number;
@@ -118,32 +124,52 @@ export interface HeldRun {
   readonly instances: readonly { readonly name: string; readonly rssIdleMiB: number; readonly rssHeldMiB: number }[];
 }
 
+/** The balance of `apiKey`'s account, or NaN when it cannot be read now (the caller reads again). */
 async function creditsOf(base: string, apiKey: string): Promise<number> {
-  const res = await request(`${base}/api/v1/account`, {
-    headers: { authorization: `Bearer ${apiKey}` },
-    headersTimeout: 15_000,
-    bodyTimeout: 15_000,
-  });
-  const json = (await res.body.json()) as { credits?: number };
-  return json.credits ?? Number.NaN;
+  try {
+    const res = await request(`${base}/api/v1/account`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+      headersTimeout: 15_000,
+      bodyTimeout: 15_000,
+    });
+    const json = (await res.body.json()) as { credits?: number };
+    return json.credits ?? Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * The whole ramp must end before the first request's hold does (the instances' sync wait, 600 s in the
+ * bench), and the load client gives up on none of them before the servers would answer.
+ */
+export const heldRampLimitMs = 540_000;
+const heldClientTimeoutMs = 900_000;
+
+/** What an early answer says: status, code and the first words of its message, or the transport error. */
+function earlyLabel(answer: { status: number; body: Record<string, unknown> }): string {
+  const words = [answer.body.code ?? answer.body.status, answer.body.error].filter((x) => typeof x === 'string');
+  return `${answer.status} ${words.join(': ')}`.trim().slice(0, 120);
 }
 
 /**
  * Sends `n` POST /tryons/sync of a slow-generation try-on to `target` (servers holding each up to their
- * sync wait), in batches, until every one started a try-on (the account's credits say so), then reads
- * the RSS of `pids` for 2 s and lets go (the sockets close; the servers stop holding them).
+ * sync wait), `via` HTTP/1.1 or h2c, in batches, until every one started a try-on (the account's credits
+ * say so), then reads the RSS of `pids` for 2 s and lets go (the servers stop holding them).
  */
 export async function runHeld(
   target: Prepared,
   n: number,
   pids: readonly { name: string; pid: number }[],
+  via: HeldVia = 'http1',
 ): Promise<HeldRun> {
-  const agent = new Agent({ connections: n + 8, pipelining: 1, connect: { timeout: 30_000 } });
+  const send = syncSender(target, n, via);
   const rss = () => pids.map((p) => procMemory(p.pid)?.rss ?? Number.NaN);
   const idle = rss();
-  const before = await creditsOf(target.base, target.account.apiKey);
+  let before = Number.NaN;
+  for (let i = 0; i < 20 && Number.isNaN(before); i++) before = await creditsOf(target.base, target.account.apiKey);
+  if (Number.isNaN(before)) throw new Error('the balance could not be read before the ramp');
   const started = async () => before - (await creditsOf(target.base, target.account.apiKey));
-  const body = { personImageId: target.personImageId, garmentImageId: target.garmentImageId, consent: true };
   let answered = 0;
   const early: Record<string, number> = {};
   const count = (label: string) => {
@@ -152,28 +178,23 @@ export async function runHeld(
   };
   const tag = `${process.pid}-${Date.now()}`;
   const rampStart = performance.now();
-  const deadline = rampStart + 300_000;
+  const deadline = rampStart + heldRampLimitMs;
   const inFlight: Promise<unknown>[] = [];
   try {
     let sent = 0;
     let begun = 0;
     while (sent < n && performance.now() < deadline) {
       for (const next = Math.min(n, sent + 250); sent < next; sent++) {
-        const call = startTryOn(target.base, target.account.apiKey, `held-${tag}-${sent}`, body, {
-          sync: true,
-          dispatcher: agent,
-          timeoutMs: 600_000,
-        });
         inFlight.push(
-          call.then(
-            (r) => count(`${r.status} ${String(r.body.code ?? r.body.status ?? '')}`.trim()),
-            (error: unknown) => count((error as { code?: string }).code ?? 'error'),
+          send.post(`held-${tag}-${sent}`).then(
+            (answer) => count(earlyLabel(answer)),
+            (error: unknown) => count(`${(error as { code?: string }).code ?? 'error'} ${String(error)}`.slice(0, 120)),
           ),
         );
       }
       // The next batch once the servers started (or answered) every one sent: at most one batch is still
       // being received, within each instance's cap on requests received at once per client.
-      // An unreadable balance (NaN: the balancer refused the read) waits too.
+      // An unreadable balance (NaN) waits too.
       while (performance.now() < deadline && !((begun = await started()) + answered >= sent)) await sleep(50);
     }
     while (performance.now() < deadline && !((begun = await started()) + answered >= n)) await sleep(200);
@@ -185,6 +206,7 @@ export async function runHeld(
     }
     return {
       requests: n,
+      via,
       started: begun,
       answeredEarly: answered,
       earlyStatuses: { ...early },
@@ -196,7 +218,50 @@ export async function runHeld(
       })),
     };
   } finally {
-    await agent.destroy().catch(() => undefined);
+    await send.close();
     await Promise.allSettled(inFlight);
   }
+}
+
+/** POST /tryons/sync of the prepared try-on with one Idempotency-Key, by HTTP/1.1 (a connection each) or h2c. */
+function syncSender(target: Prepared, n: number, via: HeldVia) {
+  const body = JSON.stringify({
+    personImageId: target.personImageId,
+    garmentImageId: target.garmentImageId,
+    consent: true,
+  });
+  const headers = (key: string) => ({
+    authorization: `Bearer ${target.account.apiKey}`,
+    'idempotency-key': key,
+    'content-type': 'application/json',
+  });
+  if (via === 'h2c') {
+    const client = new H2cClient(target.base);
+    return {
+      post: (key: string) => client.request('POST', '/api/v1/tryons/sync', headers(key), body, heldClientTimeoutMs),
+      close: async () => client.destroy(),
+    };
+  }
+  const agent = new Agent({ connections: n + 8, pipelining: 1, connect: { timeout: 30_000 } });
+  return {
+    post: async (key: string) => {
+      const res = await request(`${target.base}/api/v1/tryons/sync`, {
+        method: 'POST',
+        headers: headers(key),
+        body,
+        headersTimeout: heldClientTimeoutMs,
+        bodyTimeout: heldClientTimeoutMs,
+        dispatcher: agent,
+      });
+      const text = await res.body.text();
+      let json: Record<string, unknown> = {};
+      try {
+        json = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        // Not JSON: the status alone is the answer.
+      }
+      return { status: res.statusCode, body: json };
+    },
+    close: () => agent.destroy().catch(() => undefined),
+  };
 }

@@ -19,8 +19,16 @@ export function sandboxSection(result: SandboxBenchResult | { error: string } | 
       `${o.connections} connections for ${o.seconds} s, ${o.rounds} rounds in alternating order, ratio per round: ` +
       '`GET /tryons/{id}` of a finished try-on, and real starts (`POST /tryons`, consent true, two uploads, each ' +
       'with its own Idempotency-Key; the person photo is a slow-generation one, so only the start is measured). ' +
-      `Held syncs: ${fmt(o.heldRequests)} \`POST /tryons/sync\` sent in batches until the account's credits show ` +
-      "every one started (all held), then each instance's RSS (/proc) read for 2 s; none answered before.",
+      `Held syncs: ${fmt(o.heldRequests)} \`POST /tryons/sync\` of one account sent in batches of 250 until its ` +
+      "credits show every one started (all held), then each instance's RSS (/proc) read for 2 s; an answer before " +
+      'that is counted with its status, code and message. The instances hold a sync up to their `--sync-wait-ms` ' +
+      "(600 s here, not the spec's 55 s, so the first is still held when the last of a ramp of minutes arrives); " +
+      "haproxy's client and server timeouts outlast it by a minute, as `npm run sandbox` sets them for that wait. " +
+      'An instance is reached by HTTP/1.1, one connection per sync; the balancer by HTTP/2 over cleartext ' +
+      '(h2c, 100 streams a connection), which haproxy takes on its plain port as it is, and passes on as HTTP/1.1, ' +
+      "one connection per sync: by HTTP/1.1 on both sides each held sync takes two of haproxy's file descriptors, " +
+      `so under this machine's hard open-files limit (${fmt(result.openFilesLimit?.hard)}, which the bench cannot ` +
+      'raise) haproxy would hold fewer than half that many.',
     '',
     ...(result.single ? pairTable(result.single) : []),
     ...(result.balanced ? pairTable(result.balanced) : []),
@@ -40,7 +48,8 @@ function heldCell(held: PairResult['heldA']): string {
   if (!run) return `failed: ${'error' in held ? held.error : ''}`;
   const rss = run.instances.map((i) => `${i.rssIdleMiB} → ${i.rssHeldMiB}`).join('; ');
   const early = run.answeredEarly > 0 ? ` (answered early: ${JSON.stringify(run.earlyStatuses)})` : '';
-  return `${fmt(run.started)} of ${fmt(run.requests)} held${early}, RSS MiB ${rss}`;
+  const via = run.via === undefined ? '' : ` (${run.via === 'h2c' ? 'h2c' : 'HTTP/1.1'})`;
+  return `${fmt(run.started)} of ${fmt(run.requests)} held${via}${early}, RSS MiB ${rss}`;
 }
 
 function pairTable(pair: PairResult): string[] {

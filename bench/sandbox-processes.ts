@@ -82,17 +82,22 @@ export async function startInstance(name: string, db: string, flags: readonly st
   return { name, url, pid: child.pid ?? -1, stop: () => stopChild(child) };
 }
 
-/** haproxy round-robin over `instances`, as the sandbox configures it; resolves once it answers /readyz. */
-export async function startBalancer(dir: string, instances: readonly Instance[]): Promise<Balancer> {
+/**
+ * haproxy round-robin over `instances`, configured as `npm run sandbox` does for instances holding a sync up
+ * to `syncWaitMs` (its client and server timeouts outlast it); resolves once it answers /readyz.
+ */
+export async function startBalancer(
+  dir: string,
+  instances: readonly Instance[],
+  syncWaitMs: number,
+): Promise<Balancer> {
   const port = await freePort('127.0.0.1');
-  const config = haproxyConfig({
+  const held = haproxyConfig({
     bindHost: '127.0.0.1',
     bindPort: port,
     instances: instances.map((i) => ({ name: i.name, host: '127.0.0.1', port: Number(new URL(i.url).port) })),
+    syncWaitMs,
   });
-  // The sandbox's timeouts (120 s) outlast any answer an instance holds back (55 s); here 10,000 syncs are
-  // held until the slowest ramp ends (minutes on a loaded machine), so only the client and server timeouts grow.
-  const held = config.replace(/timeout (client|server) \d+ms/g, (_, side: string) => `timeout ${side} 600000ms`);
   const path = join(dir, `haproxy-${port}.cfg`);
   writeFileSync(path, held);
   const child = spawn(debianHaproxy, ['-db', '-f', path], { stdio: ['ignore', 'ignore', 'pipe'] });
