@@ -7,7 +7,7 @@
  * leaves no process and no folder behind. Needs Debian's postgresql and haproxy; fails clearly without.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -17,16 +17,29 @@ import { debianHaproxy, type Sandbox, startSandbox } from '../../src/sandbox/lau
 import { quickClient, slowUpload, tally } from '../server/fairness-clients.ts';
 
 let sandbox: Sandbox;
-let foldersBefore: Set<string>;
+/** This sandbox's temporary folder (other test files may run sandboxes of their own meanwhile). */
+let folder: string | undefined;
 
 beforeAll(async () => {
-  foldersBefore = new Set(sandboxFolders());
   sandbox = await startSandbox({ instances: 3, serveArgs: ['--generation-latency-ms', '50'] });
+  folder = ownFolder();
 }, 180_000);
 afterAll(async () => sandbox?.stop(), 60_000);
 
-function sandboxFolders(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith('tryon-sandbox-'));
+/** The sandbox folder whose haproxy.cfg names this sandbox's first instance. */
+function ownFolder(): string | undefined {
+  const server = `server i1 127.0.0.1:${new URL(sandbox.instances[0]!.url).port}`;
+  return readdirSync(tmpdir())
+    .filter((name) => name.startsWith('tryon-sandbox-'))
+    .find((name) => {
+      try {
+        return readFileSync(join(tmpdir(), name, 'haproxy.cfg'), 'utf8')
+          .split('\n')
+          .some((l) => l.trim() === server);
+      } catch {
+        return false;
+      }
+    });
 }
 
 async function get(path: string, headers: Record<string, string> = {}) {
@@ -154,9 +167,8 @@ describe('the sandbox: PostgreSQL, 3 instances, haproxy', () => {
   }, 60_000);
 
   it('writes a haproxy configuration that haproxy itself accepts', () => {
-    const dir = [...sandboxFolders()].find((name) => !foldersBefore.has(name));
-    expect(dir).toBeDefined();
-    const config = join(tmpdir(), dir!, 'haproxy.cfg');
+    expect(folder).toBeDefined();
+    const config = join(tmpdir(), folder!, 'haproxy.cfg');
     const out = execFileSync(debianHaproxy, ['-c', '-f', config], { encoding: 'utf8' });
     expect(out).toContain('Configuration file is valid');
   });
@@ -239,7 +251,8 @@ describe('the sandbox: PostgreSQL, 3 instances, haproxy', () => {
     await sandbox.stop();
     for (const instance of sandbox.instances) expect(alive(instance.pid), instance.name).toBe(false);
     await expect(request(`${sandbox.url}/readyz`)).rejects.toThrow();
-    expect(sandboxFolders().filter((name) => !foldersBefore.has(name))).toEqual([]);
+    expect(folder).toBeDefined();
+    expect(existsSync(join(tmpdir(), folder!))).toBe(false);
   }, 60_000);
 });
 
