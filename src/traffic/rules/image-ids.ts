@@ -54,12 +54,12 @@ export function imageIds(setup: RuleSetup): PassiveRule {
   return {
     family,
     notKept: () => uploads.evicted,
-    control(call, at) {
+    control(call, at, startedAt) {
       if (call.kind === 'clock') {
-        if (call.now !== undefined) clock.saw(call.now, at, true);
-        else clock.movedAt = at;
+        if (call.now !== undefined) clock.saw(call.now, startedAt, at, true);
+        else clock.movedUnknown(at);
       }
-      if (call.kind === 'settings' && call.now !== undefined) clock.saw(call.now, at, false);
+      if (call.kind === 'settings' && call.now !== undefined) clock.saw(call.now, startedAt, at, false);
     },
     observe(v) {
       if (v.op === 'uploadImage' && v.status === 200) return noteUpload(v);

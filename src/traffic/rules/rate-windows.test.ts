@@ -111,4 +111,22 @@ describe('rate windows', () => {
     ]);
     expect(two.verdict(starts)).toBe('fail');
   });
+
+  it('polls answered 404 count: "60 requests per minute per account"', () => {
+    const a = digestOf('vto_live_a');
+    const missing = (i: number, at: number, account: string) =>
+      fake({
+        path: `/api/v1/tryons/ton_probe_${i}`,
+        status: 404,
+        json: { error: 'No try-on with that id on this account.', code: 'NOT_FOUND' },
+        at,
+        account,
+      });
+    const burst = (account: string, at: number) =>
+      Array.from({ length: 61 }, (_, i) => missing(i, at + i * 0.01, account));
+    const b = digestOf('vto_live_b');
+    const accounts = [made('acct_a', 'vto_live_a', 0), made('acct_b', 'vto_live_b', 0)];
+    const t = judgeTrace([...accounts, ...burst(a, 1), ...burst(b, 1.7)]);
+    expect(t.verdict('LIMIT-POLLS-60-PER-MINUTE')).toBe('fail');
+  });
 });

@@ -1,14 +1,15 @@
 /**
  * The per-minute limits as traffic shows them, per account (spec: Limits, "12 per minute per
- * account", 60 polls, 30 uploads): requests a limit let through — starts that made a new try-on,
- * polls and uploads answered 200 — counted against the limit judged (the documented one, or one the
- * user declared with --limits; a test-control call that set an account's limits sets them for that
- * account, counted afresh from the call's answer, or widens them for every account when no control
- * answer tied that account to its keys). Breaking it takes more than the limit in
- * a minute that no rolling or fixed window explains (window-schemes.ts); more than the limit within a
- * minute that a fixed window explains is recorded. A breach by requests of several keys of one
- * account is one of "per account": the window was kept per key. Only bursts of limit + 1 within a minute judge it,
- * so traffic that never came near a limit leaves it not exercised.
+ * account", 60 polls, 30 uploads): requests a limit let through (starts that made a new try-on,
+ * polls answered 200 or 404, "60 requests per minute", uploads answered 200) counted, on the
+ * server's clock as its answers show it (server-clock.ts), against the limit judged: the documented
+ * one, or one the user declared with --limits; limits test control set for an account are that
+ * account's from the call's answer on (for an account no control answer tied to its keys, they widen
+ * every account's). Breaking it takes more than the limit in a minute that no rolling or fixed window
+ * explains (window-schemes.ts); more than the limit within a minute that a fixed window explains is
+ * recorded. A breach by several keys of one account breaks "per account": the window was kept per
+ * key. Only bursts of limit + 1 within a minute judge it, so traffic that never came near a limit
+ * leaves it not exercised.
  */
 import { finding } from '../../checks/finding.ts';
 import { rateWindowMs, type RateBucket } from '../../contract/rate-limits.ts';
@@ -16,6 +17,7 @@ import type { RequirementId } from '../../contract/requirements.ts';
 import { CappedMap } from '../capped-map.ts';
 import { startedTryOn, type TrafficView } from '../traffic-view.ts';
 import type { PassiveRule, RuleSetup } from './rule.ts';
+import { type Placed, ServerClock } from './server-clock.ts';
 import { allPhases, type Phases } from './window-phases.ts';
 import { WindowSchemes } from './window-schemes.ts';
 
@@ -31,8 +33,8 @@ const requirementOf: Readonly<Record<RateBucket, RequirementId>> = {
 export const maxJudgedLimit = 1_000;
 
 interface Window {
-  /** The latest limit + 1 requests let through, oldest first: their times and key digests only. */
-  readonly ring: Array<{ readonly startedAt: number; readonly endedAt: number; readonly key: string }>;
+  /** The latest limit + 1 requests let through, oldest first: their times (the server's) and key digests. */
+  readonly ring: Array<Placed & { readonly key: string }>;
   phases: Phases;
   /** Ids of the latest starts, so a replay of a try-on is not counted as a start. */
   readonly ids: Set<string>;
@@ -41,7 +43,8 @@ interface Window {
 /** What one exchange counts against, if it was let through. */
 function bucketOf(v: TrafficView): RateBucket | undefined {
   if (startedTryOn(v) !== undefined) return 'starts';
-  if (v.op === 'getTryOn' && v.status === 200) return 'polls';
+  // GET /tryons/{id}: "Rate limit: 60 requests per minute per account", read or not found alike.
+  if (v.op === 'getTryOn' && (v.status === 200 || v.status === 404)) return 'polls';
   if (v.op === 'uploadImage' && v.status === 200) return 'uploads';
   return undefined;
 }
@@ -53,6 +56,8 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
   const own = new CappedMap<string, { perMinute: Partial<Record<RateBucket, number>>; since: number }>(caps.accounts);
   const windows = new CappedMap<string, Window>(caps.accounts * 3);
   const schemes = new WindowSchemes(caps.accounts);
+  const clock = new ServerClock();
+  let epoch = clock.epoch;
   for (const [bucket, id] of Object.entries(requirementOf))
     ledger.declare(family, id, `more than the ${bucket} limit of one account within a minute`);
   const limitOf = (bucket: RateBucket, account: string): number | undefined => {
@@ -64,12 +69,16 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
     family,
     notKept: () => windows.evicted + own.evicted,
     control(call, at, startedAt) {
-      // A moved clock puts the server's windows anywhere: what was counted before says nothing more.
-      if (call.kind === 'clock') {
+      // Windows count on the server's clock: a move that did not say the time makes earlier counts moot.
+      if (call.kind === 'clock' && call.now !== undefined) clock.saw(call.now, startedAt, at, true);
+      else if (call.kind === 'clock') clock.movedUnknown(at);
+      if (call.kind === 'settings' && call.now !== undefined) clock.saw(call.now, startedAt, at, false);
+      if (clock.epoch !== epoch) {
+        epoch = clock.epoch;
         windows.clear();
-        schemes.clockMoved(call.now, startedAt, at);
+        schemes.reset();
       }
-      if (call.kind === 'made') schemes.made(call.key, startedAt);
+      if (call.kind === 'made') schemes.made(call.key, clock.place(startedAt, at));
       if (call.kind !== 'limits') return;
       const account = setup.keys.accountNamed(call.accountId);
       if (account !== undefined) {
@@ -97,7 +106,7 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
         w.ids.add(id);
         if (w.ids.size > 2 * maxJudgedLimit) w.ids.delete(w.ids.values().next().value as string);
       }
-      w.ring.push({ startedAt: v.te.startedAt, endedAt: v.te.endedAt, key: v.key });
+      w.ring.push({ ...clock.place(v.te.startedAt, v.te.endedAt), key: v.key });
       while (w.ring.length > limit + 1) w.ring.shift();
       if (w.ring.length <= limit) return;
       judgeBurst(setup, schemes, bucket, limit, w, v);
@@ -114,13 +123,17 @@ function judgeBurst(
   w: Window,
   v: TrafficView,
 ): void {
-  const from = Math.min(...w.ring.map((te) => te.startedAt));
-  const to = Math.max(...w.ring.map((te) => te.endedAt));
-  if (to - from >= rateWindowMs) return;
+  const from = Math.min(...w.ring.map((te) => te.from));
+  const to = Math.max(...w.ring.map((te) => te.to));
+  const segments = new Set(w.ring.map((te) => te.segment));
+  const segment = segments.size === 1 ? w.ring[0]?.segment : undefined;
+  const half = Math.max(...w.ring.map((te) => te.half));
+  // Within a minute however far off the clock's offsets are.
+  if (to - from + 2 * half >= rateWindowMs) return;
   const keys = new Set(w.ring.map((te) => te.key)).size;
   const id = keys > 1 ? 'LIMIT-RATES-PER-ACCOUNT' : requirementOf[bucket];
   const seconds = ((to - from) / 1000).toFixed(1);
-  const [explained, own] = schemes.explains(bucket, v.te.account, from, to, w.phases);
+  const [explained, own] = schemes.explains(bucket, v.te.account, { from, to, segment, half }, w.phases);
   w.phases = own;
   if (explained) {
     setup.ledger.judged(family, id, v.te);

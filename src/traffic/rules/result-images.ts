@@ -8,6 +8,7 @@
  * URL seen on a success within the last 24 hours of an unmoved clock.
  */
 import { finding } from '../../checks/finding.ts';
+import { pathOf } from '../../contract/operation-of.ts';
 import { readAiLabels } from '../../fixtures/ai-label-fields.ts';
 import { isJpeg } from '../../fixtures/jpeg-segments.ts';
 import { isPng } from '../../fixtures/png-chunks.ts';
@@ -26,12 +27,20 @@ interface Seen {
   readonly epoch: number;
 }
 
+/** The hosts of the latest URLs read: a try-on's resultUrl and the request's URL come again and again. */
+const lastHosts = new Map<string, string | undefined>();
+
 function hostOf(url: string): string | undefined {
+  if (lastHosts.has(url)) return lastHosts.get(url);
+  let host: string | undefined;
   try {
-    return new URL(url).host;
+    host = new URL(url).host;
   } catch {
-    return undefined;
+    host = undefined;
   }
+  if (lastHosts.size >= 16) lastHosts.clear();
+  if (url.length <= 2048) lastHosts.set(url, host);
+  return host;
 }
 
 export function resultImages(setup: RuleSetup): PassiveRule {
@@ -65,7 +74,7 @@ export function resultImages(setup: RuleSetup): PassiveRule {
             `"served from {host}": ${ours.filter((h) => h !== undefined).join(' or ')}`,
             [v.te],
           );
-        const path = new URL(url).pathname;
+        const path = pathOf(url);
         if (urls.get(path) === undefined) urls.set(path, { te: slim(v.te), epoch });
         return;
       }

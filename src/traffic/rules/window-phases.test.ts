@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allPhases, narrowPhases } from './window-phases.ts';
+import { allPhases, narrowPhases, widenPhases } from './window-phases.ts';
 
 describe('window phases', () => {
   it('a burst keeps only the phases whose boundary falls inside it', () => {
@@ -23,5 +23,14 @@ describe('window phases', () => {
 
   it('a burst over a whole window narrows nothing', () => {
     expect(narrowPhases([[1, 2]], 0, 60, 60)).toEqual([[1, 2]]);
+  });
+
+  it('widening by an uncertainty keeps phases a little off still possible, merged', () => {
+    expect(widenPhases([[10, 15]], 2, 60)).toEqual([[8, 17]]);
+    expect(widenPhases([[1, 2]], 3, 60)).toEqual([
+      [0, 5],
+      [58, 60],
+    ]);
+    expect(widenPhases([[10, 15]], 40, 60)).toEqual([[0, 60]]);
   });
 });

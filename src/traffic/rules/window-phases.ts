@@ -41,3 +41,18 @@ export function narrowPhases(phases: Phases, from: number, to: number, windowMs:
 function mod(n: number, m: number): number {
   return ((n % m) + m) % m;
 }
+
+/** The phases widened by `by` on each side: what stays possible once times are known only within ±by. */
+export function widenPhases(phases: Phases, by: number, windowMs: number): Phases {
+  if (by <= 0 || phases.length === 0) return phases;
+  if (by * 2 >= windowMs) return allPhases(windowMs);
+  const pieces = phases.flatMap(([a, b]) => narrowPhases(allPhases(windowMs), a - by, b + by, windowMs));
+  const sorted = [...pieces].sort((x, y) => x[0] - y[0]);
+  const out: Array<[number, number]> = [];
+  for (const [a, b] of sorted) {
+    const last = out.at(-1);
+    if (last !== undefined && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
