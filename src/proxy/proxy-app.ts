@@ -13,12 +13,14 @@ import type { FastifyReplyFromOptions } from '@fastify/reply-from';
 import { loadOptional } from '../shared/optional-packages.ts';
 import { toTraffic, type ProxiedExchange } from './capture.ts';
 import { clientBoundDispatcher } from './client-bound-dispatcher.ts';
+import { ExchangeQueue } from './exchange-queue.ts';
 import { capConnections } from './connection-caps.ts';
 import { answerSocket, envelope, proxyErrors } from './envelope.ts';
 import { forward, tapRequestBody, type ForwardContext } from './forward.ts';
 import { CaptureBudget, defaultLimits, type ProxyLimits } from './limits.ts';
 import type { ExchangeObserver } from './observer.ts';
 import { answerReportRoute, type ProxyReports } from './report-route.ts';
+import type { TrafficExchange } from '../traffic/traffic-exchange.ts';
 
 export interface ProxyOptions {
   /** The upstream's origin, e.g. `https://staging.example.com`. */
@@ -56,8 +58,14 @@ export async function createProxy(options: ProxyOptions): Promise<ReverseProxy> 
   let observed = 0;
   let seq = 0;
   const warned = new Set<ExchangeObserver>();
-  const finished = (seen: ProxiedExchange) => {
-    const traffic = toTraffic(seen);
+  const observe = (seen: ProxiedExchange) => {
+    let traffic: TrafficExchange;
+    try {
+      traffic = toTraffic(seen);
+    } catch (error) {
+      options.warn?.(`proxy: an exchange could not be recorded: ${(error as Error).message}`);
+      return;
+    }
     observed += 1;
     for (const observer of observers) {
       try {
@@ -69,11 +77,13 @@ export async function createProxy(options: ProxyOptions): Promise<ReverseProxy> 
       }
     }
   };
+  // Observed after the turn's answers are out, in order, every one (exchange-queue.ts).
+  const queue = new ExchangeQueue(observe, capturedBytes);
   const context: ForwardContext = {
     upstream: new URL(options.upstream).origin,
     limits,
     budget: new CaptureBudget(limits.captureBudgetBytes),
-    ...(!options.bare && { finished }),
+    ...(!options.bare && { finished: (seen: ProxiedExchange) => queue.push(seen) }),
     nextSeq: () => ++seq,
   };
   let sockets = new Set<Socket>();
@@ -116,6 +126,8 @@ export async function createProxy(options: ProxyOptions): Promise<ReverseProxy> 
   app.addHook('onClose', async () => upstreamAgent.destroy());
   const methods = app.supportedMethods.filter((m) => m !== 'CONNECT');
   const own = (request: FastifyRequest, reply: FastifyReply) => {
+    // A report reads every exchange that has finished, judged or waiting.
+    queue.flush();
     const url = new URL(request.raw.url ?? '/', 'http://proxy.invalid');
     const answer = answerReportRoute(
       url.pathname,
@@ -159,11 +171,18 @@ export async function createProxy(options: ProxyOptions): Promise<ReverseProxy> 
       const closing = app.close();
       for (const socket of sockets) socket.destroy();
       await closing;
+      queue.flush();
     },
     get observed() {
+      queue.flush();
       return observed;
     },
   };
+}
+
+/** The body bytes a finished exchange holds while it waits to be observed. */
+function capturedBytes(seen: ProxiedExchange): number {
+  return seen.requestBody.bytes.length + seen.responseBody.bytes.length;
 }
 
 /** The report routes' sources: the given ones, or none. */

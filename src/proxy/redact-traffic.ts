@@ -41,7 +41,8 @@ function encodedOf(secret: string): string {
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
-    // Most texts hold no secret: a look first, the copy only when there is one.
+    // Most texts hold no secret, and many are shorter than one: a look first, the copy only when there is one.
+    if (out.length < secret.length) continue;
     if (out.includes(secret)) out = out.replaceAll(secret, redactedMark);
     const encoded = encodedOf(secret);
     if (encoded !== secret && out.includes(encoded)) out = out.replaceAll(encoded, redactedMark);
@@ -55,10 +56,12 @@ export function redactHeaders(
   secrets: readonly string[],
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  // A secret is at least `shortestSecret` long: a shorter value holds none.
+  const shortest = secrets.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...secrets.map((s) => s.length));
   for (const name in headers) {
     const value = headers[name] as string;
     if (credentialHeaders.has(name)) out[name] = credentialValue(name, value);
-    else out[name] = secrets.length === 0 ? value : redactText(value, secrets);
+    else out[name] = value.length < shortest ? value : redactText(value, secrets);
   }
   return out;
 }
@@ -71,6 +74,6 @@ function credentialValue(name: string, value: string): string {
 
 /** Body bytes with every secret removed; the same Buffer when none is in it. */
 export function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
-  const found = secrets.some((s) => bytes.includes(s) || bytes.includes(encodedOf(s)));
+  const found = secrets.some((s) => bytes.length >= s.length && (bytes.includes(s) || bytes.includes(encodedOf(s))));
   return found ? Buffer.from(redactText(bytes.toString('latin1'), secrets), 'latin1') : bytes;
 }

@@ -22,17 +22,32 @@ export function readJsonBody(bytes: Buffer): JsonReading {
     return { unread: `the target answered a body of ${bytes.length} bytes, ${over}` };
   }
   let json: unknown;
+  const text = bytes.toString('utf8');
   try {
-    json = JSON.parse(bytes.toString('utf8'));
+    json = JSON.parse(text);
   } catch (error) {
     // A SyntaxError is a body that is not JSON; anything else (a RangeError) is JSON the runner cannot read.
     if (error instanceof SyntaxError) return undefined;
     return { unread: `the target answered a body the runner cannot parse as JSON (${String(error)})` };
   }
+  if (opensAtMost(text, maxJsonDepth)) return { json };
   if (nestsDeeperThan(json, maxJsonDepth)) {
     return { unread: `the target answered a JSON body nested deeper than ${maxJsonDepth} levels` };
   }
   return { json };
+}
+
+/**
+ * Whether `text` holds at most `limit` opening brackets and braces in all: then what it parses to
+ * cannot nest deeper than `limit` (the common case, told without walking the value).
+ */
+function opensAtMost(text: string, limit: number): boolean {
+  let opens = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 0x5b || c === 0x7b) && ++opens > limit) return false;
+  }
+  return true;
 }
 
 /** Whether `value` nests arrays and objects deeper than `limit` levels (a scalar is level 0). Safe at any depth. */

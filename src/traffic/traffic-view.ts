@@ -5,7 +5,7 @@
  * placeholder origin, so nothing here ever fails on a target's URL.
  */
 import type { Answered, Exchange } from '../client/exchange.ts';
-import { apiPrefix, operationOf } from '../contract/operation-of.ts';
+import { apiPrefix, operationOf, pathOf } from '../contract/operation-of.ts';
 import type { AccountDigest, AnsweredTraffic, TrafficExchange } from './traffic-exchange.ts';
 
 /** The operations the behavioural rules follow. */
@@ -39,10 +39,17 @@ export interface TrafficView {
 /** The origin a bare path is read against; it never reaches a report. */
 const placeholderOrigin = 'http://traffic.invalid';
 
+/** The absolute URL read last and its normal form: one exchange's URL is read by each rule in turn. */
+let lastAbsolute: { readonly url: string; readonly href: string } | undefined;
+
 /** The exchange's URL made absolute: as recorded, or a path against the Host header. */
 export function absoluteUrl(ex: Exchange): string {
+  const url = ex.request.url;
+  if (url === lastAbsolute?.url) return lastAbsolute.href;
   try {
-    return new URL(ex.request.url).href;
+    const href = new URL(url).href;
+    lastAbsolute = { url, href };
+    return href;
   } catch {
     const host = ex.request.headers.host;
     try {
@@ -73,7 +80,7 @@ export interface RequestView {
 /** Reads what an exchange's request shows, answered or not. */
 export function requestViewOf(ex: Exchange, basePath: string = apiPrefix): RequestView {
   const url = absoluteUrl(ex);
-  const path = new URL(url).pathname;
+  const path = pathOf(url);
   const method = ex.request.method.toUpperCase();
   const found = operationOf(method, url, basePath)?.operationId;
   // "served from {host} under a path beginning `/i/`": a GET there fetches a result image.
