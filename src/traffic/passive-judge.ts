@@ -28,6 +28,8 @@ import { retryWaits } from './rules/retry-waits.ts';
 import { defaultCaps, type JudgeCaps, type PassiveRule, type RuleSetup } from './rules/rule.ts';
 import { SeenStarts } from './rules/seen-starts.ts';
 import { startFaultRule } from './rules/start-faults.ts';
+import { sync202 } from './rules/sync-202.ts';
+import { syncWaits } from './rules/sync-waits.ts';
 import { tryOnOwnership } from './rules/tryon-ownership.ts';
 import { tryOnStates } from './rules/tryon-state.ts';
 import { isAnswered, type TrafficExchange } from './traffic-exchange.ts';
@@ -87,6 +89,8 @@ export class PassiveJudge {
       imageIds(setup),
       freshAccountLimits(setup),
       retryWaits(setup),
+      sync202(setup),
+      syncWaits(setup),
     ];
   }
 

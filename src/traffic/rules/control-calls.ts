@@ -22,8 +22,8 @@ export type ControlCall =
   /** A new account (`made`) or a new key of one (`rotated`): the digest of the key its answer handed out. */
   | { readonly kind: 'made' | 'rotated'; readonly accountId: string; readonly key: AccountDigest }
   | { readonly kind: 'revoked'; readonly accountId: string }
-  /** The settings the server runs with: the fixture origin it trusts as a public image host. */
-  | { readonly kind: 'settings'; readonly trustedOrigin?: string; readonly now?: number };
+  /** The settings the server runs with: the fixture origin it trusts as a public image host, its sync wait. */
+  | { readonly kind: 'settings'; readonly trustedOrigin?: string; readonly now?: number; readonly syncWaitMs?: number };
 
 const fields: Readonly<Record<string, RateBucket>> = {
   startsPerMinute: 'starts',
@@ -43,9 +43,11 @@ export function controlCallOf(v: TrafficView, basePath: string): ControlCall | u
   }
   if (method === 'GET' && /\/settings$/.test(v.path)) {
     const origin = answer?.trustedFixtureOrigin;
+    const wait = answer?.syncWaitMs;
     return {
       kind: 'settings',
       ...(typeof origin === 'string' && origin !== '' && { trustedOrigin: origin }),
+      ...(typeof wait === 'number' && Number.isFinite(wait) && wait > 0 && { syncWaitMs: wait }),
       ...timeOf(answer?.now),
     };
   }

@@ -23,11 +23,15 @@ describe('idempotent replays', () => {
     ).toBe('not-observable');
   });
 
-  it('a key reused with another body is recorded, never failed (the spec leaves it open)', () => {
+  it('a key reused with another body is recorded; the earlier try-on is a fine answer, a new one is not', () => {
     const other = { personImageId: 'img_person02', garmentImageId: 'img_garment1', consent: true };
     const t = judgeTrace([start('ton_1', 'key-00000001', 0), start('ton_2', 'key-00000001', 5, undefined, other)]);
     expect(t.verdict(replay)).toBe('not-observable');
     expect(t.observations('CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED')[0]).toMatch(/another body/);
+    // "one key can never be charged twice": a new try-on for the key fails.
+    expect(t.verdict('CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE')).toBe('fail');
+    const same = judgeTrace([start('ton_1', 'key-00000001', 0), start('ton_1', 'key-00000001', 5, undefined, other)]);
+    expect(same.verdict('CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE')).not.toBe('fail');
   });
 
   it('a reuse sent while the first was in flight is recorded, not judged', () => {

@@ -4,8 +4,9 @@
  * was answered with a try-on; a later start of the same account with that key and the same body, sent
  * after the first was answered and within the day the x-point asks of a run (x-conformance: "A reuse
  * within the run must return the earlier try-on"), must name the same try-on. A reuse with another
- * body, one sent while the first was in flight, and one after a moved clock are recorded: the spec
- * leaves them open. Charging once is judged with the balances (balance.ts).
+ * body is recorded (the spec leaves its answer open), but never starts a new try-on: "one key can
+ * never be charged twice". One sent while the first was in flight, and one after a moved clock are
+ * recorded. Charging once is judged with the balances (balance.ts).
  */
 import { createHash } from 'node:crypto';
 import { finding } from '../../checks/finding.ts';
@@ -88,10 +89,9 @@ export function idempotentReplays(setup: RuleSetup): PassiveRule {
       }
       const note = (id: Parameters<typeof ledger.note>[1], what: string): void =>
         ledger.note(family, id, `${what}: the first named try-on ${bound.id}, the reuse ${tryOn.id} (${v.status})`);
-      if (body === undefined || body !== bound.body) {
-        note('CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED', 'A key reused with another body');
-        return;
-      }
+      const otherBody = body === undefined || body !== bound.body;
+      if (otherBody) note('CREATE-IDEMPOTENCY-DIFFERENT-BODY-IMPL-DEFINED', 'A key reused with another body');
+      if (otherBody && tryOn.id === bound.id) return;
       if (v.te.startedAt < bound.te.endedAt) {
         note('CREATE-IDEMPOTENCY-IN-FLIGHT-IMPL-DEFINED', 'A key reused while its first start was in flight');
         return;
@@ -102,6 +102,22 @@ export function idempotentReplays(setup: RuleSetup): PassiveRule {
       }
       if (tryOn.id !== bound.id && bound.afterUnseen === true) {
         note('CREATE-IDEMPOTENCY-IN-FLIGHT-IMPL-DEFINED', 'A key reused after a start with it went unanswered');
+        return;
+      }
+      if (otherBody) {
+        // What another body gets is open, but "one key can never be charged twice": never a new try-on.
+        ledger.found(
+          family,
+          finding(
+            'idempotent_replay',
+            'CREATE-IDEMPOTENCY-NO-DOUBLE-CHARGE',
+            'A key reused with another body started another try-on',
+            `try-on ${tryOn.id.slice(0, 100)} (the key first gave ${bound.id.slice(0, 100)})`,
+            '"one key can never be charged twice": a 4xx, or the earlier try-on',
+            v.exchange.seq,
+          ),
+          [bound.te, v.te],
+        );
         return;
       }
       if (tryOn.id === bound.id) {
