@@ -14,7 +14,7 @@ import { buildPassiveReport, type PassiveReportInfo, type TrafficSeen } from './
 
 export type { TrafficSeen };
 import { balances } from './rules/balance.ts';
-import { controlCallOf } from './rules/control-calls.ts';
+import { type ControlCall, controlCallOf } from './rules/control-calls.ts';
 import { exchangeCheckRequirements, exchangeChecks } from './rules/exchange-checks.ts';
 import { freshAccountLimits } from './rules/fresh-account-limits.ts';
 import { idempotentReplays } from './rules/idempotency.ts';
@@ -27,6 +27,7 @@ import { retiredKeys } from './rules/retired-keys.ts';
 import { retryWaits } from './rules/retry-waits.ts';
 import { defaultCaps, type JudgeCaps, type PassiveRule, type RuleSetup } from './rules/rule.ts';
 import { SeenStarts } from './rules/seen-starts.ts';
+import { ServerClock } from './rules/server-clock.ts';
 import { startFaultRule } from './rules/start-faults.ts';
 import { sync202 } from './rules/sync-202.ts';
 import { syncWaits } from './rules/sync-waits.ts';
@@ -52,6 +53,7 @@ export class PassiveJudge {
   readonly #rules: readonly PassiveRule[];
   readonly #keys: KeyBook;
   readonly #starts: SeenStarts;
+  readonly #clock = new ServerClock();
   readonly #basePath: string;
   #exchanges = 0;
   #firstAt: number | undefined;
@@ -73,6 +75,7 @@ export class PassiveJudge {
       caps,
       keys: this.#keys,
       starts: this.#starts,
+      clock: this.#clock,
     };
     for (const [id, needs] of exchangeCheckRequirements) this.#ledger.declare('per-exchange checks', id, needs);
     this.#rules = [
@@ -107,7 +110,7 @@ export class PassiveJudge {
       const account = this.#keys.accountOf(te.account);
       view = viewOf(account === te.account ? te : { ...te, account }, this.#basePath, te.account);
       control = controlCallOf(view, this.#basePath);
-      if (control !== undefined) this.#keys.learn(control, te.endedAt);
+      if (control !== undefined) this.#learn(control, te);
     } catch {
       return;
     }
@@ -120,6 +123,14 @@ export class PassiveJudge {
       }
     }
     if (control === undefined) this.#starts.note(view);
+  }
+
+  /** What a control call tells every rule: whose keys are whose, and the server's time. */
+  #learn(call: ControlCall, te: TrafficExchange): void {
+    this.#keys.learn(call, te.endedAt);
+    if (call.kind === 'clock' && call.now === undefined) this.#clock.movedUnknown(te.endedAt);
+    else if (call.kind === 'clock' || call.kind === 'settings')
+      if (call.now !== undefined) this.#clock.saw(call.now, te.startedAt, te.endedAt, call.kind === 'clock');
   }
 
   /** A request dropped before any answer: no rule judges it, but it may have moved the server's state. */

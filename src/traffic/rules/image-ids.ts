@@ -17,7 +17,6 @@ import { CappedMap } from '../capped-map.ts';
 import type { AccountDigest } from '../traffic-exchange.ts';
 import type { TrafficView } from '../traffic-view.ts';
 import type { PassiveRule, RuleSetup } from './rule.ts';
-import { ServerClock } from './server-clock.ts';
 import { bodyObject } from './start-request-faults.ts';
 
 const family = 'image ids';
@@ -39,9 +38,8 @@ const idFields = [
 ] as const;
 
 export function imageIds(setup: RuleSetup): PassiveRule {
-  const { ledger, keys, starts, caps } = setup;
+  const { ledger, keys, starts, caps, clock } = setup;
   const uploads = new CappedMap<string, Upload>(caps.accounts * caps.tryOnsPerAccount);
-  const clock = new ServerClock();
   ledger.declare(family, 'AUTH-FOREIGN-IMAGE-ID-INVALID', "a start naming another account's uploaded id");
   ledger.declare(family, 'RES-IMAGE-ID-REUSABLE-WITHIN-24H', "a start naming its account's own fresh uploads");
   ledger.declare(family, 'RES-IMAGE-ID-INVALID-AFTER-EXPIRY', 'a start naming an id past its expiresAt');
@@ -54,13 +52,6 @@ export function imageIds(setup: RuleSetup): PassiveRule {
   return {
     family,
     notKept: () => uploads.evicted,
-    control(call, at, startedAt) {
-      if (call.kind === 'clock') {
-        if (call.now !== undefined) clock.saw(call.now, startedAt, at, true);
-        else clock.movedUnknown(at);
-      }
-      if (call.kind === 'settings' && call.now !== undefined) clock.saw(call.now, startedAt, at, false);
-    },
     observe(v) {
       if (v.op === 'uploadImage' && v.status === 200) return noteUpload(v);
       if (v.op !== 'createTryOn' && v.op !== 'createTryOnSync') return;

@@ -17,7 +17,7 @@ import type { RequirementId } from '../../contract/requirements.ts';
 import { CappedMap } from '../capped-map.ts';
 import { startedTryOn, type TrafficView } from '../traffic-view.ts';
 import type { PassiveRule, RuleSetup } from './rule.ts';
-import { type Placed, ServerClock } from './server-clock.ts';
+import type { Placed } from './server-clock.ts';
 import { allPhases, type Phases } from './window-phases.ts';
 import { WindowSchemes } from './window-schemes.ts';
 
@@ -56,7 +56,7 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
   const own = new CappedMap<string, { perMinute: Partial<Record<RateBucket, number>>; since: number }>(caps.accounts);
   const windows = new CappedMap<string, Window>(caps.accounts * 3);
   const schemes = new WindowSchemes(caps.accounts);
-  const clock = new ServerClock();
+  const { clock } = setup;
   let epoch = clock.epoch;
   for (const [bucket, id] of Object.entries(requirementOf))
     ledger.declare(family, id, `more than the ${bucket} limit of one account within a minute`);
@@ -70,9 +70,6 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
     notKept: () => windows.evicted + own.evicted,
     control(call, at, startedAt) {
       // Windows count on the server's clock: a move that did not say the time makes earlier counts moot.
-      if (call.kind === 'clock' && call.now !== undefined) clock.saw(call.now, startedAt, at, true);
-      else if (call.kind === 'clock') clock.movedUnknown(at);
-      if (call.kind === 'settings' && call.now !== undefined) clock.saw(call.now, startedAt, at, false);
       if (clock.epoch !== epoch) {
         epoch = clock.epoch;
         windows.clear();

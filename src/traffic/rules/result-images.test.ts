@@ -3,6 +3,7 @@ import { encodeRgbPng } from '../../fixtures/png-encode.ts';
 import { encodePngChunk, rebuildPng } from '../../fixtures/png-chunks.ts';
 import { iptcExtNamespace } from '../../fixtures/ai-label-reader.ts';
 import { fake, origin, poll } from '../fake-traffic.ts';
+import { clockMoved } from './control-fakes.ts';
 import { judgeTrace } from './judge-trace.ts';
 
 const trained = 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
@@ -69,5 +70,15 @@ describe('result images', () => {
     );
     expect(judgeTrace([poll('ton_1', 'success', 0)]).verdict('RES-RESULT-URL-HOST-AND-PATH')).toBe('pass');
     expect(origin).toMatch(/^http:/);
+  });
+
+  it('an image still served surely past its 24 hours on the moved clock fails RES-RESULT-URL-VALID-24H', () => {
+    const success = poll('ton_1', 'success', 0);
+    // The fake traffic starts at 1,764,000,000,000 ms; the clock moved two days on.
+    const moved = clockMoved(new Date(1_764_000_000_000 + 2 * 86_400_000).toISOString(), 1);
+    expect(judgeTrace([success, moved, fetched(labelled, 2)]).verdict('RES-RESULT-URL-VALID-24H')).toBe('fail');
+    expect(
+      judgeTrace([success, moved, fetched(labelled, 2, { status: 404 })]).verdict('RES-RESULT-URL-VALID-24H'),
+    ).not.toBe('fail');
   });
 });

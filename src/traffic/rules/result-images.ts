@@ -5,7 +5,9 @@
  * upstream); "Public, needs no key, … valid for 24 hours"; "URL of the finished image (JPEG or PNG)";
  * "Every result image carries a machine-readable label in its metadata saying it was made with AI."
  * The image rules read only a whole answer (never one the capture cut); the lifetime rules only a
- * URL seen on a success within the last 24 hours of an unmoved clock.
+ * URL seen on a success within the last 24 hours of an unmoved clock, or, for an image served past
+ * them (x-conformance: "After 24 hours (test clock) any answer but 200 is accepted"), one whose
+ * sighting lies surely more than 24 hours back on the server's clock (server-clock.ts).
  */
 import { finding } from '../../checks/finding.ts';
 import { pathOf } from '../../contract/operation-of.ts';
@@ -25,7 +27,12 @@ export const resultLifetimeMs = 24 * 3600 * 1000;
 interface Seen {
   readonly te: TrafficExchange;
   readonly epoch: number;
+  /** The server's time of the sighting, at the most. */
+  readonly serverAt: number;
 }
+
+/** How far past its 24 hours an image must surely be before a 200 for it is a breach. */
+const expirySlackMs = 60_000;
 
 /** The hosts of the latest URLs read: a try-on's resultUrl and the request's URL come again and again. */
 const lastHosts = new Map<string, string | undefined>();
@@ -75,7 +82,8 @@ export function resultImages(setup: RuleSetup): PassiveRule {
             [v.te],
           );
         const path = pathOf(url);
-        if (urls.get(path) === undefined) urls.set(path, { te: slim(v.te), epoch });
+        const at = setup.clock.place(v.te.startedAt, v.te.endedAt);
+        if (urls.get(path) === undefined) urls.set(path, { te: slim(v.te), epoch, serverAt: at.to + at.half });
         return;
       }
       if (v.op !== 'resultImage') return;
@@ -100,6 +108,15 @@ export function resultImages(setup: RuleSetup): PassiveRule {
           evidence,
         );
       if (v.status !== 200) return;
+      const now = setup.clock.place(v.te.startedAt, v.te.endedAt);
+      if (seen !== undefined && now.from - now.half > seen.serverAt + resultLifetimeMs + expirySlackMs)
+        fail(
+          'RES-RESULT-URL-VALID-24H',
+          'A resultUrl still served past its 24 hours',
+          '200',
+          '"valid for 24 hours": after them any answer but 200',
+          evidence,
+        );
       if (inTime && keyless) ledger.judged(family, 'AUTH-RESULT-URL-PUBLIC', v.te);
       if (inTime) ledger.judged(family, 'RES-RESULT-URL-VALID-24H', v.te);
       if (v.whole && v.exchange.request.method.toUpperCase() === 'GET') judgeImage(setup, v, fail);

@@ -8,6 +8,7 @@ import type { Ledger } from '../ledger.ts';
 import type { ControlCall } from './control-calls.ts';
 import type { KeyBook } from './key-book.ts';
 import type { SeenStarts } from './seen-starts.ts';
+import type { ServerClock } from './server-clock.ts';
 import type { TrafficExchange } from '../traffic-exchange.ts';
 import type { RequestView, TrafficView } from '../traffic-view.ts';
 
@@ -45,6 +46,8 @@ export interface RuleSetup {
   readonly keys: KeyBook;
   /** The try-ons seen started so far (the exchange being judged is noted after every rule saw it). */
   readonly starts: SeenStarts;
+  /** The server's clock as test control's answers show it (fed before the rules see a control call). */
+  readonly clock: ServerClock;
 }
 
 /** How much state the judge keeps. */
