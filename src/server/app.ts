@@ -142,8 +142,9 @@ export async function createReferenceServer(options: ServerOptions): Promise<Ref
   // request.accountId is set by authentication, not declared as a request decoration: fastify's request
   // constructor would set every decoration on every request, a cost on the hot path.
   installTransportGuards(app, settings);
-  // After a clock move through any instance, every instance's next request sees it (cluster/shared-clock.ts).
-  if (cluster) app.addHook('onRequest', refreshClockHook(cluster.clock));
+  // After a clock move through any instance, every instance's next request sees it (cluster/shared-clock.ts):
+  // here, or (a route with readsOwnClock) in its admission's call, unless the call log needs the time first.
+  if (cluster) app.addHook('onRequest', refreshClockHook(cluster.clock, !callLog));
   if (callLog) installCallLog(app, callLog);
   // Other routes take a multipart body as multipart's parser did (unread, no body), and refuse it themselves.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));

@@ -12,9 +12,9 @@ import { type ClusterConnection, openClusterConnection } from '../../src/server/
 import { upkeep } from '../../src/server/cluster/cluster-upkeep.ts';
 import { LeasedQueue } from '../../src/server/cluster/leased-queue.ts';
 import { SharedInFlightKeys } from '../../src/server/cluster/shared-in-flight.ts';
-import { SharedRateLimiter } from '../../src/server/cluster/shared-rate-limiter.ts';
+import { SharedRateLimiter, type WindowClock } from '../../src/server/cluster/shared-rate-limiter.ts';
 import { SharedTestNames } from '../../src/server/cluster/shared-test-names.ts';
-import { RateLimiter } from '../../src/server/domain/rate-limiter.ts';
+import { RateLimiter, StaleReads } from '../../src/server/domain/rate-limiter.ts';
 import { openPgStore, type PgStore } from '../../src/server/store/pg-store.ts';
 import { freshDatabase, newTryOn, query, startTestCluster } from './store-pg-helpers.ts';
 
@@ -50,13 +50,24 @@ async function instancesOn(
   return { url, store, conns };
 }
 
+/** A window clock at `now` with offset 0 (as the database starts), whose epoch stays 0. */
+function windowClock(now: () => number): WindowClock {
+  return { realNow: now, observe: () => undefined, epoch: () => 0, refresh: async () => undefined };
+}
+
 describe('rate-limit windows shared by instances', () => {
   it('decide request by request as the in-process limiter does (Retry-After, remaining, reset)', async () => {
     const { conns } = await instancesOn(3);
     let now = 1_800_000_000_000;
     const clock = { now: () => now };
     const local = new RateLimiter(clock);
-    const shared = conns.map((c) => new SharedRateLimiter(c, clock));
+    const shared = conns.map(
+      (c) =>
+        new SharedRateLimiter(
+          c,
+          windowClock(() => now),
+        ),
+    );
     // Bursts, gaps and a window that slides, 5 a minute; then the limit lowered to 2 with 5 in the window.
     const steps = [0, 0, 1_000, 250, 7_000, 0, 0, 30_000, 21_999, 1, 0, 59_999, 1, 0, 45_000, 15_000, 0, 0];
     const filled = [60_001, 1_000, 1_000, 1_000, 1_000];
@@ -77,8 +88,13 @@ describe('rate-limit windows shared by instances', () => {
 
   it('let exactly the limit through when 40 requests race over 3 instances', async () => {
     const { conns } = await instancesOn(3);
-    const clock = { now: () => 1_800_000_000_000 };
-    const shared = conns.map((c) => new SharedRateLimiter(c, clock));
+    const shared = conns.map(
+      (c) =>
+        new SharedRateLimiter(
+          c,
+          windowClock(() => 1_800_000_000_000),
+        ),
+    );
     const decisions = await Promise.all(
       Array.from({ length: 40 }, (_, i) => shared[i % 3]!.take('acct_race', 'starts', 12)),
     );
@@ -86,6 +102,26 @@ describe('rate-limit windows shared by instances', () => {
     expect(new Set(decisions.filter((d) => !d.allowed).map((d) => !d.allowed && d.retryAfterSeconds))).toEqual(
       new Set([60]),
     );
+  });
+
+  it('count at the shared time, and count nothing for reads older than the shared epoch', async () => {
+    const { url, conns } = await instancesOn(2);
+    const real = 1_800_000_000_000;
+    await query(url, 'UPDATE cluster_clock SET offset_ms = 90000, epoch = 7');
+    const seen: [number, number][] = [];
+    const clock = { ...windowClock(() => real), observe: (o: number, e: number) => void seen.push([o, e]) };
+    const limiter = new SharedRateLimiter(conns[0]!, clock);
+    expect(await limiter.take('acct_epoch', 'polls', 2, 7)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(seen).toEqual([[90_000, 7]]);
+    // Another instance's change moved the epoch: a take with the reads of epoch 7 is refused, and not counted.
+    await query(url, 'UPDATE cluster_clock SET epoch = epoch + 1');
+    await expect(limiter.take('acct_epoch', 'polls', 2, 7)).rejects.toBeInstanceOf(StaleReads);
+    expect(seen.at(-1)).toEqual([90_000, 8]);
+    expect(await limiter.take('acct_epoch', 'polls', 2, 8)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await limiter.take('acct_epoch', 'polls', 2)).toMatchObject({ allowed: false, retryAfterSeconds: 60 });
+    const sql = "SELECT at::float8 AS at, n FROM rate_events WHERE account_id = 'acct_epoch'";
+    const rows = await query<{ at: number; n: number }>(url, sql);
+    expect(rows).toEqual([{ at: real + 90_000, n: 2 }]);
   });
 });
 

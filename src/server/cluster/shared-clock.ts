@@ -2,8 +2,9 @@
  * The clock test control moves, shared by every instance on the database: real time plus one offset kept
  * in `cluster_clock`. A move is one UPDATE that also notifies the others (LISTEN/NOTIFY keeps their idle
  * offset fresh); and since a notice may arrive after the client's next request reaches another instance,
- * each request reads the offset before it is handled (`refresh`): after a control call returns, every
- * instance's next request sees the new time. The offset only grows, so a late notice never moves it back.
+ * each request reads the offset before it is handled (`refresh`; a GET of a try-on reads it with its rate-limit
+ * window instead, cluster/shared-rate-limiter.ts): after a control call returns, every instance's next request
+ * sees the new time. The offset only grows, so a late notice never moves it back.
  * The same read brings the epoch (store/pg-migration-reads.ts) to `onEpoch` listeners. Requests that arrive
  * while a read is under way share the next one, sent once that read is back: each request still waits for
  * a read sent after it arrived, and the database sees one read at a time whatever the load.
@@ -62,6 +63,25 @@ export class SharedClock implements ControlClock {
     if (this.#epoch >= 0) listener(this.#epoch);
   }
 
+  /** The newest epoch seen: this instance's cached reads hold every change made before it moved there. */
+  epoch(): number {
+    return this.#epoch;
+  }
+
+  /** Real time, without the offset: what a statement that reads the offset itself adds it to. */
+  realNow(): number {
+    return this.base();
+  }
+
+  /** Takes in an offset and epoch read from `cluster_clock` (here, or with a rate-limit window's call). */
+  observe(offset: number, epoch: number): void {
+    this.#observe(offset);
+    if (epoch > this.#epoch) {
+      this.#epoch = epoch;
+      for (const listener of this.#epochListeners) listener(epoch);
+    }
+  }
+
   #next(): Promise<void> {
     this.#queued = undefined;
     return this.#read();
@@ -71,12 +91,7 @@ export class SharedClock implements ControlClock {
     const reading = this.conn
       .queryPrepared<{ offset_ms: number; epoch: number }>('SELECT offset_ms, epoch FROM cluster_clock')
       .then(([row]) => {
-        if (!row) return;
-        this.#observe(row.offset_ms);
-        if (row.epoch > this.#epoch) {
-          this.#epoch = row.epoch;
-          for (const listener of this.#epochListeners) listener(row.epoch);
-        }
+        if (row) this.observe(row.offset_ms, row.epoch);
       })
       .finally(() => {
         if (this.#reading === reading) this.#reading = undefined;
@@ -105,9 +120,24 @@ export class SharedClock implements ControlClock {
 /** Paths a request needs no time for: the balancer's probes. */
 const untimed = new Set(['/healthz', '/readyz']);
 
-/** An onRequest hook: the request reads the shared offset first, unless it is a probe. */
-export function refreshClockHook(clock: SharedClock): (request: { url: string }) => Promise<void> {
-  return async (request) => {
-    if (!untimed.has(request.url.split('?')[0] ?? '')) await clock.refresh();
+/** A request as the hook sees it: its path, and its route's config. */
+interface HookedRequest {
+  readonly url: string;
+  readonly routeOptions: { readonly config?: { readonly readsOwnClock?: boolean } };
+}
+
+/**
+ * An onRequest hook: the request reads the shared offset first, unless it is a probe or, with
+ * `ownReads`, its route reads the clock and epoch itself (route config `readsOwnClock`, see routes/rate-limit.ts).
+ */
+export function refreshClockHook(
+  clock: SharedClock,
+  ownReads = false,
+): (request: HookedRequest, reply: unknown, done: (error?: Error) => void) => void {
+  // Callback style: a request that reads nothing here goes on without a promise.
+  return (request, _reply, done) => {
+    const own = ownReads && request.routeOptions.config?.readsOwnClock === true;
+    if (own || untimed.has(request.url.split('?')[0] ?? '')) return done();
+    clock.refresh().then(() => done(), done);
   };
 }

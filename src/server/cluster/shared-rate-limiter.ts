@@ -1,16 +1,20 @@
 /**
- * Rate-limit windows shared by every instance (spec: Limits): one call of `tryon_rate_take`
- * (store/pg-migration-cluster.ts) checks the account's window and counts the request in one transaction
- * under an advisory lock per account and bucket, so 12 starts a minute are 12 wherever they land.
- * Retry-After and the RateLimit fields are computed as the in-process limiter does (rate-limiter.ts).
+ * Rate-limit windows shared by every instance (spec: Limits): one call of `tryon_rate_admit`
+ * (store/pg-migration-admit.ts) reads the shared clock and epoch, checks the account's window and counts the
+ * request, in one transaction under an advisory lock per account and bucket, so 12 starts a minute are 12
+ * wherever they land. Retry-After and the RateLimit fields are computed as the in-process limiter does.
  * Requests of one account and bucket that arrive while its call is under way wait in a lane and go together
- * in the next call (`tryon_rate_take_n`, in their order): the same count, one round trip per turn.
+ * in the next call (in their order): the same count, one round trip per turn. A request admitted with
+ * cached reads gives their epoch: a lane per epoch, and a call that finds the epoch moved counts nothing
+ * (StaleReads), its offset and epoch taken in first, so the caches are forgotten before the caller retries.
  */
-import type { Clock } from '../domain/clock.ts';
-import { type Bucket, type RateDecision, type RateLimits, windowMs } from '../domain/rate-limiter.ts';
+import { type Bucket, type RateDecision, type RateLimits, StaleReads, windowMs } from '../domain/rate-limiter.ts';
 import type { ClusterConnection } from './cluster-connection.ts';
+import type { SharedClock } from './shared-clock.ts';
 
-interface TakeRow {
+interface AdmitRow {
+  offset_ms: number;
+  epoch: number;
   granted: number;
   used: number;
   first_at: number;
@@ -25,33 +29,42 @@ interface Waiter {
 /** Most requests one call decides. */
 const maxBatch = 500;
 
+const admitSql =
+  'SELECT offset_ms, epoch, granted, used, first_at, leaves_at FROM tryon_rate_admit($1, $2, $3, $4, $5, $6, $7)';
+
+/** The clock the windows count in: the shared one, whose offset and epoch each call reads and hands back. */
+export type WindowClock = Pick<SharedClock, 'realNow' | 'observe' | 'epoch' | 'refresh'>;
+
 export class SharedRateLimiter implements RateLimits {
-  /** Per account, bucket and limit: the requests waiting for the next call (a lane exists while a call is under way). */
+  /** Per account, bucket, limit and epoch: the requests waiting for the next call (a lane exists while a call is under way). */
   readonly #lanes = new Map<string, Waiter[]>();
+  readonly reads: NonNullable<RateLimits['reads']>;
 
   constructor(
     private readonly conn: ClusterConnection,
-    private readonly clock: Clock,
-  ) {}
+    private readonly clock: WindowClock,
+  ) {
+    this.reads = { epoch: () => clock.epoch(), refresh: () => clock.refresh() };
+  }
 
-  take(accountId: string, bucket: Bucket, limit: number): Promise<RateDecision> {
+  take(accountId: string, bucket: Bucket, limit: number, epoch?: number): Promise<RateDecision> {
     return new Promise((resolve, reject) => {
-      const lane = `${limit} ${bucket} ${accountId}`;
+      const lane = `${limit} ${bucket} ${epoch ?? '-'} ${accountId}`;
       const waiting = this.#lanes.get(lane);
       if (waiting) waiting.push({ resolve, reject });
       else {
         this.#lanes.set(lane, []);
-        void this.#drain(lane, [{ resolve, reject }], accountId, bucket, limit);
+        void this.#drain(lane, [{ resolve, reject }], { accountId, bucket, limit, epoch });
       }
     });
   }
 
   /** Decides `batch`, then each batch that gathered meanwhile, until the lane is empty. */
-  async #drain(lane: string, first: Waiter[], accountId: string, bucket: Bucket, limit: number): Promise<void> {
+  async #drain(lane: string, first: Waiter[], take: Take): Promise<void> {
     let batch = first;
     while (batch.length > 0) {
       try {
-        const decisions = await this.#takeMany(accountId, bucket, limit, batch.length);
+        const decisions = await this.#takeMany(take, batch.length);
         batch.forEach((waiter, i) => waiter.resolve(decisions[i] as RateDecision));
       } catch (error) {
         for (const waiter of batch) waiter.reject(error);
@@ -62,13 +75,23 @@ export class SharedRateLimiter implements RateLimits {
     this.#lanes.delete(lane);
   }
 
-  async #takeMany(accountId: string, bucket: Bucket, limit: number, count: number): Promise<RateDecision[]> {
-    const now = Math.floor(this.clock.now());
-    const [row] = await this.conn.queryPrepared<TakeRow>(
-      'SELECT granted, used, first_at, leaves_at FROM tryon_rate_take_n($1, $2, $3, $4, $5, $6)',
-      [accountId, bucket, limit, now, windowMs, count],
-    );
+  async #takeMany({ accountId, bucket, limit, epoch }: Take, count: number): Promise<RateDecision[]> {
+    // Reads older than an epoch seen already: stale without asking.
+    if (epoch !== undefined && epoch < this.clock.epoch()) throw new StaleReads();
+    const realNow = Math.floor(this.clock.realNow());
+    const [row] = await this.conn.queryPrepared<AdmitRow>(admitSql, [
+      accountId,
+      bucket,
+      limit,
+      realNow,
+      windowMs,
+      count,
+      epoch ?? null,
+    ]);
     if (!row) throw new Error('the rate-limit window gave no answer');
+    this.clock.observe(row.offset_ms, row.epoch);
+    if (row.granted < 0) throw new StaleReads();
+    const now = realNow + row.offset_ms;
     const reset = Math.ceil((row.first_at + windowMs - now) / 1000);
     const retryAfter = Math.max(1, Math.ceil(((row.leaves_at ?? now) + windowMs - now) / 1000));
     return Array.from(
@@ -79,4 +102,11 @@ export class SharedRateLimiter implements RateLimits {
           : { allowed: false, limit, retryAfterSeconds: retryAfter },
     );
   }
+}
+
+interface Take {
+  readonly accountId: string;
+  readonly bucket: Bucket;
+  readonly limit: number;
+  readonly epoch: number | undefined;
 }

@@ -56,8 +56,19 @@ export function requestAt(log: WindowLog, n: number): number | undefined {
  * (server/cluster/shared-rate-limiter.ts), whose answer is a promise.
  */
 export interface RateLimits {
-  /** Counts one request if the window has room; otherwise says how long to wait. */
-  take(accountId: string, bucket: Bucket, limit: number): RateDecision | Promise<RateDecision>;
+  /**
+   * Counts one request if the window has room; otherwise says how long to wait. Shared windows only: given
+   * `epoch` (that of the cached reads the request was admitted with), a take that finds the shared epoch
+   * moved counts nothing and rejects with StaleReads.
+   */
+  take(accountId: string, bucket: Bucket, limit: number, epoch?: number): RateDecision | Promise<RateDecision>;
+  /** Shared windows only: the epoch of this instance's cached reads, and a fresh read of it (and of the clock). */
+  readonly reads?: { epoch(): number; refresh(): Promise<void> };
+}
+
+/** A take refused, uncounted, because the reads the request was admitted with are older than the shared epoch. */
+export class StaleReads extends Error {
+  override readonly name = 'StaleReads';
 }
 
 /**

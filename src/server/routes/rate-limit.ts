@@ -6,11 +6,21 @@
  */
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError } from '../api-errors.ts';
-import { windowMs, type Bucket, type RateDecision } from '../domain/rate-limiter.ts';
+import { StaleReads, windowMs, type Bucket, type RateDecision } from '../domain/rate-limiter.ts';
 import type { AccountLimits } from '../store/store.ts';
 import { accountOf, refuseLater } from './auth.ts';
 import type { ServerContext } from './context.ts';
 import { type MaybeLater, whenReady } from './maybe-later.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's admission reads the shared clock and epoch itself (freshAdmission): no read before it. */
+    readsOwnClock?: boolean;
+  }
+}
+
+/** Shared windows: the epoch of the cached reads each request of `freshAdmission` is being admitted with. */
+const readsEpoch = new WeakMap<FastifyReply, number>();
 
 const limitOf: Record<Bucket, keyof AccountLimits> = {
   starts: 'startsPerMinute',
@@ -37,7 +47,7 @@ function limiter(
     const limits = own ?? ctx.settings.limits;
     const limit = limits[limitOf[bucket]];
     // This process's windows answer at once; windows shared by instances answer from the database.
-    const decision = ctx.limiter.take(accountId, bucket, limit);
+    const decision = ctx.limiter.take(accountId, bucket, limit, readsEpoch.get(reply));
     return decision instanceof Promise ? decision.then((d) => judge(d, limit, reply)) : judge(decision, limit, reply);
   };
   const judge = (decision: RateDecision, limit: number, reply: FastifyReply): ApiError | undefined => {
@@ -79,6 +89,32 @@ export function admission(
       request.accountId = accountId;
       return take(accountId, reply);
     });
+}
+
+/**
+ * `admission` for a route that skips the per-request clock read (route config `readsOwnClock`): on shared
+ * windows, the window's own call reads the clock and epoch, and counts the request only if the epoch is still
+ * that of the cached reads it was admitted with (one round trip). If it moved, nothing was counted: the
+ * request reads the clock and epoch afresh and is admitted again, as every other request is. On this
+ * process's windows, `admission` itself.
+ */
+export function freshAdmission(
+  ctx: ServerContext,
+  bucket: Bucket,
+): (request: FastifyRequest, reply: FastifyReply) => MaybeLater<ApiError | undefined> {
+  const admit = admission(ctx, bucket);
+  const reads = ctx.limiter.reads;
+  if (!reads) return admit;
+  const again = (request: FastifyRequest, reply: FastifyReply) => (error: unknown) => {
+    if (!(error instanceof StaleReads)) throw error;
+    readsEpoch.delete(reply);
+    return reads.refresh().then(() => admit(request, reply));
+  };
+  return (request, reply) => {
+    readsEpoch.set(reply, reads.epoch());
+    const first = admit(request, reply);
+    return first instanceof Promise ? first.catch(again(request, reply)) : first;
+  };
 }
 
 /**

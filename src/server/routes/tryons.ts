@@ -6,7 +6,7 @@ import { ApiError } from '../api-errors.ts';
 import { startTryOn, type StartResult } from '../domain/tryon-starts.ts';
 import type { TryOnRecord } from '../store/store.ts';
 import type { ServerContext } from './context.ts';
-import { admission, authenticateAndLimit } from './rate-limit.ts';
+import { authenticateAndLimit, freshAdmission } from './rate-limit.ts';
 import { jsonType, readBody, startedView } from './representations.ts';
 import { syncHolder } from './sync-hold.ts';
 import { declaresBody } from './transport.ts';
@@ -33,9 +33,11 @@ export function tryOnRoutes(app: FastifyInstance, ctx: ServerContext): void {
   // route admits the request itself (authentication, then the rate limit) instead of an onRequest hook. A refusal,
   // and the answer to a request that declares a body, leave a microtask later, since the framing (transport.ts)
   // reads whether the request has all arrived; a bodiless read's answer (representations.ts) goes at once.
-  const admitPoll = admission(ctx, 'polls');
+  // On a shared database, the admission reads the shared clock with the rate-limit window (readsOwnClock).
+  const admitPoll = freshAdmission(ctx, 'polls');
   const answerPoll = pollAnswer(ctx);
-  app.get<{ Params: { id: string } }>('/api/v1/tryons/:id', (request, reply) => {
+  const ownClock = { config: { readsOwnClock: true } };
+  app.get<{ Params: { id: string } }>('/api/v1/tryons/:id', ownClock, (request, reply) => {
     try {
       const refusal = admitPoll(request, reply);
       if (!(refusal instanceof Promise)) return answerPoll(refusal, request, reply);

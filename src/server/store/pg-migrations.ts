@@ -3,6 +3,7 @@
  * start under a session advisory lock, so N instances starting at once migrate once: the first applies
  * what is missing, each in its own transaction, and the others wait, then find nothing left to do.
  */
+import { admitSchema } from './pg-migration-admit.ts';
 import type { Pool, Queryable } from './pg-connect.ts';
 import { clusterSchema } from './pg-migration-cluster.ts';
 import { readsSchema } from './pg-migration-reads.ts';
@@ -76,6 +77,7 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: initialSchema },
   { version: 2, name: 'instances as one server', sql: clusterSchema },
   { version: 3, name: 'cheaper reads and windows', sql: readsSchema },
+  { version: 4, name: 'one round trip to admit a request', sql: admitSchema },
 ];
 
 /**
