@@ -14,6 +14,7 @@ import type { RequirementId } from '../../src/contract/requirements.ts';
 import { classOf, type Mutation } from '../mutants/mutating-proxy.ts';
 import { mutants, quickMutants } from '../mutants/mutants.ts';
 import { inChild, judgedRun, resultTag, type JudgedRun } from './judged-run.ts';
+import { notVisible } from './passive-mutants-why.ts';
 
 const { values } = parseArgs({
   options: {
@@ -123,6 +124,8 @@ for (const o of outcomes) {
   classes.set(o.class, c);
 }
 const flagged = outcomes.filter((o) => o.flaggedBy.length > 0).length;
+const unflagged = outcomes.filter((o) => o.flaggedBy.length === 0);
+const gaps = unflagged.filter((o) => notVisible[o.mutant] === undefined).length;
 const killed = outcomes.filter((o) => o.killedBy.length > 0).length;
 const minutes = (performance.now() - wall) / 60_000;
 const cell = (s: string) => s.replaceAll('|', '\\|');
@@ -134,6 +137,7 @@ const md = [
   "baseline). The run's own kill is beside it. Passive collateral: passive failures the mutant's `breaks` does not name.",
   '',
   `Passive score: **${flagged}/${outcomes.length}** flagged (the run killed ${killed}/${outcomes.length}); wall time ${minutes.toFixed(1)} min.`,
+  `Not flagged: ${unflagged.length}, of which ${unflagged.length - gaps} cannot show in the traffic (below, why) and ${gaps} are gaps in the passive rules.`,
   `Baseline passive failures: ${[...basePassive].join(', ') || 'none'}; baseline run failures: ${[...baseRun].join(', ') || 'none'}.`,
   '',
   '| class | flagged passively | killed by the run | mutants |',
@@ -145,6 +149,15 @@ const md = [
   ...outcomes.map(
     (o) =>
       `| ${o.mutant} | ${o.class} | ${o.breaks.join(', ')} | ${o.killedBy.length > 0 ? 'killed' : 'survived'} | ${o.flaggedBy.length > 0 ? `flagged: ${o.flaggedBy.join(', ')}` : '-'} | ${cell(o.passiveCollateral.join(', ')) || '-'} |`,
+  ),
+  '',
+  '## Why the unflagged ones are not visible in the traffic',
+  '',
+  '| mutant | class | why the traffic does not show it |',
+  '|---|---|---|',
+  ...unflagged.map(
+    (o) =>
+      `| ${o.mutant} | ${o.class} | ${cell(notVisible[o.mutant] ?? 'no reason known: a gap in the passive rules')} |`,
   ),
   '',
 ];
@@ -159,6 +172,7 @@ if (whole) {
     flagged,
     killed,
     total: outcomes.length,
+    notVisible: Object.fromEntries(unflagged.map((o) => [o.mutant, notVisible[o.mutant] ?? null])),
     baseline: { run: [...baseRun], passive: [...basePassive] },
     classes: Object.fromEntries(classes),
     outcomes,

@@ -1,14 +1,13 @@
 /**
  * Limits are per account (spec: Limits, "12 per minute per account"; "60 per minute per account";
- * "30 uploads per minute per account"): an account test control made in the traffic, whose first
- * request of a bucket is answered 429, was limited by what other accounts did, for nothing of its own
- * can have filled its window. Judged once the traffic is over, and only when no other request of that
- * account and bucket began before the 429 ended (one still in flight may have been counted first),
- * nor test control set that bucket's limit of the account to 0. Accounts the traffic did not see made
- * are not judged: their windows may hold requests the proxy never saw.
+ * "30 uploads per minute per account"): an account test control made in the traffic whose very first
+ * request (of any kind) is refused 429 was limited by what other accounts did, for nothing of its own
+ * can have filled any window. Judged once the traffic is over, and only when no other request of the
+ * account began before that 429 ended (one still in flight may have been counted first), nor test
+ * control set a limit of the account to 0. Accounts the traffic did not see made are not judged:
+ * their windows may hold requests the proxy never saw.
  */
 import { finding } from '../../checks/finding.ts';
-import type { RateBucket } from '../../contract/rate-limits.ts';
 import { CappedMap } from '../capped-map.ts';
 import type { TrafficExchange } from '../traffic-exchange.ts';
 import type { TrafficView } from '../traffic-view.ts';
@@ -17,76 +16,68 @@ import type { PassiveRule, RuleSetup } from './rule.ts';
 
 const family = 'rate limits';
 
-interface Bucket {
-  /** The first request of the bucket answered 429, while no other had been seen. */
+interface Fresh {
+  /** A request of the account was seen. */
+  any: boolean;
+  /** Its first request, refused 429. */
   first429?: TrafficExchange;
-  /** Another request of the bucket began before that 429 ended. */
+  /** Another request of the account began before that 429 ended. */
   overlapped: boolean;
   zeroLimit: boolean;
 }
 
 export function freshAccountLimits(setup: RuleSetup): PassiveRule & { finish(): void } {
   const { ledger, caps, keys } = setup;
-  /** Per account made in the traffic: its buckets, once one of its requests was seen. */
-  const fresh = new CappedMap<string, Map<RateBucket, Bucket>>(caps.accounts);
+  const fresh = new CappedMap<string, Fresh>(caps.accounts);
   ledger.declare(family, 'LIMIT-RATES-PER-ACCOUNT', 'the first request of an account test control made');
-  const seen = (account: string, bucket: RateBucket | undefined, te: TrafficExchange): Bucket | undefined => {
-    const buckets = bucket === undefined ? undefined : fresh.get(account);
-    if (buckets === undefined || bucket === undefined) return undefined;
-    const b = buckets.get(bucket);
-    if (b?.first429 !== undefined && te !== b.first429 && te.startedAt < b.first429.endedAt) b.overlapped = true;
-    return b;
+  /** Notes a request of `account`; the account's state when it was its first. */
+  const seen = (account: string, te: TrafficExchange): Fresh | undefined => {
+    const f = fresh.get(account);
+    if (f === undefined) return undefined;
+    if (f.first429 !== undefined && te !== f.first429 && te.startedAt < f.first429.endedAt) f.overlapped = true;
+    if (f.any) return undefined;
+    f.any = true;
+    return f;
   };
   return {
     family,
     notKept: () => fresh.evicted,
     control(call) {
-      if (call.kind === 'made') fresh.set(call.key, new Map());
+      if (call.kind === 'made') fresh.set(call.key, { any: false, overlapped: false, zeroLimit: false });
       if (call.kind !== 'limits') return;
       const account = keys.accountNamed(call.accountId);
-      const buckets = account === undefined ? undefined : fresh.get(account);
-      for (const [bucket, n] of Object.entries(call.perMinute) as Array<[RateBucket, number]>) {
-        if (buckets === undefined || n >= 1) continue;
-        const b = buckets.get(bucket) ?? { overlapped: false, zeroLimit: false };
-        b.zeroLimit = true;
-        buckets.set(bucket, b);
-      }
+      const f = account === undefined ? undefined : fresh.get(account);
+      if (f !== undefined && Object.values(call.perMinute).some((n) => n < 1)) f.zeroLimit = true;
     },
-    unanswered(te, request) {
-      const bucket = bucketOf(request.op);
-      const b = seen(te.account, bucket, te);
-      if (b === undefined && bucket !== undefined)
-        fresh.get(te.account)?.set(bucket, { overlapped: false, zeroLimit: false });
+    unanswered(te) {
+      seen(te.account, te);
     },
     observe(v: TrafficView) {
+      if (v.te.account === 'none') return;
+      const first = seen(v.te.account, v.te);
       const bucket = bucketOf(v.op);
-      const buckets = bucket === undefined ? undefined : fresh.get(v.te.account);
-      if (bucket === undefined || buckets === undefined) return;
-      const b = seen(v.te.account, bucket, v.te);
-      if (b !== undefined) return;
-      const first = { overlapped: false, zeroLimit: false };
-      buckets.set(bucket, v.status === 429 ? { ...first, first429: v.te } : first);
-      if (v.status !== 429) ledger.judged(family, 'LIMIT-RATES-PER-ACCOUNT', v.te);
+      if (first === undefined || bucket === undefined) return;
+      if (v.status === 429) first.first429 = v.te;
+      else ledger.judged(family, 'LIMIT-RATES-PER-ACCOUNT', v.te);
     },
     finish() {
-      for (const buckets of fresh.values())
-        for (const [bucket, b] of buckets) {
-          if (b.first429 === undefined || b.overlapped || b.zeroLimit) continue;
-          ledger.found(
-            family,
-            finding(
-              'rate_window',
-              'LIMIT-RATES-PER-ACCOUNT',
-              `A fresh account's first ${bucket} request was refused 429`,
-              `429 with nothing of the account's own in its window`,
-              '"12 per minute per account": only the account\'s own requests fill its window',
-              b.first429.exchange.seq,
-            ),
-            [b.first429],
-          );
-          // Found once: a later report of the same traffic does not count it again.
-          delete b.first429;
-        }
+      for (const f of fresh.values()) {
+        if (f.first429 === undefined || f.overlapped || f.zeroLimit) continue;
+        ledger.found(
+          family,
+          finding(
+            'rate_window',
+            'LIMIT-RATES-PER-ACCOUNT',
+            "A fresh account's first request was refused 429",
+            `429 to ${f.first429.exchange.request.method} with nothing of the account's own before it`,
+            '"12 per minute per account": only the account\'s own requests fill its windows',
+            f.first429.exchange.seq,
+          ),
+          [f.first429],
+        );
+        // Found once: a later report of the same traffic does not count it again.
+        delete f.first429;
+      }
     },
   };
 }

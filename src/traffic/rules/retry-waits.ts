@@ -4,8 +4,9 @@
  * requests | wait `Retry-After` seconds", rule 4 "when `Retry-After` is present, wait that long
  * instead"). After a 429 saying N seconds, the account's next request of that bucket begun N seconds
  * later (real time plus test control's clock moves in between) must be let through, when nothing
- * between could have filled the window again: no other request of the bucket of that account, none
- * dropped, no limits set for it. Let through, it passes; refused 429 again, it fails.
+ * between could have filled the window again: no other request of that account (which requests a
+ * window counts is the target's), none dropped, no limits set for it. Let through, it passes;
+ * refused 429 again, it fails.
  */
 import { finding } from '../../checks/finding.ts';
 import { CappedMap } from '../capped-map.ts';
@@ -15,6 +16,7 @@ import { bucketOf } from './rate-buckets.ts';
 import type { PassiveRule, RuleSetup } from './rule.ts';
 
 const family = 'rate limits';
+const buckets = ['starts', 'polls', 'uploads'] as const;
 
 interface Waiting {
   readonly te: TrafficExchange;
@@ -42,18 +44,25 @@ export function retryWaits(setup: RuleSetup): PassiveRule {
       if (call.kind === 'clock') for (const w of waiting.values()) w.advancedMs += (call.seconds ?? 0) * 1000;
       if (call.kind !== 'limits') return;
       const account = keys.accountNamed(call.accountId);
-      for (const bucket of ['starts', 'polls', 'uploads'] as const)
+      for (const bucket of buckets)
         if (account !== undefined) waiting.delete(`${bucket} ${account}`);
         else for (const w of waiting.values()) w.blocked = true;
     },
-    unanswered(te, request) {
-      const bucket = bucketOf(request.op);
-      const w = bucket === undefined ? undefined : waiting.get(`${bucket} ${te.account}`);
-      if (w !== undefined) w.blocked = true;
+    unanswered(te) {
+      for (const bucket of buckets) {
+        const w = waiting.get(`${bucket} ${te.account}`);
+        if (w !== undefined) w.blocked = true;
+      }
     },
     observe(v) {
+      if (v.te.account === 'none') return;
       const bucket = bucketOf(v.op);
-      if (bucket === undefined || v.te.account === 'none') return;
+      // A request of another kind may count in the window too.
+      for (const other of buckets) {
+        const w = other === bucket ? undefined : waiting.get(`${other} ${v.te.account}`);
+        if (w !== undefined) w.blocked = true;
+      }
+      if (bucket === undefined) return;
       const slot = `${bucket} ${v.te.account}`;
       const w = waiting.get(slot);
       const seconds = v.status === 429 ? retryAfterOf(v) : undefined;
