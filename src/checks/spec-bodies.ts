@@ -6,6 +6,7 @@
  */
 import { showJson } from '../shared/json-bounds.ts';
 import type { RequirementId } from '../contract/requirements.ts';
+import { pathOf } from '../contract/operation-of.ts';
 
 export interface BodyProblem {
   readonly requirement: RequirementId;
@@ -33,7 +34,7 @@ const nonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.l
 function resultUrlProblem(value: unknown): BodyProblem | undefined {
   let path: string | undefined;
   try {
-    path = typeof value === 'string' ? new URL(value).pathname : undefined;
+    path = typeof value === 'string' ? pathOf(value) : undefined;
   } catch {
     path = undefined;
   }

@@ -31,15 +31,11 @@ export interface ForwardContext {
   nextSeq(): number;
 }
 
-/** The tap of a request's body, set by the content-type parser. */
-export const requestTaps = new WeakMap<object, BodyTap>();
-
-/** The request's body through a tap (the raw stream, never parsed). */
+/** The request's body through a tap (the raw stream, never parsed): fastify keeps it as the request's body. */
 export function tapRequestBody(raw: Readable, context: ForwardContext): BodyTap {
   const tap = new BodyTap(context.finished ? context.limits.jsonBodyBytes : 0, context.budget);
   // An aborted request destroys the tap, and so the upstream request it feeds.
   pipeline(raw, tap, () => {});
-  requestTaps.set(raw, tap);
   return tap;
 }
 
@@ -48,12 +44,8 @@ export function forward(request: FastifyRequest, reply: FastifyReply, context: F
   // Node would add a Date header the upstream did not send.
   reply.raw.sendDate = false;
   const exchange = new InFlight(request, reply, context);
-  inFlight.set(reply, exchange);
-  withClientSignal(exchange.client, () => reply.from(request.raw.url, replyFromOptions));
+  withClientSignal(exchange.client, () => reply.from(request.raw.url, exchange.options));
 }
-
-/** The exchanges under way, by their reply: reply-from's callbacks are shared, their state is here. */
-const inFlight = new WeakMap<FastifyReply, InFlight>();
 
 /**
  * One exchange under way: when it began, the upstream's answer and the tap on its body once they
@@ -63,6 +55,11 @@ const inFlight = new WeakMap<FastifyReply, InFlight>();
 class InFlight {
   readonly startedAt = Date.now();
   readonly client = new ClientSignal();
+  /** reply-from's options: the shared ones, and this exchange's answer. (No WeakMap: its entries cost every GC.) */
+  readonly options: FastifyReplyFromHooks = {
+    ...sharedOptions,
+    onResponse: (_request, reply, res) => this.#onResponse(reply as FastifyReply, res as unknown as UpstreamAnswer),
+  };
   answer: UpstreamHead | undefined;
   responseTap: ChunkTap | undefined;
   readonly #request: FastifyRequest;
@@ -102,7 +99,7 @@ class InFlight {
     this.#socket?.removeListener('end', this.#gaveUp);
     // The client went before its whole answer: the upstream's request goes too, as the client left it.
     if (!response.writableFinished) this.client.abort();
-    const requestTap = requestTaps.get(raw);
+    const requestTap = this.#request.body instanceof BodyTap ? this.#request.body : undefined;
     // The proxy's own answer (the upstream failed) is no exchange with the upstream; a client gone before
     // any answer is one, unanswered.
     const answer = this.answer;
@@ -127,7 +124,10 @@ class InFlight {
   };
 
   /** The upstream's answer came: its head is kept, and its body is watched on its way to the client. */
-  answered(reply: FastifyReply, response: UpstreamAnswer): void {
+  #onResponse(reply: FastifyReply, response: UpstreamAnswer): void {
+    // The answer's status, headers and body stream, as reply-from hands them over from undici. An answer
+    // the proxy already gave (the upstream's status could not be sent on) ends it.
+    if (reply.sent) return void response.stream.destroy();
     const headers = response.headers;
     this.answer = { status: response.statusCode, headers, at: Date.now() };
     const context = this.#context;
@@ -147,20 +147,11 @@ function destroySocket(socket: Socket | null): void {
   socket?.destroy();
 }
 
-/** reply-from's options, the same for every exchange (no closures made per request). */
-const replyFromOptions: FastifyReplyFromHooks = {
+/** reply-from's options that are the same for every exchange. */
+const sharedOptions: FastifyReplyFromHooks = {
   rewriteRequestHeaders: (_request, headers) => forwardedHeaders(headers),
   rewriteHeaders: (headers) => endToEnd(headers as IncomingHttpHeaders),
   retryDelay: () => null,
-  onResponse: (_request, reply, res) => {
-    // The answer's status, headers and body stream, as reply-from hands them over from undici.
-    const response = res as unknown as UpstreamAnswer;
-    const fastifyReply = reply as FastifyReply;
-    const exchange = inFlight.get(fastifyReply);
-    // An answer the proxy already gave (the upstream's status could not be sent on) ends it.
-    if (reply.sent || exchange === undefined) return void response.stream.destroy();
-    exchange.answered(fastifyReply, response);
-  },
   onError: (reply, { error }) => answerFailure(reply as FastifyReply, error as Error & { code?: string }),
 };
 
