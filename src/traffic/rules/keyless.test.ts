@@ -17,4 +17,19 @@ describe('keyless requests', () => {
     const image = fake({ path: '/i/r_1.png', status: 200, at: 0, account: 'none', bytes: Buffer.from('x') });
     expect(judgeTrace([image]).verdict('AUTH-BEARER-REQUIRED')).toBe('not-observable');
   });
+
+  it("an answer only an account can have fails: a read's 404, or 402 INSUFFICIENT_CREDITS", () => {
+    const notFound = keyless(404, { error: 'No try-on with that id on this account.', code: 'NOT_FOUND' });
+    expect(judgeTrace([notFound]).verdict('AUTH-BEARER-REQUIRED')).toBe('fail');
+    const refused = fake({
+      method: 'POST',
+      path: '/api/v1/tryons',
+      status: 400,
+      body: { consent: true },
+      json: { error: 'Missing Idempotency-Key.', code: 'MISSING_IDEMPOTENCY_KEY' },
+      at: 0,
+      account: 'none',
+    });
+    expect(judgeTrace([refused]).verdict('AUTH-BEARER-REQUIRED')).toBe('not-observable');
+  });
 });
