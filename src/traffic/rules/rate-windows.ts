@@ -111,6 +111,23 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
   };
 }
 
+/** When the ring's requests began and ended at the extremes, and their one clock segment if they share it. */
+function spanOf(ring: Window['ring']): { from: number; to: number; half: number; segment: number | undefined } {
+  let from = Number.POSITIVE_INFINITY;
+  let to = Number.NEGATIVE_INFINITY;
+  let half = Number.NEGATIVE_INFINITY;
+  let one = true;
+  const first = ring[0]?.segment;
+  // One pass, no arrays: this runs for each request let through once the ring is full.
+  for (const te of ring) {
+    if (te.from < from) from = te.from;
+    if (te.to > to) to = te.to;
+    if (te.half > half) half = te.half;
+    if (te.segment !== first) one = false;
+  }
+  return { from, to, half, segment: one ? first : undefined };
+}
+
 /** Judges the latest limit + 1 requests let through, when they fell certainly within a minute. */
 function judgeBurst(
   setup: RuleSetup,
@@ -120,11 +137,7 @@ function judgeBurst(
   w: Window,
   v: TrafficView,
 ): void {
-  const from = Math.min(...w.ring.map((te) => te.from));
-  const to = Math.max(...w.ring.map((te) => te.to));
-  const segments = new Set(w.ring.map((te) => te.segment));
-  const segment = segments.size === 1 ? w.ring[0]?.segment : undefined;
-  const half = Math.max(...w.ring.map((te) => te.half));
+  const { from, to, half, segment } = spanOf(w.ring);
   // Within a minute however far off the clock's offsets are.
   if (to - from + 2 * half >= rateWindowMs) return;
   const keys = new Set(w.ring.map((te) => te.key)).size;
