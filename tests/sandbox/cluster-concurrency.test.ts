@@ -1,7 +1,8 @@
 /**
  * Three `serve` instances on one PostgreSQL database behave as one server (the sandbox as `npm run sandbox`
  * starts it; requests sent to the instances directly, in turn, so the spread is known): one try-on and one
- * charge for 20 parallel requests with one Idempotency-Key, exactly one 429 for 13 starts in a minute,
+ * charge for 20 parallel requests with one Idempotency-Key (and for a start whose key claim lapsed while another
+ * start bound the key), exactly one 429 for 13 starts in a minute,
  * parallel spends never below 0, and the clock, test names, held syncs and client grades are the sandbox's.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,6 +71,35 @@ describe('3 instances on one database, as one server', () => {
     await waitFinal(bases, apiKey, started[0]!.json.id);
     expect(await ledgerOf(sandbox.databaseUrl, accountId)).toEqual({ balance: 19, reserves: 1, doubleReserved: 0 });
     expect((await call(on(2), 'GET', '/api/v1/account', apiKey)).json).toEqual({ credits: 19 });
+  });
+
+  it('a start whose key claim lapsed while another start bound the key answers that try-on, charged once', async () => {
+    const db = sandbox.databaseUrl;
+    const { accountId, apiKey } = await newAccount(on(0), sandbox.controlToken, { startsPerMinute: 1_000 });
+    const uploaded = await startBody(on(1), apiKey);
+    // The person photo arrives over about a second: both starts below stay in flight that long, one after the other.
+    const slowPhoto = fixtures.url('/drip?file=person.jpg&chunks=4&interval=300');
+    const body = { personImageUrl: slowPhoto, garmentImageId: uploaded.garmentImageId, consent: true };
+    const key = 'claim-lapsed-key';
+    const first = call(on(0), 'POST', '/api/v1/tryons', apiKey, body, key);
+    // Once the first start holds the key's claim, the claim lapses (its instance stalled past the claim's life),
+    // and the same request sent again through another instance takes the claim over and starts too.
+    const claimed = 'SELECT 1 AS one FROM inflight_keys WHERE account_id = $1 AND key = $2';
+    for (const deadline = Date.now() + 10_000; (await query(db, claimed, [accountId, key])).length === 0; ) {
+      if (Date.now() > deadline) throw new Error('the first start never claimed its key');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await query(db, 'UPDATE inflight_keys SET claimed_until = 0 WHERE account_id = $1 AND key = $2', [accountId, key]);
+    const answers = await Promise.all([first, call(on(1), 'POST', '/api/v1/tryons', apiKey, body, key)]);
+    // Spec (POST /tryons rule 3): the key's earlier try-on, not a 500 nor a second try-on or charge.
+    expect(answers.map((a) => `${a.status} ${a.json.code ?? a.json.status}`)).toEqual(['200 pending', '200 pending']);
+    expect(answers[1]!.json.id).toBe(answers[0]!.json.id);
+    expect(answers.map((a) => a.headers['idempotent-replayed']).filter((h) => h === 'true')).toHaveLength(1);
+    const rows = await query(db, 'SELECT id FROM tryons WHERE account_id = $1', [accountId]);
+    expect(rows).toEqual([{ id: answers[0]!.json.id }]);
+    await waitFinal(bases, apiKey, answers[0]!.json.id);
+    // Both reserved a credit; the second start's went back.
+    expect(await ledgerOf(db, accountId)).toEqual({ balance: 19, reserves: 2, doubleReserved: 0 });
   });
 
   it('13 starts within a minute over the 3 instances: exactly one 429, with Retry-After', async () => {

@@ -7,7 +7,7 @@
 import type { ScenarioName } from '../../fixtures/scenarios.ts';
 import { ApiError, type ErrorCode } from '../api-errors.ts';
 import type { ServerSettings } from '../config.ts';
-import type { NewTryOnInput, Store, TryOnRecord } from '../store/store.ts';
+import { IdempotencyKeyBound, type NewTryOnInput, type Store, type TryOnRecord } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { parseCreateRequest, type ImageSource } from './create-request.ts';
 import type { TryOnQueue } from './generation-queue.ts';
@@ -78,6 +78,12 @@ export async function startTryOn(
     const late = await deps.store.findIdempotency(accountId, key, deps.clock.now());
     if (late) return replay(deps, late.tryOnId, late.fingerprint === print);
     return { replayed: false, tryOn: await create(deps, accountId, key, print, body) };
+  } catch (error) {
+    // Shared by instances, a claim that lapsed lets another start bind the key first: its try-on is the answer.
+    if (!(error instanceof IdempotencyKeyBound)) throw error;
+    const taken = await deps.store.findIdempotency(accountId, key, deps.clock.now());
+    if (!taken) throw error;
+    return replay(deps, taken.tryOnId, taken.fingerprint === print);
   } finally {
     const released = deps.inFlight.release(accountId, key);
     if (released instanceof Promise) await released;

@@ -112,7 +112,10 @@ export interface Store {
   uploadFitsAt(accountId: string, now: number, bytes: number, quotaBytes: number): Promise<number | null>;
 
   // Try-ons (spec: States and transitions) and their idempotency keys.
-  /** Inserts the try-on, its inputs and its key binding in one transaction. */
+  /**
+   * Inserts the try-on, its inputs and its key binding in one transaction. A store other writers share
+   * rejects with IdempotencyKeyBound, storing nothing, when the key is bound, unexpired, to another try-on.
+   */
   insertTryOn(tryOn: NewTryOn, now: number): Promise<void>;
   findTryOn(id: string): Promise<TryOnRecord | undefined>;
   inputsOf(id: string): Promise<TryOnInputs | undefined>;
@@ -138,4 +141,17 @@ export interface Store {
    */
   sweep(now: number, recordRetentionMs: number): Promise<number>;
   close(): Promise<void>;
+}
+
+/** The (account, Idempotency-Key) is bound, unexpired, to another try-on: another instance's start bound it first. */
+export class IdempotencyKeyBound extends Error {
+  override readonly name = 'IdempotencyKeyBound';
+  readonly code = 'IDEMPOTENCY_KEY_BOUND';
+
+  constructor(
+    readonly accountId: string,
+    readonly key: string,
+  ) {
+    super('the Idempotency-Key is bound to another try-on already');
+  }
 }
