@@ -4,7 +4,8 @@
  * request, in one transaction under an advisory lock per account and bucket, so 12 starts a minute are 12
  * wherever they land. Retry-After and the RateLimit fields are computed as the in-process limiter does.
  * Requests of one account and bucket that arrive while its call is under way wait in a lane and go together
- * in the next call (in their order): the same count, one round trip per turn. A request admitted with
+ * in the next call (in their order): the same count, one round trip per turn. The next call waits (1 ms at
+ * most) for as many requests as the last one answered and the lane holds. A request admitted with
  * cached reads gives their epoch: a lane per epoch, and a call that finds the epoch moved counts nothing
  * (StaleReads), its offset and epoch taken in first, so the caches are forgotten before the caller retries.
  */
@@ -26,6 +27,31 @@ interface Waiter {
   readonly reject: (error: unknown) => void;
 }
 
+/** The requests of one lane waiting for its next call; `wake` ends the gathering once `want` are waiting. */
+interface Lane {
+  readonly waiting: Waiter[];
+  want: number;
+  wake: (() => void) | undefined;
+}
+
+/** How long a lane waits at most for the requests it expects before its next call. */
+const gatherMs = 1;
+
+/** Resolves once `lane` holds `want` requests, or after gatherMs (at once if it holds them already). */
+function gather(lane: Lane, want: number): Promise<void> {
+  if (lane.waiting.length >= want) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      lane.wake = undefined;
+      resolve();
+    };
+    const timer = setTimeout(done, gatherMs);
+    lane.want = want;
+    lane.wake = done;
+  });
+}
+
 /** Most requests one call decides. */
 const maxBatch = 500;
 
@@ -37,7 +63,7 @@ export type WindowClock = Pick<SharedClock, 'realNow' | 'observe' | 'epoch' | 'r
 
 export class SharedRateLimiter implements RateLimits {
   /** Per account, bucket, limit and epoch: the requests waiting for the next call (a lane exists while a call is under way). */
-  readonly #lanes = new Map<string, Waiter[]>();
+  readonly #lanes = new Map<string, Lane>();
   readonly reads: NonNullable<RateLimits['reads']>;
 
   constructor(
@@ -49,18 +75,21 @@ export class SharedRateLimiter implements RateLimits {
 
   take(accountId: string, bucket: Bucket, limit: number, epoch?: number): Promise<RateDecision> {
     return new Promise((resolve, reject) => {
-      const lane = `${limit} ${bucket} ${epoch ?? '-'} ${accountId}`;
-      const waiting = this.#lanes.get(lane);
-      if (waiting) waiting.push({ resolve, reject });
-      else {
-        this.#lanes.set(lane, []);
-        void this.#drain(lane, [{ resolve, reject }], { accountId, bucket, limit, epoch });
+      const key = `${limit} ${bucket} ${epoch ?? '-'} ${accountId}`;
+      const lane = this.#lanes.get(key);
+      if (!lane) {
+        const opened: Lane = { waiting: [], want: 0, wake: undefined };
+        this.#lanes.set(key, opened);
+        void this.#drain(key, opened, [{ resolve, reject }], { accountId, bucket, limit, epoch });
+        return;
       }
+      lane.waiting.push({ resolve, reject });
+      if (lane.wake && lane.waiting.length >= lane.want) lane.wake();
     });
   }
 
   /** Decides `batch`, then each batch that gathered meanwhile, until the lane is empty. */
-  async #drain(lane: string, first: Waiter[], take: Take): Promise<void> {
+  async #drain(key: string, lane: Lane, first: Waiter[], take: Take): Promise<void> {
     let batch = first;
     while (batch.length > 0) {
       try {
@@ -69,10 +98,12 @@ export class SharedRateLimiter implements RateLimits {
       } catch (error) {
         for (const waiter of batch) waiter.reject(error);
       }
-      const waiting = this.#lanes.get(lane) ?? [];
-      batch = waiting.splice(0, maxBatch);
+      // The clients just answered usually ask again at once: their requests join the next call (waited for
+      // briefly) rather than the one after it, so a steady load goes in fewer, larger calls.
+      await gather(lane, Math.min(maxBatch, batch.length + lane.waiting.length));
+      batch = lane.waiting.splice(0, maxBatch);
     }
-    this.#lanes.delete(lane);
+    this.#lanes.delete(key);
   }
 
   async #takeMany({ accountId, bucket, limit, epoch }: Take, count: number): Promise<RateDecision[]> {
