@@ -13,7 +13,8 @@ export function sandboxSection(result: SandboxBenchResult | { error: string } | 
   out.push(
     `Measured ${result.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}. Every instance is \`serve\`, ${result.server}, ` +
       `with the same flags (\`${result.flags.join(' ')}\`) but its database: a throwaway PostgreSQL 15 cluster ` +
-      '(src/sandbox/pg-cluster.ts, one database per group) or its own SQLite file. The PostgreSQL and SQLite instances ' +
+      '(src/sandbox/pg-cluster.ts, one database per group; commits flushed to disk, as PostgreSQL does by default and ' +
+      'as the SQLite file does) or its own SQLite file. The PostgreSQL and SQLite instances ' +
       'are reached directly; the 1 and the 3 instances each sit on their own database behind their own haproxy, ' +
       'configured as `npm run sandbox` does. Loads: autocannon at ' +
       `${o.connections} connections for ${o.seconds} s, ${o.rounds} rounds in alternating order, ratio per round: ` +

@@ -55,9 +55,9 @@ function onPath(name: string): boolean {
   });
 }
 
-/** A cluster with room for every instance's two pools and listener. */
+/** A cluster with room for every instance's two pools and listener, flushing its commits as a provider's does. */
 export function startCluster(): Promise<PgCluster> {
-  return startPgCluster({ settings: ['max_connections=200'] });
+  return startPgCluster({ settings: ['max_connections=200'], durable: true });
 }
 
 /** The CLI the instances run: the compiled build (dist) when the bench made one, else the repository's launcher. */

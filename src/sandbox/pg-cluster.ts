@@ -29,6 +29,11 @@ export interface PgClusterOptions {
   readonly timeoutMs?: number;
   /** Extra server settings, `name=value` each (e.g. `max_connections=300`). */
   readonly settings?: readonly string[];
+  /**
+   * Commits as a provider's server makes them, flushed to disk (PostgreSQL's defaults), for figures of the
+   * shape a provider runs; by default a throwaway cluster skips every flush (fsync and synchronous_commit off).
+   */
+  readonly durable?: boolean;
 }
 
 export interface PgCluster {
@@ -75,7 +80,10 @@ export async function startPgCluster(options: PgClusterOptions = {}): Promise<Pg
       join(data, 'pg_hba.conf'),
       'local all all trust\nhost all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\n',
     );
-    const port = await startOnFreePort(exec, data, dir, options.settings ?? []);
+    const port = await startOnFreePort(exec, data, dir, [
+      ...(options.durable ? [] : noFlush),
+      ...(options.settings ?? []),
+    ]);
     // A process that exits without stop() (a failed test run) still takes its cluster down with it.
     const stopAtExit = () => {
       try {
@@ -98,6 +106,9 @@ export async function startPgCluster(options: PgClusterOptions = {}): Promise<Pg
 }
 
 type Exec = (tool: string, args: readonly string[]) => Promise<string>;
+
+/** A throwaway cluster's settings unless durable: durability buys nothing there. */
+const noFlush = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
 
 function clusterAt(
   dir: string,
@@ -148,8 +159,6 @@ async function startOnFreePort(exec: Exec, data: string, dir: string, settings: 
       '-c listen_addresses=127.0.0.1',
       `-p ${port}`,
       `-k ${dir}`,
-      // A throwaway cluster: durability buys nothing here.
-      '-c fsync=off -c synchronous_commit=off -c full_page_writes=off',
       '-c max_connections=200',
       ...settings.map((s) => `-c ${s}`),
     ].join(' ');
