@@ -10,7 +10,7 @@ import type { ScenarioName } from '../../src/fixtures/scenarios.ts';
 import type { PgCluster } from '../../src/sandbox/pg-cluster.ts';
 import { type ClusterConnection, openClusterConnection } from '../../src/server/cluster/cluster-connection.ts';
 import { upkeep } from '../../src/server/cluster/cluster-upkeep.ts';
-import { LeasedQueue } from '../../src/server/cluster/leased-queue.ts';
+import { fullScanEvery, LeasedQueue } from '../../src/server/cluster/leased-queue.ts';
 import { SharedInFlightKeys } from '../../src/server/cluster/shared-in-flight.ts';
 import { SharedRateLimiter, type WindowClock } from '../../src/server/cluster/shared-rate-limiter.ts';
 import { SharedTestNames } from '../../src/server/cluster/shared-test-names.ts';
@@ -171,6 +171,42 @@ describe('the leased generation queue', () => {
     } finally {
       first.close();
       second.close();
+    }
+  });
+
+  it('reads every pending try-on at the first and each full scan, and between them only if an owner is gone', async () => {
+    const { url, store, conns } = await instancesOn(2);
+    const accountId = await store.createAccount(1, 20);
+    const scheduled: string[] = [];
+    const local = { enqueue: (id: string) => void scheduled.push(id), close: () => undefined };
+    const queue = new LeasedQueue(local, conns[1]!, fail, 3_600_000);
+    const stored = async (key: string) => {
+      const tryOn = newTryOn(accountId, key);
+      expect(await store.reserveCredit(accountId, tryOn.id, 2)).toBe(true);
+      await store.insertTryOn(tryOn, 2);
+      return tryOn.id;
+    };
+    try {
+      // Never leased (its start's instance died before it leased it): taken at the first scan.
+      const orphan = await stored('never-leased-1');
+      expect(await queue.scan()).toBe(1);
+      // Another never leased, with every owner alive: left until the next full scan.
+      const later = await stored('never-leased-2');
+      for (let i = 1; i < fullScanEvery; i++) expect(await queue.scan()).toBe(0);
+      expect(await queue.scan()).toBe(1);
+      // Leased by an instance that then stopped: taken at the very next scan, full or not.
+      const owned = await stored('owner-gone-1');
+      const other = new LeasedQueue({ enqueue: () => undefined, close: () => undefined }, conns[0]!, fail, 3_600_000);
+      other.enqueue(owned, null);
+      const leased = 'SELECT 1 AS one FROM generation_leases WHERE tryon_id = $1';
+      await expect.poll(async () => (await query(url, leased, [owned])).length).toBe(1);
+      other.close();
+      expect(await queue.scan()).toBe(0);
+      await conns[0]!.close();
+      expect(await queue.scan()).toBe(1);
+      expect(scheduled).toEqual([orphan, later, owned]);
+    } finally {
+      queue.close();
     }
   });
 });
