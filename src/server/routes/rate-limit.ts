@@ -38,6 +38,8 @@ function limiter(
   bucket: Bucket,
 ): (accountId: string, reply: FastifyReply) => MaybeLater<ApiError | undefined> {
   let policyLimit = Number.NaN;
+  // Only shared windows take an epoch (freshAdmission): this process's windows are asked as they were.
+  const shared = ctx.limiter.reads !== undefined;
   let policy = '';
   const take = (
     accountId: string,
@@ -47,7 +49,9 @@ function limiter(
     const limits = own ?? ctx.settings.limits;
     const limit = limits[limitOf[bucket]];
     // This process's windows answer at once; windows shared by instances answer from the database.
-    const decision = ctx.limiter.take(accountId, bucket, limit, readsEpoch.get(reply));
+    const decision = shared
+      ? ctx.limiter.take(accountId, bucket, limit, readsEpoch.get(reply))
+      : ctx.limiter.take(accountId, bucket, limit);
     return decision instanceof Promise ? decision.then((d) => judge(d, limit, reply)) : judge(decision, limit, reply);
   };
   const judge = (decision: RateDecision, limit: number, reply: FastifyReply): ApiError | undefined => {
