@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../client/exchange.ts';
 import { readJsonBody } from '../shared/json-bounds.ts';
+import { mayHandOutKey, redactHandedOutKey } from '../traffic/handed-out-key.ts';
 import { accountOf, type TrafficExchange } from '../traffic/traffic-exchange.ts';
 import { redactBytes, redactHeaders, redactText, secretsOfHeaders } from './redact-traffic.ts';
 
@@ -70,9 +71,18 @@ export function toTraffic(seen: ProxiedExchange): TrafficExchange {
 /** The upstream's answer as recorded: headers redacted, the body's JSON read within the runner's bounds. */
 function recordedResponse(seen: ProxiedExchange, answer: UpstreamHead, secrets: readonly string[]): RecordedResponse {
   const headers = redactHeaders(flatHeaders(answer.headers), secrets);
-  const bytes = redactBytes(seen.responseBody.bytes, secrets);
+  let bytes = redactBytes(seen.responseBody.bytes, secrets);
   const textual = isTextual(headers['content-type']);
-  const reading = seen.responseBody.partial || bytes.length === 0 ? undefined : readJsonBody(bytes);
+  let reading = seen.responseBody.partial || bytes.length === 0 ? undefined : readJsonBody(bytes);
+  if (reading !== undefined && 'json' in reading && mayHandOutKey(bytes)) {
+    // A key handed out in the answer (test control) is kept only as its account digest.
+    const text = bytes.toString('utf8');
+    const clean = redactHandedOutKey(text, reading.json);
+    if (clean !== text) {
+      bytes = Buffer.from(clean);
+      reading = readJsonBody(bytes);
+    }
+  }
   return {
     status: answer.status,
     headers,

@@ -8,6 +8,8 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { redact, redactedMark, secretsOf } from '../grade/redact.ts';
+import { readJsonBody } from '../shared/json-bounds.ts';
+import { redactHandedOutKey } from './handed-out-key.ts';
 import {
   fromNdjsonLine,
   maxHarChars,
@@ -89,8 +91,21 @@ async function readNdjsonFile(file: string, each: (line: string) => void): Promi
   return problems;
 }
 
+/** An exchange whose answer hands out a key in clear (test control): the key kept only as its digest. */
+function withoutHandedOutKey(te: TrafficExchange): TrafficExchange {
+  const response = te.exchange.response;
+  if (response === undefined || response.json === undefined) return te;
+  const text = redactHandedOutKey(response.text, response.json);
+  if (text === response.text) return te;
+  const bytes = Buffer.from(redactHandedOutKey(response.bytes.toString('utf8'), response.json));
+  const reading = readJsonBody(Buffer.from(text));
+  const json = reading !== undefined && 'json' in reading ? reading.json : undefined;
+  return { ...te, exchange: { ...te.exchange, response: { ...response, text, bytes, json } } };
+}
+
 /** An exchange whose Authorization header is still in clear: the account digest kept, the key redacted. */
-function redacted(te: TrafficExchange): TrafficExchange {
+function redacted(recorded: TrafficExchange): TrafficExchange {
+  const te = withoutHandedOutKey(recorded);
   const authorization = te.exchange.request.headers.authorization;
   if (authorization === undefined || authorization.includes(redactedMark)) return te;
   const secrets = secretsOf(authorization);

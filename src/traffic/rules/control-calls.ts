@@ -7,7 +7,8 @@
  */
 import { isUnderBaseUrl } from '../../contract/operation-of.ts';
 import type { RateBucket } from '../../contract/rate-limits.ts';
-import { accountOf, type AccountDigest } from '../traffic-exchange.ts';
+import { handedOutDigest } from '../handed-out-key.ts';
+import type { AccountDigest } from '../traffic-exchange.ts';
 import type { TrafficView } from '../traffic-view.ts';
 
 export type ControlCall =
@@ -80,7 +81,7 @@ function keyHandedOut(
   const apiKey = answer?.apiKey;
   if (typeof accountId !== 'string' || typeof apiKey !== 'string' || apiKey === '') return undefined;
   if (named !== undefined && named !== accountId) return undefined;
-  return { kind, accountId, key: accountOf(`Bearer ${apiKey}`) };
+  return { kind, accountId, key: handedOutDigest(apiKey) };
 }
 
 function timeOf(value: unknown): { now?: number } {
