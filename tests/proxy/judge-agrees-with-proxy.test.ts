@@ -15,7 +15,7 @@ import { liveJudgement } from '../../src/proxy/live-judgement.ts';
 import { createProxy } from '../../src/proxy/proxy-app.ts';
 import { openRecorder, type Recorder } from '../../src/proxy/recorder.ts';
 import type { Report } from '../../src/report/model.ts';
-import { startHarness, urlBody, type Harness } from '../server/harness.ts';
+import { controlToken, startHarness, urlBody, type Harness } from '../server/harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tryon-judge-agrees-'));
 let h: Harness;
@@ -35,7 +35,13 @@ beforeAll(async () => {
     token: 'proxy-token',
     observers: [...live.observers, ...recorders],
   });
-  const base = `${await proxy.listen('127.0.0.1', 0)}/api/v1`;
+  const origin = await proxy.listen('127.0.0.1', 0);
+  const base = `${origin}/api/v1`;
+  // As a run does: test control's settings, read through the proxy, name the fixture origin the server trusts.
+  const settings = await request(`${origin}/_control/settings`, {
+    headers: { authorization: `Bearer ${controlToken}` },
+  });
+  await settings.body.text();
   const account = await h.newAccount();
   const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await request(`${base}${path}`, {
