@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { balancerTimeoutMs, haproxyConfig, specSyncWaitMs } from './haproxy-config.ts';
 import { syncWaitOf } from './serve-flags.ts';
+import { readinessDeadlineMs } from '../shared/readiness.ts';
 
 const instances = [
   { name: 'i1', host: '127.0.0.1', port: 9001 },
@@ -23,6 +24,11 @@ describe('haproxyConfig', () => {
       'server i3 127.0.0.1:9003',
     ]);
     expect(lines.some((l) => l.startsWith('default-server check ') && l.includes('fall 2'))).toBe(true);
+  });
+
+  it("waits for a readiness answer as long as the instance's own store probe may take", () => {
+    const check = lines.find((l) => l.startsWith('timeout check '));
+    expect(Number(/(\d+)ms/.exec(check ?? '')?.[1])).toBeGreaterThan(readinessDeadlineMs);
   });
 
   it('holds a request at least 70 s (a held sync is up to 55 s) and adds X-Forwarded-For', () => {

@@ -8,6 +8,7 @@
  * haproxy gives itself are in the API's `{error, code}` envelope. A pure function: the launcher writes its
  * text to a file.
  */
+import { readinessDeadlineMs } from '../shared/readiness.ts';
 
 export interface BalancedInstance {
   /** The instance's name: haproxy's server name, and what its /readyz says. */
@@ -89,8 +90,9 @@ export function haproxyConfig(input: HaproxyConfigInput): string {
     '  option httpchk',
     '  http-check send meth GET uri /readyz',
     '  http-check expect status 200',
-    // An instance that does not answer its check within the interval (stopped, overloaded) counts as failing it.
-    `  timeout check ${interval}ms`,
+    // An instance that does not answer its check while its own store probe may still answer (stopped,
+    // overloaded) counts as failing it; a draining or stopped one fails at once, whatever the wait.
+    `  timeout check ${Math.max(interval, readinessDeadlineMs + 500)}ms`,
     `  default-server check inter ${interval}ms fastinter ${interval}ms downinter ${interval}ms fall 2 rise 2`,
     ...input.instances.map((i) => `  server ${i.name} ${bindAddress(i.host, i.port)}`),
     '',

@@ -8,15 +8,13 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api-errors.ts';
 import type { Store } from '../store/store.ts';
+import { readinessDeadlineMs } from '../../shared/readiness.ts';
 
 /** What the two endpoints read: the store to probe, and the instance's name. */
 export interface HealthDeps {
   readonly store: Pick<Store, 'accountExists'>;
   readonly instance: string;
 }
-
-/** How long the store may take to answer the readiness probe before the instance counts as not ready. */
-const probeDeadlineMs = 2_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,7 +39,7 @@ export function healthRoutes(app: FastifyInstance, deps: HealthDeps): void {
     if (closing) throw notReady('The server is shutting down.');
     if (draining) throw notReady('The server is draining before it shuts down.');
     try {
-      await withDeadline(Promise.resolve(deps.store.accountExists('acct_readiness_probe')), probeDeadlineMs);
+      await withDeadline(Promise.resolve(deps.store.accountExists('acct_readiness_probe')), readinessDeadlineMs);
     } catch {
       throw notReady('The store does not answer.');
     }
