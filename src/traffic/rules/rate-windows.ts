@@ -17,7 +17,7 @@ import type { RequirementId } from '../../contract/requirements.ts';
 import { CappedMap } from '../capped-map.ts';
 import { startedTryOn, type TrafficView } from '../traffic-view.ts';
 import type { PassiveRule, RuleSetup } from './rule.ts';
-import type { Placed } from './server-clock.ts';
+import { PlacedRing } from './placed-ring.ts';
 import { allPhases, type Phases } from './window-phases.ts';
 import { WindowSchemes } from './window-schemes.ts';
 
@@ -33,8 +33,8 @@ const requirementOf: Readonly<Record<RateBucket, RequirementId>> = {
 export const maxJudgedLimit = 1_000;
 
 interface Window {
-  /** The latest limit + 1 requests let through, oldest first: their times (the server's) and key digests. */
-  readonly ring: Array<Placed & { readonly key: string }>;
+  /** The latest limit + 1 requests let through: their times (the server's) and key digests. */
+  readonly ring: PlacedRing;
   phases: Phases;
   /** Ids of the latest starts, so a replay of a try-on is not counted as a start. */
   readonly ids: Set<string>;
@@ -93,7 +93,7 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
       const limit = limitOf(bucket, v.te.account);
       if (limit === undefined) return;
       const w = windows.getOrMake(`${bucket} ${v.te.account}`, () => ({
-        ring: [],
+        ring: new PlacedRing(),
         phases: allPhases(rateWindowMs),
         ids: new Set(),
       }));
@@ -103,29 +103,11 @@ export function rateWindows(setup: RuleSetup): PassiveRule {
         w.ids.add(id);
         if (w.ids.size > 2 * maxJudgedLimit) w.ids.delete(w.ids.values().next().value as string);
       }
-      w.ring.push({ ...clock.place(v.te.startedAt, v.te.endedAt), key: v.key });
-      while (w.ring.length > limit + 1) w.ring.shift();
+      w.ring.push(clock.place(v.te.startedAt, v.te.endedAt), v.key, limit + 1);
       if (w.ring.length <= limit) return;
       judgeBurst(setup, schemes, bucket, limit, w, v);
     },
   };
-}
-
-/** When the ring's requests began and ended at the extremes, and their one clock segment if they share it. */
-function spanOf(ring: Window['ring']): { from: number; to: number; half: number; segment: number | undefined } {
-  let from = Number.POSITIVE_INFINITY;
-  let to = Number.NEGATIVE_INFINITY;
-  let half = Number.NEGATIVE_INFINITY;
-  let one = true;
-  const first = ring[0]?.segment;
-  // One pass, no arrays: this runs for each request let through once the ring is full.
-  for (const te of ring) {
-    if (te.from < from) from = te.from;
-    if (te.to > to) to = te.to;
-    if (te.half > half) half = te.half;
-    if (te.segment !== first) one = false;
-  }
-  return { from, to, half, segment: one ? first : undefined };
 }
 
 /** Judges the latest limit + 1 requests let through, when they fell certainly within a minute. */
@@ -137,10 +119,10 @@ function judgeBurst(
   w: Window,
   v: TrafficView,
 ): void {
-  const { from, to, half, segment } = spanOf(w.ring);
+  const { from, to, half, segment } = w.ring.span();
   // Within a minute however far off the clock's offsets are.
   if (to - from + 2 * half >= rateWindowMs) return;
-  const keys = new Set(w.ring.map((te) => te.key)).size;
+  const keys = w.ring.keys();
   const id = keys > 1 ? 'LIMIT-RATES-PER-ACCOUNT' : requirementOf[bucket];
   const seconds = ((to - from) / 1000).toFixed(1);
   const [explained, own] = schemes.explains(bucket, v.te.account, { from, to, segment, half }, w.phases);
@@ -169,6 +151,6 @@ function judgeBurst(
     [v.te],
   );
   // Judge afresh from here, so one breach is one finding.
-  w.ring.length = 0;
+  w.ring.clear();
   w.phases = allPhases(rateWindowMs);
 }
