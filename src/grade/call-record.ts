@@ -56,7 +56,8 @@ const maxIdempotencyKeyChars = 200;
 
 /** The path of a request target without its query. */
 export function pathOf(target: string): string {
-  return target.split('?')[0] ?? target;
+  const query = target.indexOf('?');
+  return query < 0 ? target : target.slice(0, query);
 }
 
 /** Test control is the sandbox's own extension, not the API a client is graded on. */
@@ -75,31 +76,80 @@ function operationOf(method: string, rawPath: string): Operation {
   }
 }
 
-/** The headers with lower-case names, each value as one string (repeated ones joined). */
-function lowerHeaders(headers: RequestFacts['headers']): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [name, value] of Object.entries(headers)) {
+/** The request headers the records read, by lower-case name (a repeated one joined). */
+interface ReadHeaders {
+  authorization?: string;
+  'idempotency-key'?: string;
+  origin?: string;
+  'sec-fetch-site'?: string;
+  'sec-fetch-dest'?: string;
+  'access-control-request-method'?: string;
+}
+
+const readNames: ReadonlySet<string> = new Set([
+  'authorization',
+  'idempotency-key',
+  'origin',
+  'sec-fetch-site',
+  'sec-fetch-dest',
+  'access-control-request-method',
+]);
+
+/** The headers the records read, in one pass and without a copy of the others; a later spelling wins. */
+function readHeaders(headers: RequestFacts['headers']): ReadHeaders {
+  const out: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined) continue;
-    out.set(name.toLowerCase(), typeof value === 'string' ? value : value.join(', '));
+    const lower = name.toLowerCase();
+    if (readNames.has(lower)) out[lower] = typeof value === 'string' ? value : value.join(', ');
   }
   return out;
 }
 
-function browserSignsOf(method: string, h: Map<string, string>, secrets: readonly string[]): string[] {
+/** A request with no browser sign shares this one list: records are kept long, one empty array each is waste. */
+const noSigns: readonly string[] = Object.freeze([]);
+
+function browserSignsOf(method: string, h: ReadHeaders, secrets: readonly string[]): readonly string[] {
+  const origin = h.origin;
+  const site = h['sec-fetch-site'];
+  const dest = h['sec-fetch-dest'];
+  const preflight = method === 'OPTIONS' ? h['access-control-request-method'] : undefined;
+  if (origin === undefined && site === undefined && dest === undefined && preflight === undefined) return noSigns;
   const value = (v: string, max: number): string => redact(v, secrets).slice(0, max);
   const signs: string[] = [];
-  const origin = h.get('origin');
   if (origin !== undefined) signs.push(`Origin: ${value(origin, 80)}`);
   // Not Sec-Fetch-Mode: Node's own fetch sends `sec-fetch-mode: cors` from a server too.
-  for (const name of ['sec-fetch-site', 'sec-fetch-dest']) {
-    const v = h.get(name);
-    if (v !== undefined) signs.push(`${name}: ${value(v, 40)}`);
-  }
-  const preflight = h.get('access-control-request-method');
-  if (method === 'OPTIONS' && preflight !== undefined) {
-    signs.push(`CORS preflight (Access-Control-Request-Method: ${value(preflight, 20)})`);
-  }
+  if (site !== undefined) signs.push(`sec-fetch-site: ${value(site, 40)}`);
+  if (dest !== undefined) signs.push(`sec-fetch-dest: ${value(dest, 40)}`);
+  if (preflight !== undefined) signs.push(`CORS preflight (Access-Control-Request-Method: ${value(preflight, 20)})`);
   return signs;
+}
+
+/**
+ * What a request's method, path and key make of its record: the redacted path, its operation and the
+ * try-on it reads. Traffic repeats one request again and again; the latest is kept, so the records of
+ * a poll loop share one path string rather than each holding its own copy.
+ */
+interface Target {
+  readonly method: string;
+  readonly rawPath: string;
+  readonly authorization: string | undefined;
+  readonly path: string;
+  readonly operation: Operation;
+  readonly tryOnId: string | undefined;
+}
+
+let lastTarget: Target | undefined;
+
+function targetOf(method: string, rawPath: string, authorization: string | undefined, secrets: readonly string[]) {
+  const last = lastTarget;
+  if (last?.rawPath === rawPath && last.method === method && last.authorization === authorization) return last;
+  const path = bounded(redactPath(rawPath, secrets), maxPathChars);
+  const operation = operationOf(method, rawPath);
+  const tryOnId = operation === 'getTryOn' ? path.slice(path.lastIndexOf('/') + 1) : undefined;
+  lastTarget = { method, rawPath, authorization, path, operation, tryOnId };
+  return lastTarget;
 }
 
 /**
@@ -107,12 +157,11 @@ function browserSignsOf(method: string, h: Map<string, string>, secrets: readonl
  * itself shows, redacted; the answer's facts come with `recordAnswer`, the body's with `recordBody`.
  */
 export function openRecord(seq: number, caller: string, request: RequestFacts, startedAt: number): CallRecord {
-  const h = lowerHeaders(request.headers);
+  const h = readHeaders(request.headers);
   const rawPath = pathOf(request.target);
-  const secrets = secretsOf(h.get('authorization'));
-  const path = bounded(redactPath(rawPath, secrets), maxPathChars);
-  const idempotencyKey = h.get('idempotency-key');
-  const operation = operationOf(request.method, rawPath);
+  const secrets = secretsOf(h.authorization);
+  const { path, operation, tryOnId } = targetOf(request.method, rawPath, h.authorization, secrets);
+  const idempotencyKey = h['idempotency-key'];
   return {
     seq,
     caller,
@@ -122,7 +171,7 @@ export function openRecord(seq: number, caller: string, request: RequestFacts, s
     idempotencyKey:
       idempotencyKey === undefined ? undefined : bounded(redact(idempotencyKey, secrets), maxIdempotencyKeyChars),
     bodyDigest: undefined,
-    tryOnId: operation === 'getTryOn' ? path.slice(path.lastIndexOf('/') + 1) : undefined,
+    tryOnId,
     startedAt,
     endedAt: undefined,
     status: undefined,
