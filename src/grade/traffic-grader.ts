@@ -30,8 +30,9 @@ function targetOf(url: string): string {
   return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
 }
 
+/** The value of header `name` (lower case), whatever the case it was recorded in; the first spelling wins. */
 function header(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
+  for (const key in headers) if (key === name || key.toLowerCase() === name) return headers[key];
   return undefined;
 }
 

@@ -37,6 +37,19 @@ function encodedOf(secret: string): string {
   return lastEncoded.encoded;
 }
 
+/** The secret last looked for in bytes, as the bytes of its raw and percent-encoded forms (one when they agree). */
+let lastNeedles: { readonly secret: string; readonly needles: readonly Buffer[] } = { secret: '', needles: [] };
+
+/** A string needle is encoded anew at each search: one exchange's secret is looked for in each body as bytes. */
+function needlesOf(secret: string): readonly Buffer[] {
+  if (lastNeedles.secret !== secret) {
+    const encoded = encodedOf(secret);
+    const needles = encoded === secret ? [Buffer.from(secret)] : [Buffer.from(secret), Buffer.from(encoded)];
+    lastNeedles = { secret, needles };
+  }
+  return lastNeedles.needles;
+}
+
 /** `text` with each secret, raw or percent-encoded, replaced by the mark. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -74,6 +87,6 @@ function credentialValue(name: string, value: string): string {
 
 /** Body bytes with every secret removed; the same Buffer when none is in it. */
 export function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
-  const found = secrets.some((s) => bytes.length >= s.length && (bytes.includes(s) || bytes.includes(encodedOf(s))));
+  const found = secrets.some((s) => bytes.length >= s.length && needlesOf(s).some((needle) => bytes.includes(needle)));
   return found ? Buffer.from(redactText(bytes.toString('latin1'), secrets), 'latin1') : bytes;
 }
