@@ -189,14 +189,27 @@ export function recordBody(record: CallRecord, body: unknown): void {
   record.bodyDigest = fingerprint(body);
 }
 
+/** Short texts answers repeat (a status, an error code), each kept once however many records hold it. */
+const internedTexts = new Map<string, string>();
+
+/** The one kept copy of `text`: each answer parsed holds its own, and records are kept long. */
+function interned(text: string): string {
+  if (text.length > 64) return text;
+  const known = internedTexts.get(text);
+  if (known !== undefined) return known;
+  if (internedTexts.size >= 256) internedTexts.clear();
+  internedTexts.set(text, text);
+  return text;
+}
+
 /** What an answer shows: its error code, the try-on it names (not an upload's image id), that try-on's status. */
 export function recordAnswer(record: CallRecord, answer: AnswerFacts): void {
   const body = answer.json;
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const { code, id, status } = body as { code?: unknown; id?: unknown; status?: unknown };
-    if (typeof code === 'string') record.code = code;
+    if (typeof code === 'string') record.code = interned(code);
     if (typeof id === 'string' && record.operation !== 'uploadImage') record.tryOnId ??= id;
-    if (typeof status === 'string') record.tryOnStatus = status;
+    if (typeof status === 'string') record.tryOnStatus = interned(status);
   }
   const retryAfter = answer.retryAfter;
   if (retryAfter !== undefined && /^\d+$/.test(String(retryAfter))) record.retryAfterSeconds = Number(retryAfter);
