@@ -25,7 +25,11 @@ function exchange(seq: number, at: number): ProxiedExchange {
     seq,
     method: 'GET',
     url: `http://127.0.0.1:8787/api/v1/tryons/${id}`,
-    requestHeaders: { host: '127.0.0.1:9000', authorization: 'Bearer sk_test_bench_0123456789', connection: 'keep-alive' },
+    requestHeaders: {
+      host: '127.0.0.1:9000',
+      authorization: 'Bearer sk_test_bench_0123456789',
+      connection: 'keep-alive',
+    },
     requestBody: { bytes: Buffer.alloc(0), total: 0, partial: false },
     answer: {
       status: 200,
@@ -77,5 +81,7 @@ console.log(
 );
 const report = judgement.report();
 const judged = report.requirements.filter((r) => r.verdict !== 'not-observable').length;
-const digest = createHash('sha256').update(JSON.stringify([report.requirements, judgement.grade().callers])).digest('hex');
+const digest = createHash('sha256')
+  .update(JSON.stringify([report.requirements, judgement.grade().callers]))
+  .digest('hex');
 console.log(`verdicts: ${judged} judged, report digest ${digest.slice(0, 16)}`);

@@ -86,7 +86,8 @@ export class PlacedRing {
   #ordered(): string[] {
     const out: string[] = [];
     const cap = this.#from.length;
-    for (let n = 0, i = this.#head; n < this.#size; n++, i = i + 1 === cap ? 0 : i + 1) out.push(this.#keys[i] as string);
+    for (let n = 0, i = this.#head; n < this.#size; n++, i = i + 1 === cap ? 0 : i + 1)
+      out.push(this.#keys[i] as string);
     return out;
   }
 
