@@ -114,13 +114,20 @@ export function viewOf(
   };
 }
 
+/** The path read last and its last segment, decoded: a poll loop reads one path again and again. */
+let lastPathId = { path: '', id: '' };
+
 function lastSegment(path: string): string {
+  if (path === lastPathId.path) return lastPathId.id;
   const raw = path.slice(path.lastIndexOf('/') + 1);
+  let id: string;
   try {
-    return decodeURIComponent(raw);
+    id = decodeURIComponent(raw);
   } catch {
-    return raw;
+    id = raw;
   }
+  lastPathId = { path, id };
+  return id;
 }
 
 function tryOnOf(json: unknown): { tryOn?: TryOnSeen } {
