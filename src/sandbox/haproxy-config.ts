@@ -90,9 +90,9 @@ export function haproxyConfig(input: HaproxyConfigInput): string {
     '  option httpchk',
     '  http-check send meth GET uri /readyz',
     '  http-check expect status 200',
-    // An instance that does not answer its check while its own store probe may still answer (stopped,
-    // overloaded) counts as failing it; a draining or stopped one fails at once, whatever the wait.
-    `  timeout check ${Math.max(interval, readinessDeadlineMs + 500)}ms`,
+    // An instance that does not answer its check within the interval (stopped, overloaded) counts as failing
+    // it; the wait outlasts the instance's own store probe, so a slow store reads as its 503, not a timeout.
+    `  timeout check ${Math.max(interval, readinessDeadlineMs + 200)}ms`,
     `  default-server check inter ${interval}ms fastinter ${interval}ms downinter ${interval}ms fall 2 rise 2`,
     ...input.instances.map((i) => `  server ${i.name} ${bindAddress(i.host, i.port)}`),
     '',
