@@ -9,6 +9,7 @@
  * case; another code there is a case the spec leaves open, recorded by the caller.
  */
 import type { Answered } from '../client/exchange.ts';
+import { jsonObject } from '../shared/json-object.ts';
 
 /** 4 MB however a MB is counted: over 4,194,304 bytes the image is "larger than 4 MB" in both readings. */
 export const overFourMbBytes = 4 * 1024 * 1024;
@@ -18,16 +19,7 @@ const selfEvident = new Set([401, 404, 405, 429, 500, 502, 503]);
 
 /** The request's JSON body when it is an object (our own request: bounded by what the suite sends). */
 function requestObject(ex: Answered): Record<string, unknown> | undefined {
-  const text = ex.request.body;
-  if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  return jsonObject(ex.request.body);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { deref, isObject, openapi, type Json } from '../../contract/openapi.ts';
 import type { RequirementId } from '../../contract/requirements.ts';
+import { jsonObject } from '../../shared/json-object.ts';
 import { type UrlFault, urlFault } from './url-faults.ts';
 
 /** The answer the spec owes a fault: a status and code, or any 4xx with the error envelope. */
@@ -50,17 +51,7 @@ const imageFields = [
 ] as const;
 
 /** The create body as a JSON object, if it is one. */
-export function bodyObject(text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const bodyObject = jsonObject;
 
 /** User-perceived characters: fewer than code points or UTF-16 units, so over the bound here is over it by every count. */
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
