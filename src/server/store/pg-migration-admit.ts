@@ -45,13 +45,12 @@ BEGIN
   END IF;
   RETURN QUERY SELECT g, c, first, r;
 END $$;
--- take_n's decision with the clock read first, in one call (take_n's body, not a call of it: one call less).
+-- take_n's decision at the shared time, with the clock and epoch read first: one round trip for both.
 CREATE FUNCTION tryon_rate_admit(p_account text, p_bucket text, p_limit integer, p_real_now bigint, p_window bigint,
   p_count integer, p_epoch bigint)
 RETURNS TABLE (offset_ms bigint, epoch bigint, granted integer, used bigint, first_at bigint, leaves_at bigint)
 LANGUAGE plpgsql AS $$
-DECLARE o bigint; ep bigint; now_ms bigint; l_at bigint; l_cum bigint; f_at bigint; f_n bigint; f_cum bigint;
-  c bigint := 0; g integer; r bigint; first bigint;
+DECLARE o bigint; ep bigint;
 BEGIN
   SELECT k.offset_ms, k.epoch INTO o, ep FROM cluster_clock k;
   IF p_epoch IS NOT NULL AND ep <> p_epoch THEN
@@ -59,26 +58,7 @@ BEGIN
     RETURN;
   END IF;
   PERFORM set_config('synchronous_commit', 'off', true);
-  now_ms := p_real_now + o;
-  PERFORM pg_advisory_xact_lock(hashtextextended('rate/' || p_account || '/' || p_bucket, 0));
-  SELECT e.at, e.cum INTO l_at, l_cum FROM rate_events e
-    WHERE e.account_id = p_account AND e.bucket = p_bucket ORDER BY e.at DESC LIMIT 1;
-  SELECT e.at, e.n, e.cum INTO f_at, f_n, f_cum FROM rate_events e
-    WHERE e.account_id = p_account AND e.bucket = p_bucket AND e.at > now_ms - p_window ORDER BY e.at LIMIT 1;
-  IF f_at IS NOT NULL THEN c := l_cum - f_cum + f_n; END IF;
-  first := COALESCE(f_at, now_ms);
-  g := GREATEST(0, LEAST(p_count::bigint, p_limit - c));
-  IF g > 0 THEN
-    INSERT INTO rate_events AS e (account_id, bucket, at, n, cum)
-      VALUES (p_account, p_bucket, GREATEST(now_ms, COALESCE(l_at, now_ms)), g, COALESCE(l_cum, 0) + g)
-      ON CONFLICT (account_id, bucket, at) DO UPDATE SET n = e.n + g, cum = e.cum + g;
-  END IF;
-  IF g < p_count THEN
-    SELECT e.at, e.n, e.cum INTO f_at, f_n, f_cum FROM rate_events e
-      WHERE e.account_id = p_account AND e.bucket = p_bucket AND e.at > now_ms - p_window ORDER BY e.at LIMIT 1;
-    SELECT e.at INTO r FROM rate_events e WHERE e.account_id = p_account AND e.bucket = p_bucket
-      AND e.at >= f_at AND e.cum > f_cum - f_n + c + g - p_limit ORDER BY e.at LIMIT 1;
-  END IF;
-  RETURN QUERY SELECT o, ep, g, c, first, r;
+  RETURN QUERY SELECT o, ep, t.granted, t.used, t.first_at, t.leaves_at
+    FROM tryon_rate_take_n(p_account, p_bucket, p_limit, p_real_now + o, p_window, p_count) t;
 END $$;
 `;
