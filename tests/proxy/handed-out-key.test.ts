@@ -8,12 +8,10 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judge } from '../../src/cli/judge.ts';
-import { liveJudgement } from '../../src/proxy/live-judgement.ts';
-import { createProxy } from '../../src/proxy/proxy-app.ts';
-import { openRecorder, type Recorder } from '../../src/proxy/recorder.ts';
 import type { Report } from '../../src/report/model.ts';
 import { readTrafficFile } from '../../src/traffic/read-traffic-file.ts';
 import { accountOf } from '../../src/traffic/traffic-exchange.ts';
+import { startRecordingProxy } from './recording-proxy.ts';
 import { controlToken, startHarness, type Harness } from '../server/harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tryon-handed-out-key-'));
@@ -25,16 +23,8 @@ const statuses: number[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
-  const live = liveJudgement({ upstream: h.base });
-  const recorders: Recorder[] = (['ndjson', 'har'] as const).map((format) =>
-    openRecorder({ path: files[format], format, version: '0', warn: () => {} }),
-  );
-  const proxy = await createProxy({
-    upstream: h.base,
-    token: 'proxy-token',
-    observers: [...live.observers, ...recorders],
-  });
-  const origin = await proxy.listen('127.0.0.1', 0);
+  const proxy = await startRecordingProxy(h.base, files);
+  const { origin } = proxy;
   const send = async (path: string, key: string, method: 'GET' | 'POST' = 'GET') => {
     const res = await request(`${origin}${path}`, { method, headers: { authorization: `Bearer ${key}` } });
     statuses.push(res.statusCode);
@@ -48,8 +38,7 @@ beforeAll(async () => {
   await send('/api/v1/account', made.apiKey);
   await send('/api/v1/account', rotated.apiKey);
   await proxy.close();
-  for (const recorder of recorders) await recorder.close();
-  liveReport = live.report(true);
+  liveReport = proxy.live.report(true);
 });
 
 afterAll(async () => {

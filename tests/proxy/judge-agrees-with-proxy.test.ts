@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judge } from '../../src/cli/judge.ts';
 import type { ScenarioName } from '../../src/fixtures/scenarios.ts';
 import type { ClientGrade } from '../../src/grade/grade.ts';
-import { liveJudgement } from '../../src/proxy/live-judgement.ts';
-import { createProxy } from '../../src/proxy/proxy-app.ts';
-import { openRecorder, type Recorder } from '../../src/proxy/recorder.ts';
+import type { liveJudgement } from '../../src/proxy/live-judgement.ts';
 import type { Report } from '../../src/report/model.ts';
+import { startRecordingProxy } from './recording-proxy.ts';
 import { controlToken, startHarness, urlBody, type Harness } from '../server/harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tryon-judge-agrees-'));
@@ -26,16 +25,9 @@ const files = { ndjson: join(dir, 'traffic.ndjson'), har: join(dir, 'traffic.har
 
 beforeAll(async () => {
   h = await startHarness({ settings: { syncWaitMs: 300, slowGenerationMs: 3_000, generationLatencyMs: 50 } });
-  live = liveJudgement({ upstream: h.base });
-  const recorders: Recorder[] = (['ndjson', 'har'] as const).map((format) =>
-    openRecorder({ path: files[format], format, version: '0', warn: () => {} }),
-  );
-  const proxy = await createProxy({
-    upstream: h.base,
-    token: 'proxy-token',
-    observers: [...live.observers, ...recorders],
-  });
-  const origin = await proxy.listen('127.0.0.1', 0);
+  const proxy = await startRecordingProxy(h.base, files);
+  const { origin } = proxy;
+  live = proxy.live;
   const base = `${origin}/api/v1`;
   // As a run does: test control's settings, read through the proxy, name the fixture origin the server trusts.
   const settings = await request(`${origin}/_control/settings`, {
@@ -68,7 +60,6 @@ beforeAll(async () => {
   await send('GET', '/account');
   await new Promise((r) => setTimeout(r, 100));
   await proxy.close();
-  for (const recorder of recorders) await recorder.close();
   liveReport = live.report(true);
   liveGrade = live.grade();
 });

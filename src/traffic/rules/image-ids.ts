@@ -11,11 +11,11 @@
  *   (server-clock.ts): must not be accepted.
  * Replays are left alone (the server answered the key, not the body).
  */
-import { finding } from '../../checks/finding.ts';
 import type { RequirementId } from '../../contract/requirements.ts';
 import { CappedMap } from '../capped-map.ts';
 import type { AccountDigest } from '../traffic-exchange.ts';
 import type { TrafficView } from '../traffic-view.ts';
+import { answerFailed, codeOf } from './answer-finding.ts';
 import type { PassiveRule, RuleSetup } from './rule.ts';
 import { bodyObject } from './start-request-faults.ts';
 
@@ -31,7 +31,6 @@ interface Upload {
   readonly expiresAt: number | undefined;
 }
 
-const codeOf = (v: TrafficView): unknown => (v.exchange.response.json as { code?: unknown } | undefined)?.code;
 const idFields = [
   ['personImageId', 'personImageUrl'],
   ['garmentImageId', 'garmentImageUrl'],
@@ -44,11 +43,7 @@ export function imageIds(setup: RuleSetup): PassiveRule {
   ledger.declare(family, 'RES-IMAGE-ID-REUSABLE-WITHIN-24H', "a start naming its account's own fresh uploads");
   ledger.declare(family, 'RES-IMAGE-ID-INVALID-AFTER-EXPIRY', 'a start naming an id past its expiresAt');
   const fail = (v: TrafficView, id: RequirementId, title: string, want: string) =>
-    ledger.found(
-      family,
-      finding('image_id', id, title, `${v.status} ${String(codeOf(v) ?? '')}`.trim(), want, v.exchange.seq),
-      [v.te],
-    );
+    answerFailed(ledger, family, 'image_id', v, { id, title, want });
   return {
     family,
     notKept: () => uploads.evicted,

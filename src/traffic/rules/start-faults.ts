@@ -9,9 +9,9 @@
  * private address"), and a body that is not a JSON object answered 500 (the x-point accepts any 4xx,
  * never a 5xx). A replay (an id an earlier start named) is left alone: the server answered the key.
  */
-import { finding } from '../../checks/finding.ts';
 import type { RequirementId } from '../../contract/requirements.ts';
 import type { TrafficView } from '../traffic-view.ts';
+import { answerFailed, codeOf } from './answer-finding.ts';
 import type { PassiveRule, RuleSetup } from './rule.ts';
 import { bodyObject, imageUrls, type StartFault, startFaults } from './start-request-faults.ts';
 import { urlFault } from './url-faults.ts';
@@ -20,8 +20,6 @@ const family = 'refused starts';
 
 /** Refusals that say nothing of the request's body or headers: a key, credits, a key in use, a limit. */
 const notAboutTheRequest = new Set([401, 402, 409, 429]);
-
-const codeOf = (v: TrafficView): unknown => (v.exchange.response.json as { code?: unknown } | undefined)?.code;
 
 const declared: ReadonlyArray<readonly [RequirementId, string]> = [
   ['CREATE-URL-HTTPS-ONLY', 'a start with an image URL that is not HTTPS'],
@@ -43,11 +41,7 @@ export function startFaultRule(setup: RuleSetup): PassiveRule {
   const trusted: string[] = [];
   for (const [id, needs] of declared) ledger.declare(family, id, needs);
   const fail = (v: TrafficView, id: RequirementId, title: string, want: string) =>
-    ledger.found(
-      family,
-      finding('refused_start', id, title, `${v.status} ${String(codeOf(v) ?? '')}`.trim(), want, v.exchange.seq),
-      [v.te],
-    );
+    answerFailed(ledger, family, 'refused_start', v, { id, title, want });
   return {
     family,
     notKept: () => 0,
